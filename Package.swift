@@ -1,0 +1,58 @@
+// swift-tools-version:6.0
+// Strata: a pure-Swift embedded object database in the style of Realm, and `strata`,
+// a terminal browser for its files.
+//
+// Layers (lower never imports higher):
+//   CStrataSupport  - tiny C shim: atomics and futex on shared memory (lock file)
+//   StrataStorage   - file, mmap, blocks, copy-on-write B+trees, meta slots, versioned free
+//                     list, lock file with reader slots, commit, integrity check
+//   StrataObjects   - schema, columnar clusters, links, collections, indexes, the
+//                     RealmSwift-style API and the dynamic API, notifications, compaction
+//   StrataQuery     - Realm Query Language parser and evaluator, typed `where {}`
+//   Strata          - the umbrella module users import (re-exports objects + query)
+//   StrataBrowser   - screens drawn into a cell buffer, key handling, models
+//   CNcurses        - ncurses shim; the backend only blits the cell buffer
+//   StrataBench     - the benchmark against SQLite (CSQLite)
+//   strata          - the executable: browse (default) and the subcommands
+import PackageDescription
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "StrataStorage", targets: ["StrataStorage"]),
+        .executable(name: "strata", targets: ["strata"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "CStrataSupport"),
+        .target(name: "StrataStorage", dependencies: ["CStrataSupport"]),
+        .target(name: "StrataObjects", dependencies: ["StrataStorage"]),
+        .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
+        .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery"]),
+        .target(
+            name: "CNcurses",
+            linkerSettings: [.linkedLibrary("ncursesw")]
+        ),
+        .target(name: "StrataBrowser", dependencies: ["Strata", "CNcurses"]),
+        .systemLibrary(name: "CSQLite"),
+        .target(name: "StrataBench", dependencies: ["Strata", "CSQLite"]),
+        .executableTarget(
+            name: "strata",
+            dependencies: [
+                "Strata", "StrataBrowser", "StrataBench",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A tiny writer used by the crash tests: commits in a loop and acknowledges each commit.
+        .executableTarget(name: "StrataTestWriter", dependencies: ["StrataStorage"]),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"]),
+        .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata"]),
+    ]
+)

@@ -1,0 +1,3 @@
+#ifndef CNCURSES_H
+#define CNCURSES_H
+#endif

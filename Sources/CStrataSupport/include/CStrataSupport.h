@@ -1,0 +1,27 @@
+// Small C helpers the storage layer needs and Swift cannot express directly:
+// sequentially consistent atomics on memory shared between processes (the lock file is
+// mmap'd by every participant) and futex wait/wake on that memory (syscall is variadic).
+#ifndef CSTRATASUPPORT_H
+#define CSTRATASUPPORT_H
+#include <stdint.h>
+
+uint64_t strata_atomic_load_u64(const volatile uint64_t *p);
+void strata_atomic_store_u64(volatile uint64_t *p, uint64_t v);
+uint64_t strata_atomic_fetch_add_u64(volatile uint64_t *p, uint64_t v);
+int strata_atomic_cas_u64(volatile uint64_t *p, uint64_t expected, uint64_t desired);
+uint32_t strata_atomic_load_u32(const volatile uint32_t *p);
+void strata_atomic_store_u32(volatile uint32_t *p, uint32_t v);
+uint32_t strata_atomic_fetch_add_u32(volatile uint32_t *p, uint32_t v);
+int strata_atomic_cas_u32(volatile uint32_t *p, uint32_t expected, uint32_t desired);
+void strata_full_fence(void);
+
+/// Waits while *addr == expected, at most timeout_ms milliseconds (shared, not private futex).
+/// Returns 0 when woken or the value differed, 1 on timeout, -1 on another error.
+int strata_futex_wait(volatile uint32_t *addr, uint32_t expected, int timeout_ms);
+/// Wakes every waiter on addr, in every process that maps the same file.
+int strata_futex_wake_all(volatile uint32_t *addr);
+
+/// Start time of a process in clock ticks since boot (field 22 of /proc/PID/stat), 0 if unknown.
+/// Used with the pid to tell a live process from a reused pid.
+uint64_t strata_process_start_ticks(int pid);
+#endif

@@ -1,0 +1,2 @@
+import Strata
+import CSQLite

@@ -1,0 +1,1 @@
+// The object layer grows here (schema, clusters, Realm API).

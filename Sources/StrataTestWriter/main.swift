@@ -1,0 +1,2 @@
+import StrataStorage
+print("writer")
