@@ -70,3 +70,42 @@ uint64_t strata_process_start_ticks(int pid) {
     }
     return (uint64_t)value;
 }
+
+#include <fcntl.h>
+int strata_ofd_lock(int fd, int64_t start, int64_t len, int kind, int wait) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = kind == 0 ? F_UNLCK : (kind == 1 ? F_RDLCK : F_WRLCK);
+    fl.l_whence = SEEK_SET;
+    fl.l_start = start;
+    fl.l_len = len;
+    fl.l_pid = 0;
+    for (;;) {
+        int r = fcntl(fd, wait ? F_OFD_SETLKW : F_OFD_SETLK, &fl);
+        if (r == 0) return 0;
+        if (errno == EINTR) continue;
+        if (errno == EAGAIN || errno == EACCES) return 1;
+        return -1;
+    }
+}
+
+int strata_lock_holder(int fd, int64_t start, int64_t len, int kind) {
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = kind == 1 ? F_RDLCK : F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    fl.l_start = start;
+    fl.l_len = len;
+    fl.l_pid = 0;
+    if (fcntl(fd, F_OFD_GETLK, &fl) != 0) return 0;
+    if (fl.l_type == F_UNLCK) return 0;
+    return fl.l_pid == 0 ? -1 : fl.l_pid;
+}
+
+int strata_gettid(void) {
+#ifdef __linux__
+    return (int)syscall(SYS_gettid);
+#else
+    return 0;
+#endif
+}

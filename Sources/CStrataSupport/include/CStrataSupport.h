@@ -24,4 +24,16 @@ int strata_futex_wake_all(volatile uint32_t *addr);
 /// Start time of a process in clock ticks since boot (field 22 of /proc/PID/stat), 0 if unknown.
 /// Used with the pid to tell a live process from a reused pid.
 uint64_t strata_process_start_ticks(int pid);
+
+
+/// Open-file-description byte-range lock (F_OFD_SETLK/SETLKW) on [start, start+len).
+/// kind: 0 unlock, 1 shared, 2 exclusive. wait: block until granted.
+/// Returns 0 on success, 1 when the lock is held elsewhere (non-blocking), -1 on error (errno set).
+int strata_ofd_lock(int fd, int64_t start, int64_t len, int kind, int wait);
+/// The pid holding a conflicting lock on [start, start+len) of the given kind, or 0 when none
+/// (classic fcntl F_GETLK: shows a pid only for POSIX locks; OFD holders report -1).
+int strata_lock_holder(int fd, int64_t start, int64_t len, int kind);
+
+/// The calling thread's kernel id.
+int strata_gettid(void);
 #endif

@@ -1,0 +1,446 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a tree needs from the transaction it lives in.
+protocol TreeContext: AnyObject {
+    var path: String { get }
+    /// A bounds-checked view of a committed (or already flushed) block.
+    func block(_ ref: BlockRef) throws -> BlockView
+    /// Whether writes are allowed (a write transaction).
+    var isWritable: Bool { get }
+    /// Frees one block (tree node, or a large-value blob).
+    func release(_ ref: BlockRef) throws
+    /// Frees a generic block and every block its refs own.
+    func releaseSubtree(_ ref: BlockRef) throws
+    /// Allocates and writes a block; `fill` writes the payload.
+    func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef
+}
+
+/// One entry of a tree, as returned by lookups and iteration.
+public struct TreeEntry: Equatable, Sendable {
+    public var key: [UInt8]
+    public var value: TreeValue
+    public var weight: UInt64
+}
+
+/// A copy-on-write B+tree of byte keys and values, optionally weighted (each entry carries a
+/// weight; inner nodes keep subtree sums, so `entry(atWeight:)` finds the entry covering a
+/// position in O(log n): the object layer stores clusters weighted by their object count).
+///
+/// In a read transaction the tree reads nodes straight from the mapping. In a write
+/// transaction a node is decoded into a `DirtyNode` the first time it changes (its old block
+/// is freed with its birth version) and encoded into a new block at commit.
+public final class BTree {
+    public let name: String
+    public let weighted: Bool
+    var root: DirtyNode.Child?
+    unowned let ctx: TreeContext  // a tree belongs to its transaction
+    /// True once the tree changed in this transaction.
+    private(set) var modified = false
+
+    init(name: String, root: BlockRef, weighted: Bool, ctx: TreeContext) {
+        self.name = name
+        self.root = root == 0 ? nil : .stored(root)
+        self.weighted = weighted
+        self.ctx = ctx
+    }
+
+    enum NodeRef {
+        case s(StoredNode), d(DirtyNode)
+        var count: Int { switch self { case .s(let n): return n.count; case .d(let n): return n.count } }
+        var isLeaf: Bool { switch self { case .s(let n): return n.isLeaf; case .d(let n): return n.isLeaf } }
+    }
+
+    func node(_ c: DirtyNode.Child) throws -> NodeRef {
+        switch c {
+        case .dirty(let d): return .d(d)
+        case .stored(let r): return .s(try StoredNode(try ctx.block(r), path: ctx.path))
+        }
+    }
+
+    private func corrupt(_ detail: String) -> StorageError { .corrupted(path: ctx.path, detail: "tree '\(name)': \(detail)") }
+
+    /// Lower bound: the first index whose key is >= `key`, and whether it is equal.
+    func search(_ n: NodeRef, _ key: UnsafeRawBufferPointer) throws -> (Int, Bool) {
+        var lo = 0, hi = n.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let c: Int
+            switch n {
+            case .s(let s):
+                do { c = compareBytes(try s.key(mid), key) } catch { throw corrupt("node \(s.view.ref) is malformed") }
+            case .d(let d): c = d.keys[mid].withUnsafeBytes { compareBytes($0, key) }
+            }
+            if c < 0 { lo = mid + 1 } else if c == 0 { return (mid, true) } else { hi = mid }
+        }
+        return (lo, false)
+    }
+
+    private func childIndex(_ n: NodeRef, _ key: UnsafeRawBufferPointer) throws -> Int {
+        let (i, eq) = try search(n, key)
+        return eq ? i : max(0, i - 1)
+    }
+
+    private func child(_ n: NodeRef, _ i: Int) -> DirtyNode.Child {
+        switch n { case .s(let s): return .stored(s.child(i)); case .d(let d): return d.children[i] }
+    }
+
+    private func keyArray(_ n: NodeRef, _ i: Int) throws -> [UInt8] {
+        switch n {
+        case .s(let s): do { return Array(try s.key(i)) } catch { throw corrupt("node \(s.view.ref) is malformed") }
+        case .d(let d): return d.keys[i]
+        }
+    }
+
+    private func leafEntry(_ n: NodeRef, _ i: Int) throws -> TreeEntry {
+        switch n {
+        case .s(let s):
+            do { return TreeEntry(key: Array(try s.key(i)), value: try s.leafTreeValue(i), weight: try s.leafWeight(i)) }
+            catch { throw corrupt("node \(s.view.ref) is malformed") }
+        case .d(let d): return TreeEntry(key: d.keys[i], value: d.values[i], weight: d.weights[i])
+        }
+    }
+
+    private func weightOf(_ n: NodeRef, _ i: Int) throws -> UInt64 {
+        switch n {
+        case .s(let s): if s.isLeaf { do { return try s.leafWeight(i) } catch { throw corrupt("node \(s.view.ref) is malformed") } } else { return s.childWeight(i) }
+        case .d(let d): return d.weights[i]
+        }
+    }
+
+    // MARK: reading
+
+    /// The value stored under `key`.
+    public func get(_ key: [UInt8]) throws -> TreeValue? {
+        try key.withUnsafeBytes { try get($0) }
+    }
+
+    public func get(_ key: UnsafeRawBufferPointer) throws -> TreeValue? {
+        guard var c = root else { return nil }
+        var depth = 0
+        while true {
+            let n = try node(c)
+            if n.isLeaf {
+                let (i, eq) = try search(n, key)
+                return eq ? try leafEntry(n, i).value : nil
+            }
+            if n.count == 0 { throw corrupt("empty inner node") }
+            c = child(n, try childIndex(n, key))
+            depth += 1
+            if depth > 64 { throw corrupt("tree deeper than 64 levels (a cycle?)") }
+        }
+    }
+
+    /// The bytes of the value under `key` (inline or large), read without copying where possible.
+    public func getBytes(_ key: [UInt8]) throws -> [UInt8]? {
+        guard let v = try get(key) else { return nil }
+        return try bytes(of: v)
+    }
+
+    /// The bytes a value holds (for `.owned`, the generic block's raw bytes section).
+    public func bytes(of v: TreeValue) throws -> [UInt8] {
+        switch v {
+        case .inline(let b): return b
+        case .largeBlob(let r, let len):
+            let g = try GenericBlock(try ctx.block(r))
+            guard g.bytes.count >= len else { throw corrupt("large value at \(r) is shorter than recorded") }
+            return Array(g.bytes.prefix(len))
+        case .owned(let r): return Array(try GenericBlock(try ctx.block(r)).bytes)
+        }
+    }
+
+    /// The entry with the greatest key <= `key`.
+    public func floor(_ key: [UInt8]) throws -> TreeEntry? {
+        guard var c = root else { return nil }
+        var best: TreeEntry? = nil
+        for _ in 0..<64 {
+            let n = try node(c)
+            if n.isLeaf {
+                let (i, eq) = try key.withUnsafeBytes { try search(n, $0) }
+                if eq { return try leafEntry(n, i) }
+                if i > 0 { return try leafEntry(n, i - 1) }
+                return best
+            }
+            let (i, eq) = try key.withUnsafeBytes { try search(n, $0) }
+            let ci = eq ? i : i - 1
+            if ci < 0 { return best } // key is below everything
+            c = child(n, ci)
+            _ = best; best = nil
+        }
+        throw corrupt("tree deeper than 64 levels")
+    }
+
+    /// Sum of all entry weights (the number of entries when unweighted).
+    public var totalWeight: UInt64 {
+        get throws {
+            guard let r = root else { return 0 }
+            switch try node(r) {
+            case .d(let d): return d.totalWeight
+            case .s(let s): do { return try s.totalWeight } catch { throw corrupt("node \(s.view.ref) is malformed") }
+            }
+        }
+    }
+
+    /// The entry covering position `w` (0-based) in weight order, and the position where it starts.
+    public func entry(atWeight w: UInt64) throws -> (entry: TreeEntry, start: UInt64)? {
+        guard var c = root else { return nil }
+        var base: UInt64 = 0
+        var rem = w
+        for _ in 0..<64 {
+            let n = try node(c)
+            var i = 0
+            while i < n.count {
+                let wt = try weightOf(n, i)
+                if rem < wt { break }
+                rem -= wt; base += wt; i += 1
+            }
+            if i == n.count { return nil }
+            if n.isLeaf { return (try leafEntry(n, i), base) }
+            c = child(n, i)
+        }
+        throw corrupt("tree deeper than 64 levels")
+    }
+
+    /// Calls `body` for each entry with key >= `from` (all when nil), in key order, until it returns false.
+    public func forEach(from: [UInt8]? = nil, _ body: (TreeEntry) throws -> Bool) throws {
+        guard let r = root else { return }
+        _ = try walk(r, from: from, depth: 0, body)
+    }
+
+    private func walk(_ c: DirtyNode.Child, from: [UInt8]?, depth: Int, _ body: (TreeEntry) throws -> Bool) throws -> Bool {
+        if depth > 64 { throw corrupt("tree deeper than 64 levels") }
+        let n = try node(c)
+        var start = 0
+        if let f = from {
+            start = try f.withUnsafeBytes { n.isLeaf ? try search(n, $0).0 : try childIndex(n, $0) }
+        }
+        if n.isLeaf {
+            for i in start..<n.count where i >= 0 { if try !body(try leafEntry(n, i)) { return false } }
+        } else {
+            for i in start..<n.count {
+                if try !walk(child(n, i), from: i == start ? from : nil, depth: depth + 1, body) { return false }
+            }
+        }
+        return true
+    }
+
+    /// All entries (for tests and small trees).
+    public func entries() throws -> [TreeEntry] {
+        var out: [TreeEntry] = []
+        try forEach { out.append($0); return true }
+        return out
+    }
+
+    // MARK: writing
+
+    private func requireWritable() throws {
+        guard ctx.isWritable else { throw StorageError.readOnly(path: ctx.path) }
+    }
+
+    /// Makes the node behind `c` dirty (decoding a stored node and freeing its block).
+    private func dirty(_ c: DirtyNode.Child) throws -> DirtyNode {
+        switch c {
+        case .dirty(let d): return d
+        case .stored(let r):
+            let s = try StoredNode(try ctx.block(r), path: ctx.path)
+            let d = try DirtyNode.decode(s, path: ctx.path)
+            try ctx.release(r)
+            return d
+        }
+    }
+
+    /// Stores `bytes` under `key`, inline when small, else in a large-value block.
+    public func put(_ key: [UInt8], bytes: [UInt8], weight: UInt64 = 1) throws {
+        if bytes.count > NodeFormat.maxInlineValue {
+            guard bytes.count <= BlockHeader.maxLength - 64 else { throw StorageError.valueTooLarge(size: bytes.count, limit: BlockHeader.maxLength - 64) }
+            let ref = try ctx.writeBlock(kind: BlockKind.generic.rawValue, payloadSize: GenericBlock.payloadSize(refs: 0, bytes: bytes.count)) { p in
+                p.putLE(UInt32(0), at: 0); p.putLE(UInt32(0), at: 4)
+                bytes.withUnsafeBytes { _ = memcpy(p + 8, $0.baseAddress!, bytes.count) }
+            }
+            try put(key, value: .largeBlob(ref, length: bytes.count), weight: weight)
+        } else {
+            try put(key, value: .inline(bytes), weight: weight)
+        }
+    }
+
+    /// Stores `value` under `key` (replacing and freeing any previous value's blocks).
+    public func put(_ key: [UInt8], value: TreeValue, weight: UInt64 = 1) throws {
+        try requireWritable()
+        guard key.count <= NodeFormat.maxKey else { throw StorageError.keyTooLarge(size: key.count, limit: NodeFormat.maxKey) }
+        if case .inline(let b) = value, b.count > NodeFormat.maxInlineValue {
+            throw StorageError.valueTooLarge(size: b.count, limit: NodeFormat.maxInlineValue)
+        }
+        let w = weighted ? weight : 1
+        modified = true
+        guard let r = root else {
+            let leaf = DirtyNode(isLeaf: true, weighted: weighted)
+            leaf.keys = [key]; leaf.values = [value]; leaf.weights = [w]; leaf.recomputeSize()
+            root = .dirty(leaf)
+            return
+        }
+        let rootNode = try dirty(r)
+        root = .dirty(rootNode)
+        if let right = try insert(rootNode, key, value, w, depth: 0) {
+            let newRoot = DirtyNode(isLeaf: false, weighted: weighted)
+            newRoot.keys = [rootNode.keys[0], right.keys[0]]
+            newRoot.children = [.dirty(rootNode), .dirty(right)]
+            newRoot.weights = [rootNode.totalWeight, right.totalWeight]
+            newRoot.recomputeSize()
+            root = .dirty(newRoot)
+        }
+    }
+
+    /// Inserts into a dirty subtree; returns a new right sibling when the node split.
+    private func insert(_ n: DirtyNode, _ key: [UInt8], _ value: TreeValue, _ w: UInt64, depth: Int) throws -> DirtyNode? {
+        if depth > 64 { throw corrupt("tree deeper than 64 levels") }
+        let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
+        if n.isLeaf {
+            if eq {
+                if let old = n.values[i].ownedRef, old != value.ownedRef {
+                    if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
+                }
+                n.payloadBytes += value.encodedValueSize - n.values[i].encodedValueSize
+                n.values[i] = value; n.weights[i] = w
+            } else {
+                n.keys.insert(key, at: i); n.values.insert(value, at: i); n.weights.insert(w, at: i)
+                n.payloadBytes += n.leafEntryBytes(key: key, value: value)
+            }
+            if n.blockBytes > NodeFormat.maxNodeBytes && n.count > 1 { return n.split(appending: i == n.count - 1) }
+            return nil
+        }
+        let ci = eq ? i : max(0, i - 1)
+        let c = try dirty(n.children[ci])
+        n.children[ci] = .dirty(c)
+        if ci == 0 && !eq && i == 0 {
+            // New smallest key: the separator of child 0 follows it.
+            n.payloadBytes += key.count - n.keys[0].count
+            n.keys[0] = key
+        }
+        let right = try insert(c, key, value, w, depth: depth + 1)
+        n.weights[ci] = c.totalWeight
+        if let right {
+            n.keys.insert(right.keys[0], at: ci + 1)
+            n.children.insert(.dirty(right), at: ci + 1)
+            n.weights.insert(right.totalWeight, at: ci + 1)
+            n.payloadBytes += DirtyNode.innerEntryBytes(key: right.keys[0])
+            if n.blockBytes > NodeFormat.maxNodeBytes && n.count > 2 { return n.split(appending: ci + 1 == n.count - 1) }
+        }
+        return nil
+    }
+
+    /// Removes `key`; returns false when it was absent. Frees the value's blocks.
+    @discardableResult
+    public func delete(_ key: [UInt8]) throws -> Bool {
+        try requireWritable()
+        guard let r = root else { return false }
+        // Look first, so a miss does not copy the path.
+        if try get(key) == nil { return false }
+        modified = true
+        let rootNode = try dirty(r)
+        root = .dirty(rootNode)
+        _ = try remove(rootNode, key, depth: 0)
+        // Shrink the root.
+        while let cur = root, case .dirty(let d) = cur {
+            if d.count == 0 { root = nil; break }
+            if !d.isLeaf && d.count == 1 { root = d.children[0]; continue }
+            break
+        }
+        return true
+    }
+
+    private func remove(_ n: DirtyNode, _ key: [UInt8], depth: Int) throws -> Bool {
+        if depth > 64 { throw corrupt("tree deeper than 64 levels") }
+        let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
+        if n.isLeaf {
+            guard eq else { return false }
+            if let old = n.values[i].ownedRef {
+                if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
+            }
+            n.payloadBytes -= n.leafEntryBytes(key: n.keys[i], value: n.values[i])
+            n.keys.remove(at: i); n.values.remove(at: i); n.weights.remove(at: i)
+            return true
+        }
+        let ci = eq ? i : max(0, i - 1)
+        let c = try dirty(n.children[ci])
+        n.children[ci] = .dirty(c)
+        guard try remove(c, key, depth: depth + 1) else { return false }
+        n.weights[ci] = c.totalWeight
+        if c.count == 0 {
+            n.payloadBytes -= DirtyNode.innerEntryBytes(key: n.keys[ci])
+            n.keys.remove(at: ci); n.children.remove(at: ci); n.weights.remove(at: ci)
+            return true
+        }
+        if n.keys[ci] != c.keys[0] {
+            n.payloadBytes += c.keys[0].count - n.keys[ci].count
+            n.keys[ci] = c.keys[0]
+        }
+        // Merge an underfull child into a neighbour when both fit in one node.
+        if c.blockBytes < NodeFormat.maxNodeBytes / 4 && n.count > 1 {
+            let li = ci > 0 ? ci - 1 : ci
+            let left = try dirty(n.children[li]), right = try dirty(n.children[li + 1])
+            n.children[li] = .dirty(left); n.children[li + 1] = .dirty(right)
+            if left.blockBytes + right.blockBytes - BlockHeader.size - NodeFormat.headerBytes <= NodeFormat.maxNodeBytes {
+                left.keys += right.keys; left.weights += right.weights
+                if left.isLeaf { left.values += right.values } else { left.children += right.children }
+                left.recomputeSize()
+                n.payloadBytes -= DirtyNode.innerEntryBytes(key: n.keys[li + 1])
+                n.keys.remove(at: li + 1); n.children.remove(at: li + 1); n.weights.remove(at: li + 1)
+                n.weights[li] = left.totalWeight
+            }
+        }
+        return true
+    }
+
+    /// Removes every entry, freeing all nodes and owned blocks.
+    public func removeAll() throws {
+        try requireWritable()
+        if let r = root { try freeSubtree(r); modified = true }
+        root = nil
+    }
+
+    private func freeSubtree(_ c: DirtyNode.Child) throws {
+        let n = try node(c)
+        for i in 0..<n.count {
+            if n.isLeaf {
+                let e = try leafEntry(n, i)
+                switch e.value {
+                case .inline: break
+                case .largeBlob(let r, _): try ctx.release(r)
+                case .owned(let r): try ctx.releaseSubtree(r)
+                }
+            } else {
+                try freeSubtree(child(n, i))
+            }
+        }
+        if case .stored(let r) = c { try ctx.release(r) }
+    }
+
+    /// Writes every dirty node and returns the root ref (0 when empty).
+    func flush() throws -> BlockRef {
+        guard let r = root else { return 0 }
+        let ref = try flush(r)
+        root = .stored(ref)
+        return ref
+    }
+
+    private func flush(_ c: DirtyNode.Child) throws -> BlockRef {
+        switch c {
+        case .stored(let r): return r
+        case .dirty(let d):
+            if !d.isLeaf {
+                for i in 0..<d.children.count { d.children[i] = .stored(try flush(d.children[i])) }
+            }
+            return try ctx.writeBlock(kind: d.isLeaf ? BlockKind.leaf.rawValue : BlockKind.inner.rawValue, payloadSize: d.payloadBytes) { p in
+                d.encode(into: p)
+            }
+        }
+    }
+
+    /// The committed root, when nothing is dirty.
+    var storedRoot: BlockRef? {
+        guard let r = root else { return 0 }
+        if case .stored(let ref) = r { return ref }
+        return nil
+    }
+}

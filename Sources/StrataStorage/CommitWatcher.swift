@@ -1,0 +1,57 @@
+import Foundation
+import Dispatch
+
+/// A thread that sleeps on the lock file's commit futex and calls observers with the newest
+/// published version after every commit (by any process). Idle, it uses no CPU: the futex wait
+/// has a 1 s timeout only as a safety net. `stop()` wakes it and waits until it has exited, so
+/// the lock file mapping can be released safely afterwards.
+final class CommitWatcher: @unchecked Sendable {
+    private let lock: LockFile
+    private let mutex = NSLock()
+    private var observers: [UInt64: @Sendable (UInt64) -> Void] = [:]
+    private var nextID: UInt64 = 1
+    private var stopping = false
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(lock: LockFile) {
+        self.lock = lock
+        let t = Thread { [self] in self.run() }
+        t.name = "strata-commit-watcher"
+        t.start()
+    }
+
+    func add(_ cb: @escaping @Sendable (UInt64) -> Void) -> UInt64 {
+        mutex.lock(); defer { mutex.unlock() }
+        let id = nextID; nextID += 1
+        observers[id] = cb
+        return id
+    }
+
+    func remove(_ id: UInt64) { mutex.lock(); observers[id] = nil; mutex.unlock() }
+
+    private func run() {
+        var seen = lock.commitSequence
+        var lastVersion = lock.latestVersion
+        while true {
+            mutex.lock(); let stop = stopping; mutex.unlock()
+            if stop { break }
+            lock.waitForCommit(seen: seen, timeoutMs: 1000)
+            let now = lock.commitSequence
+            if now == seen { continue }
+            seen = now
+            let v = lock.latestVersion
+            if v == lastVersion { continue }
+            lastVersion = v
+            mutex.lock(); let cbs = Array(observers.values); let stop2 = stopping; mutex.unlock()
+            if stop2 { break }
+            for cb in cbs { cb(v) }
+        }
+        exited.signal()
+    }
+
+    func stop() {
+        mutex.lock(); stopping = true; mutex.unlock()
+        lock.poke()
+        exited.wait()
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The file operations the storage layer performs on the database file. Reads go through the
+/// memory mapping of `fd`; writes, syncs and size changes go through this protocol so tests can
+/// inject faults (dropped or torn unsynced writes, a full disk) at exactly these points.
+public protocol FileIO: AnyObject, Sendable {
+    var path: String { get }
+    /// The descriptor the storage maps for reading.
+    var fd: Int32 { get }
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
+    /// Makes every write so far durable (fdatasync).
+    func sync() throws
+    func size() throws -> UInt64
+    func truncate(to size: UInt64) throws
+    func close()
+}
+
+/// The real file: pwrite/pread/fdatasync/ftruncate on a descriptor.
+public final class PosixFileIO: FileIO, @unchecked Sendable {
+    public let path: String
+    public let fd: Int32
+    private var closed = false
+
+    /// Opens (and with `create`, creates) the file at `path`.
+    public init(path: String, create: Bool, readOnly: Bool) throws {
+        self.path = path
+        var flags: Int32 = readOnly ? O_RDONLY : O_RDWR
+        if create && !readOnly { flags |= O_CREAT }
+        flags |= O_CLOEXEC
+        let fd = open(path, flags, 0o644)
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT { throw StorageError.fileNotFound(path: path) }
+            throw StorageError.io(path: path, operation: "open", errno: e)
+        }
+        self.fd = fd
+    }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == ENOSPC || errno == EDQUOT { throw StorageError.diskFull(path: path) }
+                throw StorageError.io(path: path, operation: "write", errno: errno)
+            }
+            done += n
+        }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < buffer.count {
+            let n = pread(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StorageError.io(path: path, operation: "read", errno: errno)
+            }
+            if n == 0 { throw StorageError.corrupted(path: path, detail: "unexpected end of file at byte \(offset + UInt64(done))") }
+            done += n
+        }
+    }
+
+    public func sync() throws {
+        #if os(Linux)
+        let r = fdatasync(fd)
+        #else
+        let r = fsync(fd)
+        #endif
+        if r != 0 {
+            if errno == ENOSPC || errno == EDQUOT { throw StorageError.diskFull(path: path) }
+            throw StorageError.io(path: path, operation: "fdatasync", errno: errno)
+        }
+    }
+
+    public func size() throws -> UInt64 {
+        var st = stat()
+        if fstat(fd, &st) != 0 { throw StorageError.io(path: path, operation: "fstat", errno: errno) }
+        return UInt64(st.st_size)
+    }
+
+    public func truncate(to size: UInt64) throws {
+        while ftruncate(fd, off_t(size)) != 0 {
+            if errno == EINTR { continue }
+            if errno == ENOSPC || errno == EDQUOT || errno == EFBIG { throw StorageError.diskFull(path: path) }
+            throw StorageError.io(path: path, operation: "ftruncate", errno: errno)
+        }
+    }
+
+    public func close() {
+        if !closed { closed = true; _ = Glibc.close(fd) }
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,180 @@
+/// One run of free bytes. `birth`/`freed` record the versions between which the bytes were
+/// live: they were written by the commit of `birth` and dropped by the commit of `freed`, so
+/// exactly versions [birth, freed-1] can still see them. `birth == 0 && freed == 0` marks
+/// space that no present or future reader can see ("free for all").
+public struct FreeExtent: Equatable, Sendable {
+    public var offset: UInt64
+    public var length: UInt64
+    public var birth: UInt64
+    public var freed: UInt64
+    public var isFreeForAll: Bool { freed == 0 }
+    public init(offset: UInt64, length: UInt64, birth: UInt64, freed: UInt64) {
+        self.offset = offset; self.length = length; self.birth = birth; self.freed = freed
+    }
+
+    /// The reuse rule (see docs/FORMAT.md): the extent may be reused when no live reader holds
+    /// a version in [birth, freed-1]. New readers always start at the newest version, which is
+    /// >= freed, so once reusable an extent stays reusable.
+    public func isReusable(readers sortedVersions: [UInt64]) -> Bool {
+        if isFreeForAll { return true }
+        // First reader version >= birth.
+        var lo = 0, hi = sortedVersions.count
+        while lo < hi { let mid = (lo + hi) / 2; if sortedVersions[mid] < birth { lo = mid + 1 } else { hi = mid } }
+        return lo == sortedVersions.count || sortedVersions[lo] >= freed
+    }
+}
+
+/// The persistent free list: one block of kind `.freeList` holding u64 count then
+/// `count` entries of (offset, length, birth, freed), each a u64, sorted by offset.
+enum FreeListCodec {
+    static let entrySize = 32
+
+    static func payloadSize(entries: Int) -> Int { 8 + entries * entrySize }
+
+    static func encode(_ entries: [FreeExtent], into p: UnsafeMutableRawPointer) {
+        p.putLE(UInt64(entries.count), at: 0)
+        var o = 8
+        for e in entries {
+            p.putLE(e.offset, at: o); p.putLE(e.length, at: o + 8); p.putLE(e.birth, at: o + 16); p.putLE(e.freed, at: o + 24)
+            o += entrySize
+        }
+    }
+
+    static func decode(_ view: BlockView, logicalSize: UInt64, path: String) throws -> [FreeExtent] {
+        var r = ByteReader(view.payload)
+        do {
+            let n = try r.u64()
+            guard n <= UInt64(r.remaining / entrySize) else { throw ByteReader.OutOfBounds() }
+            var out = [FreeExtent](); out.reserveCapacity(Int(n))
+            var lastEnd = MetaSlot.dataStart
+            for _ in 0..<n {
+                let e = FreeExtent(offset: try r.u64(), length: try r.u64(), birth: try r.u64(), freed: try r.u64())
+                guard e.offset >= lastEnd, e.length > 0, e.offset % 8 == 0, e.length % 8 == 0,
+                      e.offset + e.length <= logicalSize, e.birth <= e.freed else {
+                    throw StorageError.corrupted(path: path, detail: "free list entry at \(e.offset) (+\(e.length)) is out of order or out of range")
+                }
+                lastEnd = e.offset + e.length
+                out.append(e)
+            }
+            return out
+        } catch is ByteReader.OutOfBounds {
+            throw StorageError.corrupted(path: path, detail: "free list block at \(view.ref) is truncated")
+        }
+    }
+}
+
+/// Hands out space to one write transaction.
+///
+/// At the start of the transaction the persistent free list is split, with the live reader
+/// versions, into extents reusable now (kept sorted by offset, allocated first-fit from the
+/// lowest offset so data drifts toward the start of the file) and extents still visible to
+/// some reader (held). Blocks freed by this transaction that earlier versions can see are
+/// recorded with `freed = newVersion`; blocks both written and freed by this transaction are
+/// reusable at once.
+struct SpaceAllocator {
+    private(set) var reusable: [(offset: UInt64, length: UInt64)] = []
+    private(set) var held: [FreeExtent] = []
+    private(set) var freedNow: [FreeExtent] = []
+    private(set) var logicalSize: UInt64
+    let newVersion: UInt64
+    /// Allocations must end at or below this offset when set (online compaction).
+    var limit: UInt64?
+
+    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64) {
+        self.logicalSize = logicalSize
+        self.newVersion = newVersion
+        for e in entries {
+            if e.isReusable(readers: readers) { reusable.append((e.offset, e.length)) } else { held.append(e) }
+        }
+        coalesceReusable()
+    }
+
+    private mutating func coalesceReusable() {
+        reusable.sort { $0.offset < $1.offset }
+        var out: [(offset: UInt64, length: UInt64)] = []
+        out.reserveCapacity(reusable.count)
+        for r in reusable {
+            if let last = out.last, last.offset + last.length == r.offset { out[out.count - 1].length += r.length } else { out.append(r) }
+        }
+        reusable = out
+        largestReusableBound = .max
+    }
+
+    var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } }
+
+    /// Returns the offset of `length` bytes (a multiple of 8): first fit from the lowest offset,
+    /// else from the end of the allocated area.
+    mutating func allocate(_ length: UInt64) -> UInt64 {
+        if length <= largestReusableBound {
+            var largest: UInt64 = 0
+            for i in 0..<reusable.count {
+                let r = reusable[i]
+                if let lim = limit, r.offset + length > lim { break }
+                if r.length >= length {
+                    if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
+                    return r.offset
+                }
+                largest = max(largest, r.length)
+            }
+            // Nothing fits: remember it so the next large requests skip the scan.
+            if limit == nil { largestReusableBound = largest }
+        }
+        if let lim = limit, logicalSize + length > lim { limitExceeded = true }
+        let off = logicalSize
+        logicalSize += length
+        return off
+    }
+
+    /// An upper bound of the longest reusable extent (kept so big requests skip a futile scan).
+    private var largestReusableBound: UInt64 = .max
+    /// Set when an allocation under `limit` had to go past it.
+    var limitExceeded = false
+
+    /// Space of a block written and freed by this same transaction: reusable at once.
+    mutating func releaseUnseen(offset: UInt64, length: UInt64) {
+        if offset + length == logicalSize { logicalSize = offset; return }
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
+        reusable.insert((offset, length), at: lo)
+        largestReusableBound = .max
+        // Merge with neighbours.
+        if lo + 1 < reusable.count, reusable[lo].offset + reusable[lo].length == reusable[lo + 1].offset {
+            reusable[lo].length += reusable[lo + 1].length; reusable.remove(at: lo + 1)
+        }
+        if lo > 0, reusable[lo - 1].offset + reusable[lo - 1].length == reusable[lo].offset {
+            reusable[lo - 1].length += reusable[lo].length; reusable.remove(at: lo)
+        }
+    }
+
+    /// A block that earlier versions can still see: reusable once no reader is in [birth, newVersion-1].
+    mutating func releaseVisible(offset: UInt64, length: UInt64, birth: UInt64) {
+        freedNow.append(FreeExtent(offset: offset, length: length, birth: birth, freed: newVersion))
+    }
+
+    /// The free list to persist: reusable space becomes free-for-all, merged with neighbours;
+    /// free-for-all space at the end of the allocated area is given back to the logical size.
+    /// Returns the entries sorted by offset.
+    mutating func finalEntries() -> [FreeExtent] {
+        coalesceReusable()
+        while let last = reusable.last, last.offset + last.length == logicalSize {
+            logicalSize = last.offset
+            reusable.removeLast()
+        }
+        var all = reusable.map { FreeExtent(offset: $0.offset, length: $0.length, birth: 0, freed: 0) }
+        all.append(contentsOf: held)
+        // Adjacent blocks freed together with the same birth merge exactly.
+        freedNow.sort { $0.offset < $1.offset }
+        var merged: [FreeExtent] = []
+        for e in freedNow {
+            if let last = merged.last, last.offset + last.length == e.offset, last.birth == e.birth {
+                merged[merged.count - 1].length += e.length
+            } else { merged.append(e) }
+        }
+        all.append(contentsOf: merged)
+        all.sort { $0.offset < $1.offset }
+        return all
+    }
+
+    /// Entries that would be written if the transaction committed now (for statistics).
+    var pendingFreedCount: Int { freedNow.count }
+}

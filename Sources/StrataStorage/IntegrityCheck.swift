@@ -1,0 +1,156 @@
+/// The result of `Store.check()`.
+public struct IntegrityReport: Sendable {
+    public var version: UInt64
+    public var blocks = 0
+    public var liveBytes: UInt64 = 0
+    public var freeBytes: UInt64 = 0
+    /// Free bytes still visible to pinned readers (not reusable yet).
+    public var lockedBytes: UInt64 = 0
+    public var logicalSize: UInt64 = 0
+    public var fileSize: UInt64 = 0
+    public var trees: [String: UInt64] = [:]
+    public var problems: [String] = []
+    public var isSound: Bool { problems.isEmpty }
+}
+
+/// Walks every block reachable from one version and checks, like bbolt's `tx.Check`:
+/// checksums and structure of every block; each block reached exactly once; no block overlaps
+/// another or a free extent; every byte of [dataStart, logicalSize) is either live or free
+/// (nothing leaked). Also used for per-tree space accounting.
+struct BlockWalker {
+    let txn: Transaction
+    var extents: [(offset: UInt64, length: UInt64, owner: Int)] = []
+    var owners: [String] = []
+    var problems: [String] = []
+    var verifyChecksums = true
+    var perTree: [String: UInt64] = [:]
+    let maxProblems = 100
+
+    init(txn: Transaction) { self.txn = txn }
+
+    mutating func problem(_ s: String) { if problems.count < maxProblems { problems.append(s) } }
+
+    /// Visits one block; returns its view when it is sound enough to descend into.
+    mutating func visit(_ ref: BlockRef, owner: Int, tree: String) -> BlockView? {
+        let v: BlockView
+        do { v = try txn.block(ref) } catch { problem("\(owners[owner]): \(error)"); return nil }
+        extents.append((ref, UInt64(v.length), owner))
+        perTree[tree, default: 0] += UInt64(v.length)
+        if verifyChecksums && !v.checksumIsValid { problem("\(owners[owner]): block \(ref) fails its checksum") }
+        if v.birth > txn.version { problem("\(owners[owner]): block \(ref) is born at version \(v.birth), after \(txn.version)") }
+        return v
+    }
+
+    mutating func walkGeneric(_ ref: BlockRef, owner: Int, tree: String, depth: Int) {
+        guard depth < 64 else { problem("\(owners[owner]): blocks nested deeper than 64 levels"); return }
+        guard let v = visit(ref, owner: owner, tree: tree) else { return }
+        switch v.kindByte {
+        case BlockKind.leaf.rawValue, BlockKind.inner.rawValue:
+            walkTree(ref: ref, alreadyVisited: v, owner: owner, tree: tree, depth: depth)
+        case BlockKind.generic.rawValue...:
+            guard let g = try? GenericBlock(v) else { problem("\(owners[owner]): data block \(ref) is malformed"); return }
+            for i in 0..<g.refCount where g.ref(i) != 0 { walkGeneric(g.ref(i), owner: owner, tree: tree, depth: depth + 1) }
+        default:
+            problem("\(owners[owner]): block \(ref) has unexpected kind \(v.kindByte)")
+        }
+    }
+
+    /// Walks a B+tree, checking order, separators and weights. Returns (first key, total weight).
+    @discardableResult
+    mutating func walkTree(ref: BlockRef, alreadyVisited: BlockView? = nil, owner: Int, tree: String, depth: Int) -> ([UInt8]?, UInt64) {
+        guard depth < 64 else { problem("\(owners[owner]): tree deeper than 64 levels"); return (nil, 0) }
+        guard let v = alreadyVisited ?? visit(ref, owner: owner, tree: tree) else { return (nil, 0) }
+        let d: DirtyNode
+        do { d = try DirtyNode.decode(try StoredNode(v, path: txn.path), path: txn.path) }
+        catch { problem("\(owners[owner]): \(error)"); return (nil, 0) }
+        if d.count == 0 && depth > 0 { problem("\(owners[owner]): empty node \(ref)") }
+        if d.isLeaf {
+            for (i, val) in d.values.enumerated() {
+                switch val {
+                case .inline: break
+                case .largeBlob(let r, let len):
+                    if let bv = visit(r, owner: owner, tree: tree) {
+                        if let g = try? GenericBlock(bv) { if g.bytes.count < len { problem("\(owners[owner]): large value \(r) shorter than recorded") } }
+                        else { problem("\(owners[owner]): large value \(r) malformed") }
+                    }
+                case .owned(let r): walkGeneric(r, owner: owner, tree: tree, depth: depth + 1)
+                }
+                if !d.weighted && d.weights[i] != 1 { problem("\(owners[owner]): unweighted entry with weight \(d.weights[i])") }
+            }
+            return (d.keys.first, d.totalWeight)
+        }
+        for i in 0..<d.count {
+            guard case .stored(let c) = d.children[i] else { continue }
+            let (first, w) = walkTree(ref: c, owner: owner, tree: tree, depth: depth + 1)
+            if let first, first != d.keys[i] { problem("\(owners[owner]): separator \(i) of node \(ref) is not the smallest key of its child") }
+            if w != d.weights[i] { problem("\(owners[owner]): weight of child \(i) of node \(ref) is \(d.weights[i]), subtree holds \(w)") }
+        }
+        return (d.keys.first, d.totalWeight)
+    }
+
+    /// Walks the catalog and every tree.
+    mutating func walkAll(catalogRoot: BlockRef) {
+        owners.append("catalog")
+        if catalogRoot != 0 { walkTree(ref: catalogRoot, owner: 0, tree: "(catalog)", depth: 0) }
+        do {
+            try txn.catalog.forEach { e in
+                let name = String(decoding: e.key, as: UTF8.self)
+                let (root, _) = try CatalogEntry.decode(e.value, path: txn.path, name: name)
+                owners.append("tree '\(name)'")
+                perTree[name, default: 0] += 0
+                if root != 0 { walkTree(ref: root, owner: owners.count - 1, tree: name, depth: 0) }
+                return true
+            }
+        } catch { problem("catalog: \(error)") }
+    }
+}
+
+extension Store {
+    /// Checks the newest version (see `BlockWalker`). Never throws for damage it can describe:
+    /// damage is listed in `problems`; it throws only when the file cannot be opened at all.
+    public func check() throws -> IntegrityReport {
+        let txn = try beginRead(label: "check")
+        defer { txn.end() }
+        let meta = txn.meta
+        var report = IntegrityReport(version: meta.version)
+        report.logicalSize = meta.logicalSize
+        report.fileSize = try fileSize()
+        var w = BlockWalker(txn: txn)
+        w.walkAll(catalogRoot: meta.catalogRef)
+        // Free list.
+        w.owners.append("free list")
+        let flOwner = w.owners.count - 1
+        var entries: [FreeExtent] = []
+        if meta.freeListRef != 0, let v = w.visit(meta.freeListRef, owner: flOwner, tree: "(free list)") {
+            if v.kindByte != BlockKind.freeList.rawValue { w.problem("free list block has kind \(v.kindByte)") }
+            else {
+                do { entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path) }
+                catch { w.problem("free list: \(error)") }
+            }
+        }
+        let readers = readers().filter(\.isAlive).map(\.version).sorted()
+        for e in entries {
+            w.extents.append((e.offset, e.length, flOwner))
+            report.freeBytes += e.length
+            if !e.isReusable(readers: readers) { report.lockedBytes += e.length }
+        }
+        // Overlaps and leaks.
+        w.extents.sort { $0.offset < $1.offset }
+        var cursor = MetaSlot.dataStart
+        for e in w.extents {
+            if e.offset < cursor {
+                w.problem("\(w.owners[e.owner]): bytes [\(e.offset), \(e.offset + e.length)) overlap other data or are reached twice")
+            } else if e.offset > cursor {
+                w.problem("bytes [\(cursor), \(e.offset)) are neither live nor free (leaked)")
+            }
+            cursor = max(cursor, e.offset + e.length)
+        }
+        if cursor > meta.logicalSize { w.problem("data extends to \(cursor), past the logical size \(meta.logicalSize)") }
+        else if cursor < meta.logicalSize { w.problem("bytes [\(cursor), \(meta.logicalSize)) are neither live nor free (leaked)") }
+        report.blocks = w.extents.count - entries.count
+        report.liveBytes = w.extents.filter { $0.owner != flOwner }.reduce(0) { $0 + $1.length }
+        report.trees = w.perTree
+        report.problems = w.problems
+        return report
+    }
+}

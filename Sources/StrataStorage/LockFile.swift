@@ -1,0 +1,324 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CStrataSupport
+import Foundation
+
+/// Information about one reader slot of the lock file.
+public struct ReaderInfo: Equatable, Sendable {
+    public var slot: Int
+    public var pid: Int32
+    public var threadID: UInt32
+    public var version: UInt64
+    /// When the reader pinned its version (nanoseconds since 1970).
+    public var since: UInt64
+    public var label: String
+    /// False when the process that took the slot no longer exists (the slot is stale).
+    public var isAlive: Bool
+}
+
+/// Information about one participant (an open handle) of the lock file.
+public struct ParticipantInfo: Equatable, Sendable {
+    public var slot: Int
+    public var pid: Int32
+    public var openedAt: UInt64
+    public var label: String
+    public var isAlive: Bool
+}
+
+/// `FILE.lock`: shared memory every participant maps. Layout (little-endian):
+///
+///     0    8  magic "STRATALK"
+///     8    4  layout version (1)
+///     12   4  reader slot count
+///     16   8  latest committed version
+///     24   4  commit sequence (futex word: incremented and woken after each commit)
+///     28   4  participant slot count
+///     32   8  pid of the current writer (0 when none; informational)
+///     40   8  writer since (ns)
+///     256  participant slots, 64 bytes each: u32 pid, u32 0, u64 process start ticks,
+///          u64 opened at ns, u64 handle id, 32 bytes label
+///     ...  reader slots, 64 bytes each: u32 pid, u32 thread id, u64 version,
+///          u64 process start ticks, u64 since ns, 32 bytes label
+///
+/// Byte-range locks (open-file-description locks, released by the kernel when a process dies):
+/// byte 0 guards initialisation, byte 1 is the writer lock, byte 2 is held shared by every
+/// open handle and exclusively by a full compaction.
+///
+/// Reader protocol (as LMDB's): claim a slot, store the version read from the newest meta
+/// slot, then re-read the newest version; if it moved, store the new one and check again.
+/// Writers read the slots only after taking the writer lock, so a reader either shows up in
+/// the writer's scan or has re-checked after the writer's predecessor committed.
+final class LockFile: @unchecked Sendable {
+    static let magic: [UInt8] = Array("STRATALK".utf8)
+    static let layoutVersion: UInt32 = 1
+    static let participantSlots = 128
+    static let readerSlots = 1024
+    static let slotSize = 64
+    static let participantsOffset = 256
+    static var readersOffset: Int { participantsOffset + participantSlots * slotSize }
+    static var fileSize: Int { (readersOffset + readerSlots * slotSize + 4095) & ~4095 }
+
+    let path: String
+    let fd: Int32
+    let base: UnsafeMutableRawPointer
+    let myPid: Int32 = getpid()
+    let myStartTicks: UInt64 = strata_process_start_ticks(getpid())
+    private(set) var participantSlot: Int = -1
+
+    /// Opens or creates the lock file and joins as a participant (shared lock on byte 2).
+    init(path: String, label: String) throws {
+        self.path = path
+        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if fd < 0 && (errno == EACCES || errno == EROFS) { fd = -1 }
+        guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
+        self.fd = fd
+        // Initialisation is serialised by byte 0.
+        guard strata_ofd_lock(fd, 0, 1, 2, 1) == 0 else {
+            let e = errno; Glibc.close(fd)
+            throw StorageError.io(path: path, operation: "lock", errno: e)
+        }
+        defer { _ = strata_ofd_lock(fd, 0, 1, 0, 0) }
+        var st = stat()
+        fstat(fd, &st)
+        if Int(st.st_size) < Self.fileSize {
+            if ftruncate(fd, off_t(Self.fileSize)) != 0 {
+                let e = errno; Glibc.close(fd)
+                throw StorageError.io(path: path, operation: "size lock file", errno: e)
+            }
+        }
+        guard let p = mmap(nil, Self.fileSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), p != MAP_FAILED else {
+            let e = errno; Glibc.close(fd)
+            throw StorageError.io(path: path, operation: "mmap lock file", errno: e)
+        }
+        base = p
+        // Alone (nobody holds byte 2)? Then whatever the file holds is stale: reinitialise.
+        if strata_ofd_lock(fd, 2, 1, 2, 0) == 0 {
+            memset(base, 0, Self.fileSize)
+            Self.magic.withUnsafeBytes { _ = memcpy(base, $0.baseAddress!, 8) }
+            base.putLE(Self.layoutVersion, at: 8)
+            base.putLE(UInt32(Self.readerSlots), at: 12)
+            base.putLE(UInt32(Self.participantSlots), at: 28)
+            strata_full_fence()
+            _ = strata_ofd_lock(fd, 2, 1, 1, 0) // downgrade to shared (atomic conversion)
+        } else {
+            guard strata_ofd_lock(fd, 2, 1, 1, 1) == 0 else {
+                let e = errno; munmap(p, Self.fileSize); Glibc.close(fd)
+                throw StorageError.io(path: path, operation: "lock", errno: e)
+            }
+            let ok = memcmp(base, Self.magic, 8) == 0 && base.load(fromByteOffset: 8, as: UInt32.self) == Self.layoutVersion
+                && Int(base.load(fromByteOffset: 12, as: UInt32.self)) == Self.readerSlots
+            if !ok {
+                munmap(p, Self.fileSize); Glibc.close(fd)
+                throw StorageError.badLockFile(path: path, detail: "unknown layout")
+            }
+        }
+        participantSlot = try claimParticipant(label: label)
+    }
+
+    deinit { close() }
+
+    private var closed = false
+    func close() {
+        if closed { return }
+        closed = true
+        if participantSlot >= 0 {
+            let s = participantPointer(participantSlot)
+            memset(s + 4, 0, Self.slotSize - 4)
+            strata_atomic_store_u32(s.assumingMemoryBound(to: UInt32.self), 0)
+        }
+        munmap(base, Self.fileSize)
+        Glibc.close(fd) // releases every byte-range lock of this description
+    }
+
+    // MARK: shared counters
+
+    private var latestPtr: UnsafeMutablePointer<UInt64> { (base + 16).assumingMemoryBound(to: UInt64.self) }
+    private var sequencePtr: UnsafeMutablePointer<UInt32> { (base + 24).assumingMemoryBound(to: UInt32.self) }
+
+    var latestVersion: UInt64 { strata_atomic_load_u64(latestPtr) }
+    var commitSequence: UInt32 { strata_atomic_load_u32(sequencePtr) }
+
+    /// Publishes a commit: every process waiting in `waitForCommit` wakes up.
+    func publish(version: UInt64) {
+        strata_atomic_store_u64(latestPtr, version)
+        _ = strata_atomic_fetch_add_u32(sequencePtr, 1)
+        _ = strata_futex_wake_all(sequencePtr)
+    }
+
+    /// Blocks (using no CPU) until the commit sequence differs from `seen` or the timeout passes.
+    func waitForCommit(seen: UInt32, timeoutMs: Int32) {
+        _ = strata_futex_wait(sequencePtr, seen, timeoutMs)
+    }
+
+    /// Wakes waiters without a commit (used to stop watcher threads). Waiters in other
+    /// processes wake too, see the version unchanged and sleep again.
+    func poke() {
+        _ = strata_atomic_fetch_add_u32(sequencePtr, 1)
+        _ = strata_futex_wake_all(sequencePtr)
+    }
+
+    // MARK: writer lock
+
+    func lockWriter() throws {
+        guard strata_ofd_lock(fd, 1, 1, 2, 1) == 0 else { throw StorageError.io(path: path, operation: "writer lock", errno: errno) }
+        (base + 32).putLE(UInt64(UInt32(bitPattern: myPid)), at: 0)
+        (base + 40).putLE(Self.nowNanos(), at: 0)
+    }
+
+    func tryLockWriter() -> Bool {
+        guard strata_ofd_lock(fd, 1, 1, 2, 0) == 0 else { return false }
+        (base + 32).putLE(UInt64(UInt32(bitPattern: myPid)), at: 0)
+        (base + 40).putLE(Self.nowNanos(), at: 0)
+        return true
+    }
+
+    func unlockWriter() {
+        (base + 32).putLE(UInt64(0), at: 0)
+        _ = strata_ofd_lock(fd, 1, 1, 0, 0)
+    }
+
+    var writerPid: Int32 { Int32(truncatingIfNeeded: base.load(fromByteOffset: 32, as: UInt64.self)) }
+
+    // MARK: exclusivity (full compaction)
+
+    /// Tries to become the only participant. On failure the shared participation is kept.
+    func tryExclusive() -> Bool {
+        if strata_ofd_lock(fd, 2, 1, 2, 0) == 0 { return true }
+        _ = strata_ofd_lock(fd, 2, 1, 1, 1)
+        return false
+    }
+
+    func endExclusive() { _ = strata_ofd_lock(fd, 2, 1, 1, 1) }
+
+    // MARK: slots
+
+    private func participantPointer(_ i: Int) -> UnsafeMutableRawPointer { base + Self.participantsOffset + i * Self.slotSize }
+    private func readerPointer(_ i: Int) -> UnsafeMutableRawPointer { base + Self.readersOffset + i * Self.slotSize }
+
+    static func nowNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    private static func putLabel(_ label: String, at p: UnsafeMutableRawPointer) {
+        memset(p, 0, 32)
+        var bytes = Array(label.utf8.prefix(31))
+        while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
+        bytes.withUnsafeBytes { if let b = $0.baseAddress { memcpy(p, b, $0.count) } }
+    }
+
+    private static func label(at p: UnsafeRawPointer) -> String {
+        let buf = UnsafeRawBufferPointer(start: p, count: 32)
+        let end = buf.firstIndex(of: 0) ?? 32
+        return String(decoding: buf[0..<end], as: UTF8.self)
+    }
+
+    /// Is the process that wrote (pid, startTicks) still the one running under that pid?
+    func isAlive(pid: Int32, startTicks: UInt64) -> Bool {
+        if pid == myPid { return startTicks == myStartTicks || startTicks == 0 || myStartTicks == 0 }
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        let now = strata_process_start_ticks(pid)
+        return now == 0 || startTicks == 0 || now == startTicks
+    }
+
+    private func claimParticipant(label: String) throws -> Int {
+        for i in 0..<Self.participantSlots {
+            let p = participantPointer(i)
+            let pidPtr = p.assumingMemoryBound(to: UInt32.self)
+            var cur = strata_atomic_load_u32(pidPtr)
+            if cur != 0 && !isAlive(pid: Int32(bitPattern: cur), startTicks: p.load(fromByteOffset: 8, as: UInt64.self)) {
+                if strata_atomic_cas_u32(pidPtr, cur, 0) != 0 { cur = 0 }
+            }
+            if cur == 0 && strata_atomic_cas_u32(pidPtr, 0, UInt32(bitPattern: myPid)) != 0 {
+                p.putLE(myStartTicks, at: 8)
+                p.putLE(Self.nowNanos(), at: 16)
+                p.putLE(UInt64(i), at: 24)
+                Self.putLabel(label, at: p + 32)
+                return i
+            }
+        }
+        // The table is full: still usable, only not listed.
+        return -1
+    }
+
+    func participants() -> [ParticipantInfo] {
+        var out: [ParticipantInfo] = []
+        for i in 0..<Self.participantSlots {
+            let p = participantPointer(i)
+            let pid = strata_atomic_load_u32(p.assumingMemoryBound(to: UInt32.self))
+            if pid == 0 { continue }
+            let ticks = p.load(fromByteOffset: 8, as: UInt64.self)
+            out.append(ParticipantInfo(slot: i, pid: Int32(bitPattern: pid), openedAt: p.load(fromByteOffset: 16, as: UInt64.self),
+                                       label: Self.label(at: p + 32), isAlive: isAlive(pid: Int32(bitPattern: pid), startTicks: ticks)))
+        }
+        return out
+    }
+
+    /// Claims a reader slot and pins `version`.
+    func claimReader(version: UInt64, label: String) throws -> Int {
+        for i in 0..<Self.readerSlots {
+            let p = readerPointer(i)
+            let pidPtr = p.assumingMemoryBound(to: UInt32.self)
+            if strata_atomic_load_u32(pidPtr) == 0 && strata_atomic_cas_u32(pidPtr, 0, UInt32(bitPattern: myPid)) != 0 {
+                p.putLE(UInt32(truncatingIfNeeded: strata_gettid()), at: 4)
+                p.putLE(myStartTicks, at: 16)
+                p.putLE(Self.nowNanos(), at: 24)
+                Self.putLabel(label, at: p + 32)
+                strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), version)
+                return i
+            }
+        }
+        clearDeadReaders()
+        throw StorageError.tooManyReaders(limit: Self.readerSlots)
+    }
+
+    func updateReader(_ slot: Int, version: UInt64) {
+        let p = readerPointer(slot)
+        strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), version)
+        p.putLE(Self.nowNanos(), at: 24)
+    }
+
+    func releaseReader(_ slot: Int) {
+        let p = readerPointer(slot)
+        strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
+        strata_atomic_store_u32(p.assumingMemoryBound(to: UInt32.self), 0)
+    }
+
+    /// All occupied reader slots, alive or not.
+    func readers() -> [ReaderInfo] {
+        var out: [ReaderInfo] = []
+        for i in 0..<Self.readerSlots {
+            let p = readerPointer(i)
+            let pid = strata_atomic_load_u32(p.assumingMemoryBound(to: UInt32.self))
+            if pid == 0 { continue }
+            let version = strata_atomic_load_u64((p + 8).assumingMemoryBound(to: UInt64.self))
+            if version == 0 { continue }
+            out.append(ReaderInfo(slot: i, pid: Int32(bitPattern: pid), threadID: p.load(fromByteOffset: 4, as: UInt32.self),
+                                  version: version, since: p.load(fromByteOffset: 24, as: UInt64.self),
+                                  label: Self.label(at: p + 32),
+                                  isAlive: isAlive(pid: Int32(bitPattern: pid), startTicks: p.load(fromByteOffset: 16, as: UInt64.self))))
+        }
+        return out
+    }
+
+    /// Clears slots whose process has died; returns how many.
+    @discardableResult
+    func clearDeadReaders() -> Int {
+        var n = 0
+        for r in readers() where !r.isAlive {
+            let p = readerPointer(r.slot)
+            let pidPtr = p.assumingMemoryBound(to: UInt32.self)
+            strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
+            if strata_atomic_cas_u32(pidPtr, UInt32(bitPattern: r.pid), 0) != 0 { n += 1 }
+        }
+        return n
+    }
+
+    /// Versions pinned by live readers, sorted (dead readers' slots are cleared first).
+    func liveReaderVersions() -> [UInt64] {
+        clearDeadReaders()
+        return readers().filter(\.isAlive).map(\.version).sorted()
+    }
+}

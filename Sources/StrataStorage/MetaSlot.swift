@@ -1,0 +1,74 @@
+/// The root of one committed version, stored in one of two slots at the start of the file
+/// (slot 0 at byte 0, slot 1 at byte 4096). Version V is written to slot V % 2, so the slot
+/// being written never holds the newest durable version. Opening picks the valid slot with the
+/// higher version. Layout (little-endian):
+///
+///     0   8  magic "STRATADB"
+///     8   4  format version
+///     12  4  page size (4096)
+///     16  8  version
+///     24  8  catalog ref (root of the tree of named trees; 0 when empty)
+///     32  8  free-list ref
+///     40  8  logical size: end of the allocated area; blocks never extend past it
+///     48  8  commit time (nanoseconds since 1970)
+///     56  4  committer pid
+///     60  4  flags (bit 0: encrypted)
+///     64  32 key check (HMAC of a constant under the file's key; zero when unencrypted)
+///     96  8  history ref (reserved, 0)
+///     104 16 reserved (zero)
+///     120 8  checksum of bytes [0, 120)
+public struct MetaSlot: Equatable, Sendable {
+    public static let magic: [UInt8] = Array("STRATADB".utf8)
+    public static let formatVersion: UInt32 = 1
+    public static let pageSize: UInt32 = 4096
+    public static let encodedSize = 128
+    public static let slotStride: UInt64 = 4096
+    /// Data blocks start after the two slots.
+    public static let dataStart: UInt64 = 8192
+
+    public var version: UInt64
+    public var catalogRef: BlockRef
+    public var freeListRef: BlockRef
+    public var logicalSize: UInt64
+    public var commitTime: UInt64
+    public var committerPid: UInt32
+    public var flags: UInt32
+    public var keyCheck: [UInt8]
+
+    public init(version: UInt64, catalogRef: BlockRef, freeListRef: BlockRef, logicalSize: UInt64,
+                commitTime: UInt64, committerPid: UInt32, flags: UInt32 = 0, keyCheck: [UInt8] = [UInt8](repeating: 0, count: 32)) {
+        self.version = version; self.catalogRef = catalogRef; self.freeListRef = freeListRef
+        self.logicalSize = logicalSize; self.commitTime = commitTime; self.committerPid = committerPid
+        self.flags = flags; self.keyCheck = keyCheck
+    }
+
+    public func encode() -> [UInt8] {
+        var w = ByteWriter(capacity: Self.encodedSize)
+        w.append(Self.magic)
+        w.u32(Self.formatVersion); w.u32(Self.pageSize)
+        w.u64(version); w.u64(catalogRef); w.u64(freeListRef); w.u64(logicalSize); w.u64(commitTime)
+        w.u32(committerPid); w.u32(flags)
+        w.append(keyCheck.count == 32 ? keyCheck : [UInt8](repeating: 0, count: 32))
+        w.u64(0); w.u64(0); w.u64(0)
+        let sum = w.bytes.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
+        w.u64(sum)
+        return w.bytes
+    }
+
+    public enum DecodeResult { case valid(MetaSlot), noMagic, newerFormat(UInt32), damaged }
+
+    public static func decode(_ p: UnsafeRawBufferPointer) -> DecodeResult {
+        guard p.count >= encodedSize else { return .noMagic }
+        guard Array(p[0..<8]) == magic else { return .noMagic }
+        let base = p.baseAddress!
+        let sum = base.getLE(120, as: UInt64.self)
+        guard Checksum.hash(base, 120) == sum else { return .damaged }
+        let fv = base.getLE(8, as: UInt32.self)
+        if fv > formatVersion { return .newerFormat(fv) }
+        guard fv == formatVersion, base.getLE(12, as: UInt32.self) == pageSize else { return .damaged }
+        return .valid(MetaSlot(
+            version: base.getLE(16), catalogRef: base.getLE(24), freeListRef: base.getLE(32),
+            logicalSize: base.getLE(40), commitTime: base.getLE(48), committerPid: base.getLE(56),
+            flags: base.getLE(60), keyCheck: Array(p[64..<96])))
+    }
+}

@@ -1,0 +1,59 @@
+/// Every failure of the storage layer. Messages say what happened and what to do.
+public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// The file does not exist and the caller asked not to create it.
+    case fileNotFound(path: String)
+    /// The file exists but is not a Strata database (no magic in either meta slot).
+    case notADatabase(path: String)
+    /// The file was written by a newer Strata with an on-disk format this build cannot read.
+    case unsupportedFormat(path: String, found: UInt32, supported: UInt32)
+    /// Both meta slots fail their checksums, or a structure reached from them is damaged.
+    case corrupted(path: String, detail: String)
+    /// An operating-system call failed (errno and the call named).
+    case io(path: String, operation: String, errno: Int32)
+    /// The disk (or quota) is full: the transaction was rolled back, the file is unchanged.
+    case diskFull(path: String)
+    /// A write was attempted on a handle opened read-only.
+    case readOnly(path: String)
+    /// The transaction was already committed, aborted or ended.
+    case transactionEnded
+    /// A key larger than the B+tree allows.
+    case keyTooLarge(size: Int, limit: Int)
+    /// A value larger than the storage allows.
+    case valueTooLarge(size: Int, limit: Int)
+    /// Every reader slot in the lock file is taken.
+    case tooManyReaders(limit: Int)
+    /// The lock file exists but is damaged or of another layout.
+    case badLockFile(path: String, detail: String)
+    /// An exclusive operation was refused because others have the file open.
+    case fileInUse(path: String, pids: [Int32], reason: String)
+    /// A named tree does not exist.
+    case noSuchTree(name: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let p): return "\(p): no such file (check the path, or let Strata create it)"
+        case .notADatabase(let p): return "\(p): not a Strata database (no Strata header found); open a .strata file"
+        case .unsupportedFormat(let p, let f, let s):
+            return "\(p): file format version \(f) is newer than this build supports (\(s)); upgrade strata"
+        case .corrupted(let p, let d): return "\(p): database is corrupted: \(d). Run 'strata check' and restore from a copy"
+        case .io(let p, let op, let e): return "\(p): \(op) failed: \(String(cString: strerror(e))) (errno \(e))"
+        case .diskFull(let p): return "\(p): disk full; the transaction was rolled back and the file is unchanged. Free some space and retry"
+        case .readOnly(let p): return "\(p): opened read-only; reopen without --read-only to write"
+        case .transactionEnded: return "the transaction has already ended (committed, aborted or invalidated)"
+        case .keyTooLarge(let s, let l): return "key of \(s) bytes is larger than the limit of \(l) bytes"
+        case .valueTooLarge(let s, let l): return "value of \(s) bytes is larger than the limit of \(l) bytes"
+        case .tooManyReaders(let l): return "all \(l) reader slots of the lock file are in use; end some read transactions"
+        case .badLockFile(let p, let d): return "\(p): lock file is not usable: \(d). Close every process using the database and delete the .lock file"
+        case .fileInUse(let p, let pids, let r):
+            let who = pids.isEmpty ? "another handle" : "process" + (pids.count > 1 ? "es " : " ") + pids.map(String.init).joined(separator: ", ")
+            return "\(p): \(r): the file is open in \(who). Close it there, or use online compaction"
+        case .noSuchTree(let n): return "no tree named '\(n)'"
+        }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

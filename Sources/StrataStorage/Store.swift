@@ -1,0 +1,275 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import Foundation
+
+/// How to open a database file.
+public struct StoreOptions: Sendable {
+    /// Create the file when it does not exist.
+    public var create = true
+    /// Open without writing anything to the database file.
+    public var readOnly = false
+    /// A label for this handle in the lock file's participant table (shown by the browser).
+    public var label = ""
+    /// Makes the file layer (tests inject faults here). Default: `PosixFileIO`.
+    public var fileIO: (@Sendable (_ path: String, _ create: Bool, _ readOnly: Bool) throws -> FileIO)?
+    /// The file grows by doubling until an increment would exceed this step, then by this step.
+    public var growthStep: UInt64 = 64 << 20
+    /// Commits kept in the history tree (recent commits report).
+    public var historyLimit = 256
+    public init() {}
+}
+
+/// One open database file: the mapping, the lock file membership and the transactions.
+///
+/// Thread-safe: any thread may begin transactions. A transaction object itself belongs to the
+/// thread that uses it. One write transaction at a time across all threads and processes.
+public final class Store: @unchecked Sendable {
+    public let path: String
+    public let options: StoreOptions
+    let io: FileIO
+    let map: MappedFile
+    /// Nil only for a read-only handle whose lock file cannot be created (read-only directory).
+    let lock: LockFile?
+    private let writerGate = DispatchSemaphore(value: 1)
+    private let stateLock = NSLock()
+    private var fileSizeCache: UInt64
+    private var closed = false
+
+    public var lockPath: String { path + ".lock" }
+    public var isReadOnly: Bool { options.readOnly }
+
+    /// Opens (or creates) the database at `path`.
+    public init(path: String, options: StoreOptions = StoreOptions()) throws {
+        self.path = path
+        self.options = options
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
+        do {
+            lock = try LockFile(path: path + ".lock", label: options.label.isEmpty ? ProcessInfo.processInfo.processName : options.label)
+        } catch let e as StorageError {
+            if options.readOnly, case .io = e { lock = nil } else { throw e }
+        }
+        let make = options.fileIO ?? { p, c, r in try PosixFileIO(path: p, create: c, readOnly: r) }
+        io = try make(path, options.create && !options.readOnly, options.readOnly)
+        var size = try io.size()
+        if size == 0 {
+            if options.readOnly { throw StorageError.notADatabase(path: path) }
+            try lock?.lockWriter()
+            do {
+                size = try io.size()
+                if size == 0 { try Store.initialize(io: io); size = try io.size() }
+            } catch { lock?.unlockWriter(); throw error }
+            lock?.unlockWriter()
+        }
+        fileSizeCache = size
+        map = try MappedFile(fd: io.fd, path: path, minimumSize: size)
+        _ = try newestMeta()
+    }
+
+    /// Writes version 1 (empty) into slot 1, leaves slot 0 zeroed, and syncs.
+    static func initialize(io: FileIO) throws {
+        let meta = MetaSlot(version: 1, catalogRef: 0, freeListRef: 0, logicalSize: MetaSlot.dataStart,
+                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()))
+        var page = [UInt8](repeating: 0, count: Int(MetaSlot.dataStart))
+        let enc = meta.encode()
+        page.replaceSubrange(Int(MetaSlot.slotStride)..<Int(MetaSlot.slotStride) + enc.count, with: enc)
+        try page.withUnsafeBytes { try io.write($0, at: 0) }
+        try io.sync()
+    }
+
+    deinit { close() }
+
+    /// Releases the mapping, the lock-file slots and the file descriptor.
+    public func close() {
+        stateLock.lock()
+        if closed { stateLock.unlock(); return }
+        closed = true
+        stateLock.unlock()
+        stopWatcher()
+        lock?.close()
+        io.close()
+    }
+
+    // MARK: meta
+
+    /// The file's current size on disk.
+    public func fileSize() throws -> UInt64 {
+        let s = try io.size()
+        stateLock.lock(); fileSizeCache = s; stateLock.unlock()
+        return s
+    }
+
+    /// The newest valid meta slot (the newest committed version).
+    public func newestMeta() throws -> MetaSlot {
+        let size = try io.size()
+        if size < MetaSlot.dataStart {
+            // Too short to hold both slots: read what is there without touching the mapping.
+            var head = [UInt8](repeating: 0, count: Int(min(size, 8)))
+            if !head.isEmpty { try head.withUnsafeMutableBytes { try io.read(into: $0, at: 0) } }
+            if head.count == 8 && head == MetaSlot.magic { throw StorageError.corrupted(path: path, detail: "file is truncated (\(size) bytes)") }
+            throw StorageError.notADatabase(path: path)
+        }
+        try map.ensureCovers(size)
+        var best: MetaSlot? = nil
+        var sawMagic = false
+        var newer: UInt32? = nil
+        for slot in 0..<2 {
+            let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: MetaSlot.encodedSize)
+            switch MetaSlot.decode(p) {
+            case .valid(let m):
+                sawMagic = true
+                guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
+                if best == nil || m.version > best!.version { best = m }
+            case .noMagic: break
+            case .damaged: sawMagic = true
+            case .newerFormat(let v): sawMagic = true; newer = v
+            }
+        }
+        if let best { return best }
+        if let newer { throw StorageError.unsupportedFormat(path: path, found: newer, supported: MetaSlot.formatVersion) }
+        if sawMagic { throw StorageError.corrupted(path: path, detail: "no meta slot passes its checksum, or the file is shorter than its recorded size") }
+        throw StorageError.notADatabase(path: path)
+    }
+
+    /// A bounds-checked view of the block at `ref` within the first `limit` bytes of the file.
+    func blockView(_ ref: BlockRef, limit: UInt64) throws -> BlockView {
+        guard ref >= MetaSlot.dataStart, ref % 8 == 0, ref + UInt64(BlockHeader.size) <= limit else {
+            throw StorageError.corrupted(path: path, detail: "reference \(ref) points outside the data area (\(limit) bytes)")
+        }
+        let base = map.base + Int(ref)
+        let len = Int(base.getLE(4, as: UInt32.self))
+        guard len >= BlockHeader.size, len % 8 == 0, ref + UInt64(len) <= limit else {
+            throw StorageError.corrupted(path: path, detail: "block at \(ref) has an invalid length \(len)")
+        }
+        return BlockView(ref: ref, base: base, length: len)
+    }
+
+    // MARK: transactions
+
+    /// Begins a read transaction pinned at the newest version.
+    public func beginRead(label: String = "") throws -> ReadTransaction {
+        try ReadTransaction(store: self, label: label)
+    }
+
+    /// Pins the newest version in a reader slot (LMDB's protocol: publish, then re-check).
+    func pinNewest(slot: inout Int?, label: String) throws -> MetaSlot {
+        var meta = try newestMeta()
+        guard let lock else { return meta }
+        for _ in 0..<1000 {
+            if let s = slot { lock.updateReader(s, version: meta.version) }
+            else { slot = try lock.claimReader(version: meta.version, label: label) }
+            let again = try newestMeta()
+            if again.version == meta.version { return meta }
+            meta = again
+        }
+        return meta
+    }
+
+    func unpin(slot: Int) { lock?.releaseReader(slot) }
+
+    /// Begins the write transaction, waiting for other writers (threads or processes).
+    public func beginWrite(label: String = "") throws -> WriteTransaction {
+        if options.readOnly { throw StorageError.readOnly(path: path) }
+        writerGate.wait()
+        do {
+            try lock?.lockWriter()
+        } catch { writerGate.signal(); throw error }
+        do {
+            return try WriteTransaction(store: self, label: label)
+        } catch {
+            endWrite()
+            throw error
+        }
+    }
+
+    /// Begins the write transaction only if no other writer holds the lock now.
+    public func tryBeginWrite(label: String = "") throws -> WriteTransaction? {
+        if options.readOnly { throw StorageError.readOnly(path: path) }
+        guard writerGate.wait(timeout: .now()) == .success else { return nil }
+        if let lock, !lock.tryLockWriter() { writerGate.signal(); return nil }
+        do { return try WriteTransaction(store: self, label: label) } catch { endWrite(); throw error }
+    }
+
+    func endWrite() {
+        lock?.unlockWriter()
+        writerGate.signal()
+    }
+
+    /// Makes sure the file is at least `end` bytes long, growing geometrically up to the step.
+    func ensureFileSize(_ end: UInt64) throws {
+        stateLock.lock()
+        var cur = fileSizeCache
+        stateLock.unlock()
+        if end <= cur { return }
+        cur = try io.size()
+        if end <= cur { stateLock.lock(); fileSizeCache = cur; stateLock.unlock(); return }
+        let step = min(max(cur, 1 << 16), options.growthStep)
+        var target = max(end, cur + step)
+        target = (target + 0xFFFF) & ~0xFFFF
+        try io.truncate(to: target)
+        try map.ensureCovers(target)
+        stateLock.lock(); fileSizeCache = target; stateLock.unlock()
+    }
+
+    /// Shrinks the file (online compaction, once no reader can see the tail).
+    func shrinkFile(to size: UInt64) throws {
+        try io.truncate(to: size)
+        stateLock.lock(); fileSizeCache = size; stateLock.unlock()
+    }
+
+    func published(version: UInt64) { lock?.publish(version: version) }
+
+    // MARK: readers, participants, notifications
+
+    /// Reader slots of the lock file (all processes), including stale ones marked dead.
+    public func readers() -> [ReaderInfo] { lock?.readers() ?? [] }
+
+    /// Open handles of this file (all processes).
+    public func participants() -> [ParticipantInfo] { lock?.participants().filter(\.isAlive) ?? [] }
+
+    /// Removes reader slots whose process died. Returns how many.
+    @discardableResult public func clearDeadReaders() -> Int { lock?.clearDeadReaders() ?? 0 }
+
+    /// The latest version any process has published (cheap: one atomic load).
+    public var publishedVersion: UInt64 { lock?.latestVersion ?? 0 }
+
+    private var watcher: CommitWatcher?
+
+    /// Calls `callback` (on a background thread) with the newest version after each commit by
+    /// any process, within milliseconds, without polling: a thread sleeps on a futex in the
+    /// lock file that every commit wakes. Returns a token for `removeCommitObserver`.
+    public func addCommitObserver(_ callback: @escaping @Sendable (UInt64) -> Void) -> UInt64 {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        guard let lock, !closed else { return 0 }
+        if watcher == nil { watcher = CommitWatcher(lock: lock) }
+        return watcher!.add(callback)
+    }
+
+    public func removeCommitObserver(_ id: UInt64) {
+        stateLock.lock(); let w = watcher; stateLock.unlock()
+        w?.remove(id)
+    }
+
+    private func stopWatcher() {
+        stateLock.lock(); let w = watcher; watcher = nil; stateLock.unlock()
+        w?.stop()
+    }
+
+    // MARK: exclusivity
+
+    /// Runs `body` while this handle is the only participant (no other handle in any process).
+    /// Throws `fileInUse` naming the other processes when that is not the case.
+    public func withExclusiveAccess<T>(reason: String, _ body: () throws -> T) throws -> T {
+        guard let lock else { return try body() }
+        guard lock.tryExclusive() else {
+            let me = getpid()
+            let pids = Array(Set(participants().map(\.pid).filter { $0 != me })).sorted()
+            throw StorageError.fileInUse(path: path, pids: pids, reason: reason)
+        }
+        defer { lock.endExclusive() }
+        return try body()
+    }
+}

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the catalog (the tree of named trees) stores for each tree: its root and whether it is
+/// weighted. Inline value: u64 root ref, u32 flags (bit 0 weighted), u32 0.
+enum CatalogEntry {
+    static func encode(root: BlockRef, weighted: Bool) -> [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        w.u64(root); w.u32(weighted ? 1 : 0); w.u32(0)
+        return w.bytes
+    }
+    static func decode(_ v: TreeValue, path: String, name: String) throws -> (root: BlockRef, weighted: Bool) {
+        guard case .inline(let b) = v, b.count == 16 else {
+            throw StorageError.corrupted(path: path, detail: "catalog entry for '\(name)' is malformed")
+        }
+        return b.withUnsafeBytes { p in (p.baseAddress!.getLE(0, as: UInt64.self), p.baseAddress!.getLE(8, as: UInt32.self) & 1 != 0) }
+    }
+}
+
+/// A view of one version of the database: named B+trees reached through the catalog.
+/// Base class of `ReadTransaction` and `WriteTransaction`; belongs to one thread at a time.
+public class Transaction: TreeContext {
+    public let store: Store
+    var catalog: BTree!
+    var trees: [String: BTree] = [:]
+    var ended = false
+
+    init(store: Store) { self.store = store }
+
+    public var path: String { store.path }
+    var isWritable: Bool { false }
+    /// The version this transaction reads (for a write transaction: the version it will create).
+    public var version: UInt64 { fatalError("abstract") }
+
+    func block(_ ref: BlockRef) throws -> BlockView { fatalError("abstract") }
+    func release(_ ref: BlockRef) throws { throw StorageError.readOnly(path: path) }
+    func releaseSubtree(_ ref: BlockRef) throws { throw StorageError.readOnly(path: path) }
+    func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
+        throw StorageError.readOnly(path: path)
+    }
+
+    func checkOpen() throws { if ended { throw StorageError.transactionEnded } }
+
+    /// The tree named `name`, or nil when it does not exist.
+    public func tree(_ name: String) throws -> BTree? {
+        try checkOpen()
+        if let t = trees[name] { return t }
+        guard let v = try catalog.get(Array(name.utf8)) else { return nil }
+        let (root, weighted) = try CatalogEntry.decode(v, path: path, name: name)
+        let t = BTree(name: name, root: root, weighted: weighted, ctx: self)
+        trees[name] = t
+        return t
+    }
+
+    /// Names of all trees in this version, sorted.
+    public func treeNames() throws -> [String] {
+        try checkOpen()
+        var names = Set<String>()
+        try catalog.forEach { names.insert(String(decoding: $0.key, as: UTF8.self)); return true }
+        if isWritable { for (n, _) in trees { names.insert(n) } }
+        return names.sorted()
+    }
+
+    /// The root block of a tree as committed in this version (0 when empty or absent).
+    public func committedRoot(of name: String) throws -> (root: BlockRef, weighted: Bool)? {
+        guard let v = try catalog.get(Array(name.utf8)) else { return nil }
+        return try CatalogEntry.decode(v, path: path, name: name)
+    }
+
+    /// A bounds-checked view of a generic block (refs + bytes) written by the layer above.
+    public func genericBlock(_ ref: BlockRef) throws -> GenericBlock {
+        let v = try block(ref)
+        guard v.kindByte >= BlockKind.generic.rawValue else {
+            throw StorageError.corrupted(path: path, detail: "block \(ref) is not a data block (kind \(v.kindByte))")
+        }
+        do { return try GenericBlock(v) } catch {
+            throw StorageError.corrupted(path: path, detail: "data block \(ref) is malformed")
+        }
+    }
+}
+
+/// A snapshot of one committed version. It pins that version in a reader slot of the lock file,
+/// so no writer (in any process) reuses the space it can see, until `end()` or `refresh()`.
+public final class ReadTransaction: Transaction {
+    public private(set) var meta: MetaSlot
+    var slot: Int?
+    let label: String
+
+    init(store: Store, label: String) throws {
+        self.label = label
+        var s: Int? = nil
+        meta = try store.pinNewest(slot: &s, label: label)
+        slot = s
+        super.init(store: store)
+        catalog = BTree(name: "", root: meta.catalogRef, weighted: false, ctx: self)
+    }
+
+    public override var version: UInt64 { meta.version }
+
+    override func block(_ ref: BlockRef) throws -> BlockView {
+        try store.blockView(ref, limit: meta.logicalSize)
+    }
+
+    /// Advances to the newest version. Returns true when the version changed.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        let old = meta.version
+        var s = slot
+        meta = try store.pinNewest(slot: &s, label: label)
+        slot = s
+        ended = false
+        if meta.version != old {
+            trees.removeAll()
+            catalog = BTree(name: "", root: meta.catalogRef, weighted: false, ctx: self)
+        }
+        return meta.version != old
+    }
+
+    /// Releases the pinned version. The transaction can be revived with `refresh()`.
+    public func end() {
+        if let s = slot { store.unpin(slot: s) }
+        slot = nil
+        ended = true
+        trees.removeAll()
+    }
+
+    deinit { if let s = slot { store.unpin(slot: s) } }
+}

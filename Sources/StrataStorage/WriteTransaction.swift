@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// The single write transaction (across threads and processes) that creates the next version.
+///
+/// Commit protocol (see docs/FORMAT.md): write every new block (never over a block that a
+/// committed version still uses) → fdatasync → write the meta slot of the new version (the
+/// slot not holding the newest durable version) → fdatasync → publish in the lock file.
+/// A failure at any step rolls back: the file stays at the previous version.
+public final class WriteTransaction: Transaction {
+    public let base: MetaSlot
+    var alloc: SpaceAllocator
+    let label: String
+    /// Live reader versions seen when the transaction began (sorted).
+    public let readerVersions: [UInt64]
+
+    // Staging: a contiguous run of new blocks, written with one pwrite.
+    private var staging: UnsafeMutableRawPointer
+    private let stagingCapacity = 4 << 20
+    private var stagingStart: UInt64 = 0
+    private var stagingCount = 0
+    /// Bytes of blocks written by this transaction so far.
+    public private(set) var bytesWritten = 0
+    /// Optional description of the commit recorded in the history (what changed).
+    public var note: [UInt8] = []
+
+    init(store: Store, label: String) throws {
+        self.label = label
+        base = try store.newestMeta()
+        readerVersions = store.lock?.liveReaderVersions() ?? []
+        var entries: [FreeExtent] = []
+        if base.freeListRef != 0 {
+            let v = try store.blockView(base.freeListRef, limit: base.logicalSize)
+            guard v.kindByte == BlockKind.freeList.rawValue else {
+                throw StorageError.corrupted(path: store.path, detail: "free list block \(base.freeListRef) has kind \(v.kindByte)")
+            }
+            entries = try FreeListCodec.decode(v, logicalSize: base.logicalSize, path: store.path)
+        }
+        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1)
+        staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
+        super.init(store: store)
+        catalog = BTree(name: "", root: base.catalogRef, weighted: false, ctx: self)
+    }
+
+    deinit {
+        staging.deallocate()
+        if !ended { ended = true; store.endWrite() }
+    }
+
+    public override var version: UInt64 { base.version + 1 }
+    override var isWritable: Bool { true }
+
+    /// The end of the allocated area as this transaction has it now.
+    public var logicalSize: UInt64 { alloc.logicalSize }
+
+    override func block(_ ref: BlockRef) throws -> BlockView {
+        if stagingCount > 0 && ref >= stagingStart && ref < stagingStart + UInt64(stagingCount) { try flushStaging() }
+        return try store.blockView(ref, limit: alloc.logicalSize)
+    }
+
+    override func release(_ ref: BlockRef) throws {
+        let v = try block(ref)
+        if v.birth == version { alloc.releaseUnseen(offset: ref, length: UInt64(v.length)) }
+        else { alloc.releaseVisible(offset: ref, length: UInt64(v.length), birth: v.birth) }
+    }
+
+    override func releaseSubtree(_ ref: BlockRef) throws {
+        var stack = [ref]
+        var guardCount = 0
+        while let r = stack.popLast() {
+            guardCount += 1
+            if guardCount > 100_000_000 { throw StorageError.corrupted(path: path, detail: "cycle among blocks") }
+            let v = try block(r)
+            switch v.kindByte {
+            case BlockKind.leaf.rawValue, BlockKind.inner.rawValue:
+                let n = try StoredNode(v, path: path)
+                for i in 0..<n.count {
+                    if n.isLeaf {
+                        if let owned = (try? n.leafTreeValue(i))?.ownedRef { stack.append(owned) }
+                    } else { stack.append(n.child(i)) }
+                }
+            case BlockKind.generic.rawValue...:
+                let g = try genericBlock(r)
+                for i in 0..<g.refCount where g.ref(i) != 0 { stack.append(g.ref(i)) }
+            default: break
+            }
+            try release(r)
+        }
+    }
+
+    override func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
+        try checkOpen()
+        let length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
+        guard length <= BlockHeader.maxLength else { throw StorageError.valueTooLarge(size: payloadSize, limit: BlockHeader.maxLength) }
+        let off = alloc.allocate(UInt64(length))
+        bytesWritten += length
+        let contiguous = stagingCount > 0 && stagingStart + UInt64(stagingCount) == off
+        if !(contiguous && stagingCount + length <= stagingCapacity) { try flushStaging() }
+        if length > stagingCapacity {
+            let buf = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 8)
+            defer { buf.deallocate() }
+            memset(buf + length - 8, 0, 8)
+            fill(buf + BlockHeader.size)
+            BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
+            try store.ensureFileSize(off + UInt64(length))
+            try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: off)
+            return off
+        }
+        if stagingCount == 0 { stagingStart = off }
+        let p = staging + stagingCount
+        memset(p + length - 8, 0, 8)   // padding
+        fill(p + BlockHeader.size)
+        BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+        stagingCount += length
+        return off
+    }
+
+    /// Writes a generic block: `refs` (each 0 or an owned block) followed by `byteCount` bytes
+    /// that `fill` writes. Returns its ref.
+    public func writeGeneric(kind: UInt8 = BlockKind.generic.rawValue, refs: [BlockRef], byteCount: Int,
+                             fill: (UnsafeMutableRawBufferPointer) -> Void) throws -> BlockRef {
+        precondition(kind >= BlockKind.generic.rawValue, "generic blocks use kinds >= 16")
+        return try writeBlock(kind: kind, payloadSize: GenericBlock.payloadSize(refs: refs.count, bytes: byteCount)) { p in
+            p.putLE(UInt32(refs.count), at: 0); p.putLE(UInt32(0), at: 4)
+            for (i, r) in refs.enumerated() { p.putLE(r, at: 8 + 8 * i) }
+            fill(UnsafeMutableRawBufferPointer(start: p + 8 + 8 * refs.count, count: byteCount))
+        }
+    }
+
+    /// Frees a block written by the layer above together with every block it owns.
+    public func free(_ ref: BlockRef) throws { try checkOpen(); try releaseSubtree(ref) }
+
+    /// Frees only this block, not what its refs point to (the caller keeps those in a new block).
+    public func freeBlockOnly(_ ref: BlockRef) throws { try checkOpen(); try release(ref) }
+
+    private func flushStaging() throws {
+        guard stagingCount > 0 else { return }
+        try store.ensureFileSize(stagingStart + UInt64(stagingCount))
+        try store.io.write(UnsafeRawBufferPointer(start: staging, count: stagingCount), at: stagingStart)
+        stagingCount = 0
+    }
+
+    /// The tree named `name`, created (empty) when `create` is true and it does not exist.
+    public func tree(_ name: String, create: Bool, weighted: Bool = false) throws -> BTree? {
+        if let t = try tree(name) { return t }
+        guard create else { return nil }
+        guard !name.isEmpty, name.utf8.count <= NodeFormat.maxKey else { throw StorageError.keyTooLarge(size: name.utf8.count, limit: NodeFormat.maxKey) }
+        let t = BTree(name: name, root: 0, weighted: weighted, ctx: self)
+        trees[name] = t
+        try catalog.put(Array(name.utf8), value: .inline(CatalogEntry.encode(root: 0, weighted: weighted)))
+        return t
+    }
+
+    /// Deletes the tree `name` and frees all its blocks.
+    public func dropTree(_ name: String) throws {
+        guard let t = try tree(name) else { return }
+        try t.removeAll()
+        trees[name] = nil
+        try catalog.delete(Array(name.utf8))
+    }
+
+    /// Commits: returns the new version once it is durable.
+    @discardableResult
+    public func commit() throws -> UInt64 {
+        try checkOpen()
+        do {
+            try recordHistory()
+            for name in trees.keys.sorted() {
+                let t = trees[name]!
+                guard t.modified else { continue }
+                let root = try t.flush()
+                try catalog.put(Array(name.utf8), value: .inline(CatalogEntry.encode(root: root, weighted: t.weighted)))
+            }
+            let catalogRef = try catalog.flush()
+            // The free list: its own old block is freed by this commit, its new block is
+            // allocated before the final list is computed (allocation never adds entries).
+            if base.freeListRef != 0 { try release(base.freeListRef) }
+            let upper = alloc.reusable.count + alloc.held.count + alloc.freedNow.count + 1
+            let flLength = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
+            let flRef = alloc.allocate(UInt64(flLength))
+            let entries = alloc.finalEntries()
+            try flushStaging()
+            let buf = UnsafeMutableRawPointer.allocate(byteCount: flLength, alignment: 8)
+            defer { buf.deallocate() }
+            memset(buf, 0, flLength)
+            FreeListCodec.encode(entries, into: buf + BlockHeader.size)
+            BlockHeader.write(into: buf, length: flLength, kind: BlockKind.freeList.rawValue, birth: version)
+            try store.ensureFileSize(max(flRef + UInt64(flLength), alloc.logicalSize))
+            try store.io.write(UnsafeRawBufferPointer(start: buf, count: flLength), at: flRef)
+            bytesWritten += flLength
+            try store.io.sync()
+            let meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
+                                commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
+            try meta.encode().withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
+            try store.io.sync()
+            store.published(version: version)
+            finish()
+            return version
+        } catch {
+            abort()
+            throw error
+        }
+    }
+
+    /// Discards every change; the file stays at the version the transaction started from.
+    public func abort() {
+        if ended { return }
+        finish()
+    }
+
+    private func finish() {
+        ended = true
+        trees.removeAll()
+        catalog = nil
+        stagingCount = 0
+        store.endWrite()
+    }
+
+    public var isActive: Bool { !ended }
+
+    // MARK: history
+
+    static let historyTree = "_history"
+
+    private func recordHistory() throws {
+        let limit = store.options.historyLimit
+        guard limit > 0, let h = try tree(Self.historyTree, create: true) else { return }
+        var w = ByteWriter()
+        w.u64(LockFile.nowNanos()); w.u32(UInt32(getpid())); w.u32(0)
+        w.u64(UInt64(bytesWritten))
+        w.string(String(label.prefix(64)))
+        w.lengthPrefixed(note.prefix(700))
+        try h.put(HistoryKey.encode(version), bytes: w.bytes)
+        // Keep the newest `limit` entries.
+        let count = try h.totalWeight
+        if count > UInt64(limit) {
+            var drop: [[UInt8]] = []
+            try h.forEach { e in drop.append(e.key); return UInt64(drop.count) < count - UInt64(limit) }
+            for k in drop { try h.delete(k) }
+        }
+    }
+}
+
+/// Big-endian version keys, so byte order is numeric order.
+enum HistoryKey {
+    static func encode(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+    static func decode(_ b: [UInt8]) -> UInt64 {
+        guard b.count == 8 else { return 0 }
+        return b.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+    }
+}
