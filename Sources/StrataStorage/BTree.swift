@@ -2,6 +2,18 @@
 import Glibc
 #endif
 
+/// The mutable state of one tree within one transaction.
+final class TreeState {
+    let name: String
+    let weighted: Bool
+    var root: DirtyNode.Child?
+    var modified = false
+    init(name: String, root: BlockRef, weighted: Bool) {
+        self.name = name; self.weighted = weighted
+        self.root = root == 0 ? nil : .stored(root)
+    }
+}
+
 /// What a tree needs from the transaction it lives in.
 protocol TreeContext: AnyObject {
     var path: String { get }
@@ -32,17 +44,18 @@ public struct TreeEntry: Equatable, Sendable {
 /// transaction a node is decoded into a `DirtyNode` the first time it changes (its old block
 /// is freed with its birth version) and encoded into a new block at commit.
 public final class BTree {
-    public let name: String
-    public let weighted: Bool
-    var root: DirtyNode.Child?
-    unowned let ctx: TreeContext  // a tree belongs to its transaction
+    /// The tree's state, owned by its transaction (handles share it; no reference cycle).
+    let state: TreeState
+    /// The transaction: a handle keeps it alive.
+    let ctx: TreeContext
+    public var name: String { state.name }
+    public var weighted: Bool { state.weighted }
+    var root: DirtyNode.Child? { get { state.root } set { state.root = newValue } }
     /// True once the tree changed in this transaction.
-    private(set) var modified = false
+    var modified: Bool { get { state.modified } set { state.modified = newValue } }
 
-    init(name: String, root: BlockRef, weighted: Bool, ctx: TreeContext) {
-        self.name = name
-        self.root = root == 0 ? nil : .stored(root)
-        self.weighted = weighted
+    init(state: TreeState, ctx: TreeContext) {
+        self.state = state
         self.ctx = ctx
     }
 

@@ -22,8 +22,10 @@ enum CatalogEntry {
 /// Base class of `ReadTransaction` and `WriteTransaction`; belongs to one thread at a time.
 public class Transaction: TreeContext {
     public let store: Store
-    var catalog: BTree!
-    var trees: [String: BTree] = [:]
+    var catalogState: TreeState!
+    var trees: [String: TreeState] = [:]
+    /// The catalog: tree name → (root, flags).
+    var catalog: BTree { BTree(state: catalogState, ctx: self) }
     var ended = false
 
     init(store: Store) { self.store = store }
@@ -45,12 +47,12 @@ public class Transaction: TreeContext {
     /// The tree named `name`, or nil when it does not exist.
     public func tree(_ name: String) throws -> BTree? {
         try checkOpen()
-        if let t = trees[name] { return t }
+        if let t = trees[name] { return BTree(state: t, ctx: self) }
         guard let v = try catalog.get(Array(name.utf8)) else { return nil }
         let (root, weighted) = try CatalogEntry.decode(v, path: path, name: name)
-        let t = BTree(name: name, root: root, weighted: weighted, ctx: self)
+        let t = TreeState(name: name, root: root, weighted: weighted)
         trees[name] = t
-        return t
+        return BTree(state: t, ctx: self)
     }
 
     /// Names of all trees in this version, sorted.
@@ -93,13 +95,14 @@ public final class ReadTransaction: Transaction {
         meta = try store.pinNewest(slot: &s, label: label)
         slot = s
         super.init(store: store)
-        catalog = BTree(name: "", root: meta.catalogRef, weighted: false, ctx: self)
+        catalogState = TreeState(name: "", root: meta.catalogRef, weighted: false)
     }
 
     public override var version: UInt64 { meta.version }
 
     override func block(_ ref: BlockRef) throws -> BlockView {
-        try store.blockView(ref, limit: meta.logicalSize)
+        if ended { throw StorageError.transactionEnded }
+        return try store.blockView(ref, limit: meta.logicalSize)
     }
 
     /// Advances to the newest version. Returns true when the version changed.
@@ -112,7 +115,7 @@ public final class ReadTransaction: Transaction {
         ended = false
         if meta.version != old {
             trees.removeAll()
-            catalog = BTree(name: "", root: meta.catalogRef, weighted: false, ctx: self)
+            catalogState = TreeState(name: "", root: meta.catalogRef, weighted: false)
         }
         return meta.version != old
     }

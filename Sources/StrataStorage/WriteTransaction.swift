@@ -41,7 +41,7 @@ public final class WriteTransaction: Transaction {
         alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1)
         staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
         super.init(store: store)
-        catalog = BTree(name: "", root: base.catalogRef, weighted: false, ctx: self)
+        catalogState = TreeState(name: "", root: base.catalogRef, weighted: false)
     }
 
     deinit {
@@ -56,6 +56,7 @@ public final class WriteTransaction: Transaction {
     public var logicalSize: UInt64 { alloc.logicalSize }
 
     override func block(_ ref: BlockRef) throws -> BlockView {
+        if ended { throw StorageError.transactionEnded }
         if stagingCount > 0 && ref >= stagingStart && ref < stagingStart + UInt64(stagingCount) { try flushStaging() }
         return try store.blockView(ref, limit: alloc.logicalSize)
     }
@@ -147,10 +148,10 @@ public final class WriteTransaction: Transaction {
         if let t = try tree(name) { return t }
         guard create else { return nil }
         guard !name.isEmpty, name.utf8.count <= NodeFormat.maxKey else { throw StorageError.keyTooLarge(size: name.utf8.count, limit: NodeFormat.maxKey) }
-        let t = BTree(name: name, root: 0, weighted: weighted, ctx: self)
+        let t = TreeState(name: name, root: 0, weighted: weighted)
         trees[name] = t
         try catalog.put(Array(name.utf8), value: .inline(CatalogEntry.encode(root: 0, weighted: weighted)))
-        return t
+        return BTree(state: t, ctx: self)
     }
 
     /// Deletes the tree `name` and frees all its blocks.
@@ -168,7 +169,7 @@ public final class WriteTransaction: Transaction {
         do {
             try recordHistory()
             for name in trees.keys.sorted() {
-                let t = trees[name]!
+                let t = BTree(state: trees[name]!, ctx: self)
                 guard t.modified else { continue }
                 let root = try t.flush()
                 try catalog.put(Array(name.utf8), value: .inline(CatalogEntry.encode(root: root, weighted: t.weighted)))
@@ -213,7 +214,7 @@ public final class WriteTransaction: Transaction {
     private func finish() {
         ended = true
         trees.removeAll()
-        catalog = nil
+        catalogState = nil
         stagingCount = 0
         store.endWrite()
     }

@@ -1,2 +1,67 @@
+// A child process for the storage crash and multi-process tests. Not part of the product.
+//
+//   StrataTestWriter churn PATH SEED      commit forever; after commit n print "committed V n"
+//   StrataTestWriter reader PATH LABEL    pin the newest version, print "pinned V", then sleep
+//   StrataTestWriter add PATH ID COUNT    COUNT commits, each adding 1 to keys "p<ID>" and "total"
+//
+// State after churn commit n: key "counter" = n; keys "n<i>" for i in max(1, n-49)...n, each
+// holding a value derived from i (length varies up to 3000 bytes, some large-value blocks).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 import StrataStorage
-print("writer")
+
+/// Writes one line straight to fd 1 (unbuffered: the line is out before the next commit starts).
+func emit(_ s: String) { let b = Array((s + "\n").utf8); _ = b.withUnsafeBytes { write(1, $0.baseAddress, $0.count) } }
+let args = CommandLine.arguments
+func fail(_ s: String) -> Never { FileHandle.standardError.write((s + "\n").data(using: .utf8)!); exit(2) }
+guard args.count >= 3 else { fail("usage: StrataTestWriter churn|reader|add PATH ...") }
+let path = args[2]
+
+func churnValue(_ i: Int) -> [UInt8] {
+    let len = (i * 7919) % 3000
+    return (0..<len).map { UInt8(truncatingIfNeeded: $0 &+ i) }
+}
+func u64(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+func readU64(_ b: [UInt8]?) -> UInt64 { guard let b, b.count == 8 else { return 0 }; return b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+
+do {
+    switch args[1] {
+    case "churn":
+        let store = try Store(path: path)
+        var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
+        while true {
+            n += 1
+            let w = try store.beginWrite(label: "churn")
+            let t = try w.tree("t", create: true)!
+            try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
+            if n > 50 { try t.delete(Array("n\(n - 50)".utf8)) }
+            try t.put(Array("counter".utf8), bytes: u64(UInt64(n)))
+            let v = try w.commit()
+            emit("committed \(v) \(n)")
+        }
+    case "reader":
+        let store = try Store(path: path)
+        let r = try store.beginRead(label: args.count > 3 ? args[3] : "reader")
+        emit("pinned \(r.version)")
+        while true { sleep(1000) }
+    case "add":
+        guard args.count >= 5, let id = Int(args[3]), let count = Int(args[4]) else { fail("usage: add PATH ID COUNT") }
+        let store = try Store(path: path)
+        for _ in 0..<count {
+            let w = try store.beginWrite(label: "add-\(id)")
+            let t = try w.tree("t", create: true)!
+            let mine = readU64(try t.getBytes(Array("p\(id)".utf8))) + 1
+            let total = readU64(try t.getBytes(Array("total".utf8))) + 1
+            try t.put(Array("p\(id)".utf8), bytes: u64(mine))
+            try t.put(Array("total".utf8), bytes: u64(total))
+            try w.commit()
+        }
+        emit("done \(id)")
+    default:
+        fail("unknown mode \(args[1])")
+    }
+} catch {
+    fail("error: \(error)")
+}

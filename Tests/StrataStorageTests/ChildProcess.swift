@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process whose stdout is read line by line.
+final class ChildProcess {
+    let process = Process()
+    private let pipe = Pipe()
+    private var buffer = Data()
+    private(set) var lines: [String] = []
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = pipe
+        process.standardError = FileHandle.standardError
+        try process.run()
+    }
+
+    /// Reads whatever output is available (waiting up to `timeout` for the first bytes).
+    @discardableResult
+    func poll(timeout: TimeInterval = 0) -> [String] {
+        let fd = pipe.fileHandleForReading.fileDescriptor
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var newLines: [String] = []
+        var wait = Int32(timeout * 1000)
+        while Glibc.poll(&pfd, 1, wait) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            buffer.append(contentsOf: chunk[0..<n])
+            while let nl = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                newLines.append(line)
+            }
+            wait = 0
+        }
+        lines += newLines
+        return newLines
+    }
+
+    /// Waits until a line satisfying `match` arrives.
+    func waitForLine(timeout: TimeInterval = 20, _ match: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        if let l = lines.first(where: match) { return l }
+        while Date() < deadline {
+            for l in poll(timeout: 0.05) where match(l) { return l }
+            if !process.isRunning { for l in poll() where match(l) { return l }; return nil }
+        }
+        return nil
+    }
+
+    func kill9() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        poll()
+    }
+}
