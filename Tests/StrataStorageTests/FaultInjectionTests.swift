@@ -1,0 +1,210 @@
+import XCTest
+import Foundation
+@testable import StrataStorage
+
+/// Power loss at every sync point of a commit (unsynced writes dropped, or torn sector by
+/// sector), disk full during commit, and damaged, truncated or foreign files.
+final class FaultInjectionTests: XCTestCase {
+    /// Writes `commits` commits of data; with power lost at sync number `crashAt`.
+    func run(path: String, crashAt: Int, mode: FaultInjectingFileIO.LossMode) throws -> (durable: UInt64, io: FaultInjectingFileIO) {
+        nonisolated(unsafe) var made: FaultInjectingFileIO?
+        var opts = StoreOptions()
+        opts.fileIO = { p, c, _ in
+            let io = try FaultInjectingFileIO(path: p, create: c)
+            made = io
+            return io
+        }
+        let store = try Store(path: path, options: opts)
+        let io = made!
+        io.lossMode = mode
+        let startSyncs = io.syncs
+        io.crashAtSync = startSyncs + crashAt
+        var durable = try store.newestMeta().version
+        for round in 0..<6 {
+            do {
+                let w = try store.beginWrite()
+                let t = try w.tree("t", create: true)!
+                for i in 0..<200 { try t.put(key(round * 1000 + i), bytes: [UInt8](repeating: UInt8(round), count: (i * 37) % 1500)) }
+                if round > 0 { for i in 0..<100 { try t.delete(key((round - 1) * 1000 + i)) } }
+                durable = try w.commit()
+            } catch is FaultInjectingFileIO.SimulatedCrash {
+                break
+            }
+        }
+        store.close()
+        return (durable, io)
+    }
+
+    func verify(path: String, expectVersion: UInt64, file: StaticString = #filePath, line: UInt = #line) throws {
+        let store = try Store(path: path)
+        XCTAssertEqual(try store.newestMeta().version, expectVersion, "opened at the wrong version", file: file, line: line)
+        assertSound(store, file: file, line: line)
+        // Content of version v (round = v - 2 committed last).
+        let r = try store.beginRead()
+        let rounds = Int(expectVersion) - 1
+        if rounds > 0 {
+            let t = try XCTUnwrap(try r.tree("t"), file: file, line: line)
+            var expected = 0
+            for round in 0..<rounds { expected += (round == rounds - 1) ? 200 : 100 }
+            XCTAssertEqual(try t.totalWeight, UInt64(expected), file: file, line: line)
+            let last = rounds - 1
+            XCTAssertEqual(try t.getBytes(key(last * 1000 + 5)), [UInt8](repeating: UInt8(last), count: (5 * 37) % 1500), file: file, line: line)
+        }
+    }
+
+    func testPowerLossAtEverySyncPoint() throws {
+        for mode in [FaultInjectingFileIO.LossMode.dropAll, .tearRandomly(seed: 7), .tearRandomly(seed: 99), .keepAll] {
+            for crashAt in 1...12 {
+                let dir = TempDir()
+                let path = dir.path("p.strata")
+                // Create the file first (its initial sync is not part of the experiment).
+                try Store(path: path).close()
+                let (durable, io) = try run(path: path, crashAt: crashAt, mode: mode)
+                XCTAssertTrue(io.hasCrashed)
+                // Sync 2k-1 is the data sync of commit k, sync 2k its meta sync. A loss at a
+                // data sync loses commit k; a loss at a meta sync loses it unless the meta
+                // write survived (keepAll, or a tear that kept the slot's sector).
+                let k = UInt64((crashAt + 1) / 2)
+                let before = k     // version of the last durable commit (initial version 1)
+                switch mode {
+                case .keepAll where crashAt % 2 == 0:
+                    try verify(path: path, expectVersion: before + 1)
+                case .tearRandomly where crashAt % 2 == 0:
+                    let store = try Store(path: path)
+                    let v = try store.newestMeta().version
+                    store.close()
+                    XCTAssertTrue(v == before || v == before + 1, "mode \(mode) crash \(crashAt): version \(v)")
+                    try verify(path: path, expectVersion: v)
+                default:
+                    try verify(path: path, expectVersion: before)
+                }
+                XCTAssertEqual(durable, before, "acknowledged version")
+            }
+        }
+    }
+
+    func testDiskFullDuringCommitKeepsFile() throws {
+        let dir = TempDir()
+        let path = dir.path("full.strata")
+        do {
+            let s = try Store(path: path)
+            let w = try s.beginWrite()
+            try w.tree("t", create: true)!.put(key(1), bytes: [1, 2, 3])
+            try w.commit()
+            s.close()
+        }
+        nonisolated(unsafe) var made: FaultInjectingFileIO?
+        var opts = StoreOptions()
+        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
+        let store = try Store(path: path, options: opts)
+        made!.diskFullAfterBytes = 100_000
+        let w = try store.beginWrite()
+        let t = try w.tree("t")!
+        for i in 0..<5000 { try? t.put(key(i + 10), bytes: [UInt8](repeating: 9, count: 500)) }
+        XCTAssertThrowsError(try w.commit()) { error in
+            XCTAssertEqual(error as? StorageError, .diskFull(path: path))
+            XCTAssertTrue("\(error)".contains("disk full"))
+        }
+        // The handle still works and the file is at the previous version.
+        made!.diskFullAfterBytes = nil
+        let r = try store.beginRead()
+        XCTAssertEqual(r.version, 2)
+        XCTAssertEqual(try r.tree("t")?.entries().map(\.key), [key(1)])
+        r.end()
+        let w2 = try store.beginWrite()
+        try w2.tree("t")!.put(key(2), bytes: [2])
+        XCTAssertEqual(try w2.commit(), 3)
+        assertSound(store)
+    }
+
+    func testForeignTruncatedAndDamagedFiles() throws {
+        let dir = TempDir()
+        // Foreign file.
+        let foreign = dir.path("foreign.txt")
+        try Data("hello, this is not a database\n".utf8).write(to: URL(fileURLWithPath: foreign))
+        XCTAssertThrowsError(try Store(path: foreign)) { XCTAssertEqual($0 as? StorageError, .notADatabase(path: foreign)) }
+        let bigForeign = dir.path("big.bin")
+        try Data(repeating: 0xAB, count: 100_000).write(to: URL(fileURLWithPath: bigForeign))
+        XCTAssertThrowsError(try Store(path: bigForeign)) { XCTAssertEqual($0 as? StorageError, .notADatabase(path: bigForeign)) }
+        // Missing file without create.
+        var noCreate = StoreOptions(); noCreate.create = false
+        XCTAssertThrowsError(try Store(path: dir.path("missing.strata"), options: noCreate)) {
+            XCTAssertEqual($0 as? StorageError, .fileNotFound(path: dir.path("missing.strata")))
+        }
+        // A real database, then damaged copies.
+        let good = dir.path("good.strata")
+        do {
+            let s = try Store(path: good)
+            for round in 0..<3 {
+                let w = try s.beginWrite()
+                let t = try w.tree("t", create: true)!
+                for i in 0..<300 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(round), count: 100)) }
+                try w.commit()
+            }
+            s.close()
+        }
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
+        // Truncated to 5000 bytes: clear error.
+        let trunc = dir.path("trunc.strata")
+        try bytes.prefix(5000).write(to: URL(fileURLWithPath: trunc))
+        XCTAssertThrowsError(try Store(path: trunc)) { error in
+            guard case .corrupted = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        // Truncated in the data area: the newest slot points past the end: no crash.
+        let trunc2 = dir.path("trunc2.strata")
+        try bytes.prefix(20_000).write(to: URL(fileURLWithPath: trunc2))
+        do {
+            let s = try Store(path: trunc2)
+            let report = try s.check()
+            XCTAssertFalse(report.isSound)
+        } catch {
+            guard case .corrupted = error as? StorageError else { return XCTFail("\(error)") }
+        }
+        // Newer format version.
+        var newer = bytes
+        for slot in 0..<2 {
+            let o = slot * 4096
+            newer[o + 8] = 9
+            let sum = newer.withUnsafeBytes { Checksum.hash($0.baseAddress! + o, 120) }
+            withUnsafeBytes(of: sum.littleEndian) { for (i, b) in $0.enumerated() { newer[o + 120 + i] = b } }
+        }
+        let newerPath = dir.path("newer.strata")
+        try newer.write(to: URL(fileURLWithPath: newerPath))
+        XCTAssertThrowsError(try Store(path: newerPath)) { error in
+            XCTAssertEqual(error as? StorageError, .unsupportedFormat(path: newerPath, found: 9, supported: 1))
+        }
+        // Random byte flips in the data area: open + check + read never crash; check reports damage.
+        var rng = SplitMix64(seed: 5)
+        for trial in 0..<40 {
+            var damaged = bytes
+            for _ in 0..<8 {
+                let at = 8192 + Int(rng.next() % UInt64(bytes.count - 8192))
+                damaged[at] ^= UInt8(1 + rng.next() % 255)
+            }
+            let p = dir.path("damaged\(trial).strata")
+            try damaged.write(to: URL(fileURLWithPath: p))
+            do {
+                let s = try Store(path: p)
+                let report = try s.check()
+                let r = try s.beginRead()
+                if let t = try? r.tree("t") { _ = try? t.entries(); for i in 0..<300 { _ = try? t.getBytes(key(i)) } }
+                r.end()
+                if report.isSound { XCTAssertEqual(damaged, bytes, "damage went unnoticed") }
+                s.close()
+            } catch let e as StorageError {
+                if case .corrupted = e {} else { XCTFail("unexpected \(e)") }
+            }
+            try? FileManager.default.removeItem(atPath: p)
+            try? FileManager.default.removeItem(atPath: p + ".lock")
+        }
+        // Both meta slots damaged.
+        var noMeta = bytes
+        noMeta[20] ^= 1; noMeta[4096 + 20] ^= 1
+        let noMetaPath = dir.path("nometa.strata")
+        try noMeta.write(to: URL(fileURLWithPath: noMetaPath))
+        XCTAssertThrowsError(try Store(path: noMetaPath)) { error in
+            guard case .corrupted = error as? StorageError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("strata check"))
+        }
+    }
+}
