@@ -6,7 +6,7 @@ public struct BenchMachine: Sendable, Hashable, Codable {
     public var cores: Int
     /// Physical memory in bytes.
     public var memoryBytes: UInt64
-    /// Operating system, e.g. "Ubuntu 24.04.2 LTS (Linux 6.8.0)".
+    /// Operating system, e.g. "Debian GNU/Linux 12 (bookworm) (Linux 6.1.0 x86_64)".
     public var os: String
     /// CPU model from /proc/cpuinfo when available.
     public var cpu: String?
@@ -43,13 +43,20 @@ public struct BenchMachine: Sendable, Hashable, Codable {
     }
 
     private static func operatingSystem() -> String {
-        let version = ProcessInfo.processInfo.operatingSystemVersionString
+        var system = utsname()
+        uname(&system)
+        func field<T>(_ value: T) -> String {
+            withUnsafeBytes(of: value) { bytes in
+                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            }
+        }
+        let kernel = field(system.sysname) + " " + field(system.release) + " " + field(system.machine)
         if let release = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8),
            let line = release.split(separator: "\n").first(where: { $0.hasPrefix("PRETTY_NAME=") }) {
             let name = line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-            return "\(name) (\(version))"
+            return "\(name) (\(kernel))"
         }
-        return version
+        return kernel
     }
 
     private static func cpuModel() -> String? {

@@ -158,9 +158,10 @@ public struct BenchRunner {
         for engine in opened { try engine.close() }
         opened.removeAll()
         for index in order {
-            let (_, seconds) = try timer.measure(.copyReference, engine: index, repetition: repetition) {
-                try copyWithCp(engines[index].databaseFiles(), into: directory)
+            let (copies, seconds) = try timer.measure(.copyReference, engine: index, repetition: repetition) {
+                try BenchCopyReference.copy(engines[index].databaseFiles(), into: directory)
             }
+            BenchCopyReference.removeCopies(copies)
             collector.cpSeconds[index].append(seconds)
             progress?("\(label) \(engines[index].name): cp of the compacted file "
                       + BenchFormat.seconds(seconds) + " s")
@@ -192,35 +193,6 @@ public struct BenchRunner {
         if let expected, let value = values.first, value != expected {
             throw BenchError.resultMismatch(workload: workload,
                                             details: described + "; expected \(expected)")
-        }
-    }
-
-    /// Copies the non-empty files among `files` into `directory` with `/bin/cp`, then deletes
-    /// the copies. Timed by the caller; spawning `cp` is part of the reference time.
-    private func copyWithCp(_ files: [URL], into directory: URL) throws {
-        let manager = FileManager.default
-        let sources = files.filter { file in
-            let size = (try? manager.attributesOfItem(atPath: file.path)[.size] as? NSNumber)?.intValue
-            return (size ?? 0) > 0
-        }
-        guard !sources.isEmpty else { throw BenchError.fileOperation("no database file to copy") }
-        var copies: [URL] = []
-        defer { for copy in copies { try? manager.removeItem(at: copy) } }
-        for source in sources {
-            let destination = directory.appendingPathComponent("cp-copy-" + source.lastPathComponent)
-            copies.append(destination)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/cp")
-            process.arguments = [source.path, destination.path]
-            do {
-                try process.run()
-            } catch {
-                throw BenchError.fileOperation("cannot run /bin/cp: \(error)")
-            }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw BenchError.fileOperation("/bin/cp \(source.path) exited with \(process.terminationStatus)")
-            }
         }
     }
 

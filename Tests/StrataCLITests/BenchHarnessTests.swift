@@ -346,6 +346,23 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertTrue(printed.contains("SQLite-indexed"))
     }
 
+    func testCopyReferenceCopiesAndReportsFailures() throws {
+        let source = directory.appendingPathComponent("source.bin")
+        try Data(repeating: 7, count: 10_000).write(to: source)
+        let empty = directory.appendingPathComponent("empty.bin")
+        try Data().write(to: empty)
+        let target = directory.appendingPathComponent("target")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let copies = try BenchCopyReference.copy([source, empty, directory.appendingPathComponent("missing")],
+                                                 into: target)
+        XCTAssertEqual(copies.map(\.lastPathComponent), ["cp-copy-source.bin"])
+        XCTAssertEqual(try Data(contentsOf: copies[0]), try Data(contentsOf: source))
+        BenchCopyReference.removeCopies(copies)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copies[0].path))
+        XCTAssertThrowsError(try BenchCopyReference.copy([empty], into: target))
+        XCTAssertThrowsError(try BenchCopyReference.run("/bin/cp", ["/nonexistent-\(UUID())", target.path + "/x"]))
+    }
+
     func testFormatting() {
         XCTAssertEqual(BenchFormat.grouped(1_234_567), "1,234,567")
         XCTAssertEqual(BenchFormat.grouped(12), "12")
