@@ -88,7 +88,10 @@ public struct BenchReport: Sendable, Hashable, Encodable {
     }
 
     /// Whether the file-size goal is met.
-    public var fileMet: Bool? { fileRatio.map { $0 <= 0.8 } }
+    public var fileMet: Bool? {
+        guard let fileRatio, case .maxRatio(let limit) = Self.fileGoal else { return nil }
+        return fileRatio <= limit
+    }
 
     /// Compaction speed relative to `cp`: `cpSeconds / compactSeconds`, both for the same
     /// compacted file (so it is the ratio of bytes per second). The goal is ≥ 0.5 for Strata.

@@ -168,8 +168,10 @@ public struct BenchRunner {
         }
     }
 
-    /// Runs one workload and returns its comparable value (for `compact`: the file size).
-    static func perform(_ workload: BenchWorkload, on engine: any BenchEngine,
+    /// Runs one workload on `engine` with `dataset`'s inputs and returns its value (for
+    /// `compact`: the file size). Adapter tests can use it with `BenchOracle` to check an engine
+    /// step by step.
+    public static func perform(_ workload: BenchWorkload, on engine: any BenchEngine,
                         dataset: BenchDataset) throws -> BenchValue {
         switch workload {
         case .insert: return .int(try engine.insert(dataset.rows))
