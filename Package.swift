@@ -53,6 +53,6 @@ let package = Package(
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataBench"]),
     ]
 )

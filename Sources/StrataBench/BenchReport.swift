@@ -1,0 +1,193 @@
+import Foundation
+
+/// A value for each of the two compared engines: `strata` is the engine under test (the first
+/// engine given to the runner), `sqlite` the baseline (the second).
+public struct BenchPair<Value: Sendable & Hashable>: Sendable, Hashable {
+    /// The engine under test.
+    public var strata: Value
+    /// The baseline.
+    public var sqlite: Value
+
+    /// Creates a pair.
+    public init(strata: Value, sqlite: Value) {
+        self.strata = strata
+        self.sqlite = sqlite
+    }
+}
+
+extension BenchPair: Encodable where Value: Encodable {}
+
+/// The result of one workload: median seconds of each engine and their ratio.
+public struct BenchWorkloadResult: Sendable, Hashable, Encodable {
+    /// Which workload.
+    public var workload: BenchWorkload
+    /// The display name (contains the workload's keyword).
+    public var name: String
+    /// Median seconds of the engine under test.
+    public var strataSeconds: Double
+    /// Median seconds of the baseline.
+    public var sqliteSeconds: Double
+    /// `strataSeconds / sqliteSeconds`, nil when the baseline took no measurable time.
+    public var ratio: Double?
+    /// The goal.
+    public var goal: BenchGoal
+    /// Whether the goal is met; nil when there is no goal.
+    public var met: Bool?
+    /// Every repetition's seconds, in repetition order.
+    public var samples: BenchPair<[Double]>
+
+    private enum CodingKeys: String, CodingKey {
+        case name, workload, strataSeconds, sqliteSeconds, ratio, goal, met, samples
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(workload, forKey: .workload)
+        try container.encode(strataSeconds, forKey: .strataSeconds)
+        try container.encode(sqliteSeconds, forKey: .sqliteSeconds)
+        try container.encode(ratio, forKey: .ratio)
+        try container.encode(goal.text, forKey: .goal)
+        try container.encode(met, forKey: .met)
+        try container.encode(samples, forKey: .samples)
+    }
+}
+
+/// Everything a benchmark run measured. `table()` and `json()` render it.
+///
+/// All times are medians over the repetitions (for an even count, the mean of the two middle
+/// values); ratios are ratios of the medians, engine under test over baseline.
+public struct BenchReport: Sendable, Hashable, Encodable {
+    /// `N`.
+    public var objects: Int
+    /// Repetitions per engine.
+    public var repetitions: Int
+    /// Number of primary-key lookups.
+    public var lookups: Int
+    /// Number of small durable commits.
+    public var commits: Int
+    /// The engines' names.
+    public var engines: BenchPair<String>
+    /// The timed workloads, in run order.
+    public var workloads: [BenchWorkloadResult]
+    /// Median file size after the bulk insert (bytes).
+    public var fileBytes: BenchPair<Int>
+    /// Median file size after compaction (bytes).
+    public var compactedFileBytes: BenchPair<Int>
+    /// Median seconds `cp` took to copy each engine's compacted files.
+    public var cpSeconds: BenchPair<Double>
+    /// The machine.
+    public var machine: BenchMachine
+
+    /// The file-size goal: Strata's file at most this fraction of SQLite's.
+    public static let fileGoal = BenchGoal.maxRatio(0.8)
+
+    /// `fileBytes.strata / fileBytes.sqlite`.
+    public var fileRatio: Double? {
+        fileBytes.sqlite > 0 ? Double(fileBytes.strata) / Double(fileBytes.sqlite) : nil
+    }
+
+    /// Whether the file-size goal is met.
+    public var fileMet: Bool? {
+        guard let fileRatio, case .maxRatio(let limit) = Self.fileGoal else { return nil }
+        return fileRatio <= limit
+    }
+
+    /// Compaction speed relative to `cp`: `cpSeconds / compactSeconds`, both for the same
+    /// compacted file (so it is the ratio of bytes per second). The goal is ≥ 0.5 for Strata.
+    public var compactionSpeedVsCp: BenchPair<Double?> {
+        let compact = workloads.first { $0.workload == .compact }
+        func speed(_ cp: Double, _ compactSeconds: Double?) -> Double? {
+            guard let compactSeconds, compactSeconds > 0 else { return nil }
+            return cp / compactSeconds
+        }
+        return BenchPair(strata: speed(cpSeconds.strata, compact?.strataSeconds),
+                         sqlite: speed(cpSeconds.sqlite, compact?.sqliteSeconds))
+    }
+
+    /// The workload result for `workload`, if it ran.
+    public func result(_ workload: BenchWorkload) -> BenchWorkloadResult? {
+        workloads.first { $0.workload == workload }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
+             fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, machine
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(objects, forKey: .objects)
+        try container.encode(repetitions, forKey: .repetitions)
+        try container.encode(lookups, forKey: .lookups)
+        try container.encode(commits, forKey: .commits)
+        try container.encode(engines, forKey: .engines)
+        try container.encode(workloads, forKey: .workloads)
+        try container.encode(fileBytes, forKey: .fileBytes)
+        try container.encode(fileRatio, forKey: .fileRatio)
+        try container.encode(Self.fileGoal.text, forKey: .fileGoal)
+        try container.encode(fileMet, forKey: .fileMet)
+        try container.encode(compactedFileBytes, forKey: .compactedFileBytes)
+        try container.encode(cpSeconds, forKey: .cpSeconds)
+        try container.encode(compactionSpeedVsCp, forKey: .compactionSpeedVsCp)
+        try container.encode(machine, forKey: .machine)
+    }
+
+    /// The report as pretty-printed JSON with sorted keys:
+    /// `{"workloads": [{"name", "strataSeconds", "sqliteSeconds", "ratio", ...}],
+    ///   "fileBytes": {"strata", "sqlite"}, ...}`.
+    public func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// The report as a plain-text table.
+    public func table() -> String {
+        let widths = [34, 12, 12, 7, 18, 5]
+        func row(_ cells: [String]) -> String {
+            var line = ""
+            for (index, cell) in cells.enumerated() {
+                let rightAligned = index >= 1 && index <= 3
+                line += BenchFormat.pad(cell, widths[index], right: rightAligned)
+                if index < cells.count - 1 { line += "  " }
+            }
+            return line.trimmingCharacters(in: .whitespaces)
+        }
+        func yesNo(_ met: Bool?) -> String { met.map { $0 ? "yes" : "NO" } ?? "-" }
+
+        var lines: [String] = []
+        lines.append("Strata vs SQLite: \(BenchFormat.grouped(objects)) objects, "
+                     + "median of \(repetitions) repetition\(repetitions == 1 ? "" : "s")")
+        if engines.strata != "Strata" || engines.sqlite != "SQLite" {
+            lines.append("engines: Strata column = \(engines.strata), SQLite column = \(engines.sqlite)")
+        }
+        lines.append("")
+        lines.append(row(["workload", "Strata s", "SQLite s", "ratio", "goal", "met?"]))
+        lines.append(String(repeating: "-", count: widths.reduce(0, +) + 2 * (widths.count - 1)))
+        for result in workloads {
+            lines.append(row([result.name, BenchFormat.seconds(result.strataSeconds),
+                              BenchFormat.seconds(result.sqliteSeconds),
+                              BenchFormat.number(result.ratio, digits: 2), result.goal.text,
+                              yesNo(result.met)]))
+        }
+        lines.append(row(["file size after load (bytes)", BenchFormat.grouped(fileBytes.strata),
+                          BenchFormat.grouped(fileBytes.sqlite),
+                          BenchFormat.number(fileRatio, digits: 2), Self.fileGoal.text,
+                          yesNo(fileMet)]))
+        lines.append(row(["file size after compact (bytes)",
+                          BenchFormat.grouped(compactedFileBytes.strata),
+                          BenchFormat.grouped(compactedFileBytes.sqlite), "", "", ""]))
+        lines.append(row(["cp of compacted file", BenchFormat.seconds(cpSeconds.strata),
+                          BenchFormat.seconds(cpSeconds.sqlite), "", "", ""]))
+        let speed = compactionSpeedVsCp
+        lines.append("")
+        lines.append("compaction speed / cp speed (cp s / compact s, same compacted file): Strata "
+                     + BenchFormat.number(speed.strata, digits: 2) + ", SQLite "
+                     + BenchFormat.number(speed.sqlite, digits: 2) + "; goal for Strata >= 0.5")
+        lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
+                     + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file + WAL after a truncating checkpoint)")
+        lines.append("machine: " + machine.summary)
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Runs the workloads on two engines and collects a `BenchReport`.
+///
+/// Both engines work in the same process on the same `BenchDataset`. Each repetition opens both
+/// on fresh files in its own temporary directory (removed afterwards) and runs the workloads in
+/// order; each workload runs on one engine and then on the other, and the engine that goes first
+/// alternates between repetitions (the engine under test first in even repetitions). After every
+/// workload the engines' results are compared with each other and with the `BenchOracle`; a
+/// difference throws `BenchError.resultMismatch` naming the workload.
+public struct BenchRunner {
+    /// The options of the run.
+    public var options: BenchOptions
+    /// The timing source (injectable for tests).
+    public var timer: any BenchTimer
+    /// Receives progress lines; nil for none.
+    public var progress: ((String) -> Void)?
+
+    /// Creates a runner.
+    public init(options: BenchOptions, timer: any BenchTimer = MonotonicBenchTimer(),
+                progress: ((String) -> Void)? = nil) {
+        self.options = options
+        self.timer = timer
+        self.progress = progress
+    }
+
+    /// Runs the benchmark.
+    ///
+    /// - Parameter engines: exactly two engines: first the engine under test (reported as
+    ///   "strata"), then the baseline (reported as "sqlite").
+    public func run(engines: [any BenchEngine]) throws -> BenchReport {
+        guard engines.count == 2 else {
+            throw BenchError.invalidEngines("expected 2 (engine under test, baseline), got \(engines.count)")
+        }
+        guard engines[0] !== engines[1] else {
+            throw BenchError.invalidEngines("the two engines must be distinct instances")
+        }
+        try options.validate()
+
+        progress?("generating \(BenchFormat.grouped(options.objects)) objects")
+        let dataset = BenchDataset(objects: options.objects, lookups: options.lookups,
+                                   commits: options.commits, seed: options.seed)
+        let oracle = BenchOracle(dataset: dataset)
+
+        let parent = options.directory ?? FileManager.default.temporaryDirectory
+        let root = parent.appendingPathComponent("strata-bench-\(UUID().uuidString)")
+        try createDirectory(root)
+        defer { try? FileManager.default.removeItem(at: root) }
+
+        var collector = Collector(engineCount: engines.count)
+        for repetition in 0..<options.repetitions {
+            let directory = root.appendingPathComponent("repetition-\(repetition + 1)")
+            try runRepetition(repetition, engines: engines, dataset: dataset, oracle: oracle,
+                              directory: directory, into: &collector)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        return try collector.report(options: options, dataset: dataset,
+                                    engines: engines.map(\.name), machine: .current())
+    }
+
+    /// What the repetitions measured, per engine index.
+    private struct Collector {
+        var seconds: [BenchWorkload: [[Double]]] = [:]
+        var fileBytes: [[Int]]
+        var compactedBytes: [[Int]]
+        var cpSeconds: [[Double]]
+
+        init(engineCount: Int) {
+            fileBytes = Array(repeating: [], count: engineCount)
+            compactedBytes = fileBytes
+            cpSeconds = Array(repeating: [], count: engineCount)
+        }
+
+        mutating func record(_ workload: BenchWorkload, engine: Int, seconds value: Double) {
+            seconds[workload, default: Array(repeating: [], count: fileBytes.count)][engine].append(value)
+        }
+
+        func report(options: BenchOptions, dataset: BenchDataset, engines: [String],
+                    machine: BenchMachine) throws -> BenchReport {
+            func median(_ values: [Double]) -> Double { BenchStatistics.median(values) ?? 0 }
+            func median(_ values: [Int]) -> Int { BenchStatistics.median(values) ?? 0 }
+            let cp = BenchPair(strata: median(cpSeconds[0]), sqlite: median(cpSeconds[1]))
+            let results = BenchWorkload.allCases.map { workload -> BenchWorkloadResult in
+                let samples = seconds[workload] ?? [[], []]
+                let strata = median(samples[0]), sqlite = median(samples[1])
+                let ratio = BenchStatistics.ratio(strata, sqlite)
+                let goal = workload.goal
+                let met: Bool?
+                switch goal {
+                case .none: met = nil
+                case .maxRatio(let limit): met = ratio.map { $0 <= limit }
+                case .copySpeedFraction(let fraction): met = strata <= cp.strata / fraction
+                }
+                return BenchWorkloadResult(
+                    workload: workload, name: workload.displayName(dataset: dataset),
+                    strataSeconds: strata, sqliteSeconds: sqlite, ratio: ratio, goal: goal, met: met,
+                    samples: BenchPair(strata: samples[0], sqlite: samples[1]))
+            }
+            return BenchReport(
+                objects: options.objects, repetitions: options.repetitions,
+                lookups: dataset.lookupIDs.count, commits: dataset.commitOperations.count,
+                engines: BenchPair(strata: engines[0], sqlite: engines[1]),
+                workloads: results,
+                fileBytes: BenchPair(strata: median(fileBytes[0]), sqlite: median(fileBytes[1])),
+                compactedFileBytes: BenchPair(strata: median(compactedBytes[0]),
+                                              sqlite: median(compactedBytes[1])),
+                cpSeconds: cp, machine: machine)
+        }
+    }
+
+    private func runRepetition(_ repetition: Int, engines: [any BenchEngine], dataset: BenchDataset,
+                               oracle: BenchOracle, directory: URL,
+                               into collector: inout Collector) throws {
+        let order = repetition % 2 == 0 ? Array(engines.indices) : engines.indices.reversed()
+        let label = "[\(repetition + 1)/\(options.repetitions)]"
+        try createDirectory(directory)
+        var opened: [any BenchEngine] = []
+        defer { for engine in opened { try? engine.close() } }
+        for index in order {
+            let engineDirectory = directory.appendingPathComponent("engine-\(index)")
+            try createDirectory(engineDirectory)
+            try engines[index].open(directory: engineDirectory)
+            opened.append(engines[index])
+        }
+
+        for workload in BenchWorkload.allCases {
+            var values: [BenchValue?] = Array(repeating: nil, count: engines.count)
+            for index in order {
+                let engine = engines[index]
+                let (value, seconds) = try timer.measure(.workload(workload), engine: index,
+                                                         repetition: repetition) {
+                    try Self.perform(workload, on: engine, dataset: dataset)
+                }
+                values[index] = value
+                collector.record(workload, engine: index, seconds: seconds)
+                progress?("\(label) \(engine.name): \(workload.displayName(dataset: dataset)) "
+                          + BenchFormat.seconds(seconds) + " s")
+            }
+            switch workload {
+            case .insert:
+                for index in order {
+                    collector.fileBytes[index].append(try engines[index].fileSize())
+                }
+            case .compact:
+                for index in order {
+                    if case .int(let bytes) = values[index] { collector.compactedBytes[index].append(bytes) }
+                }
+                let counts = try order.map { try engines[$0].objectCount() }
+                try check(workload: "object count after compact", names: order.map { engines[$0].name },
+                          values: counts.map { .int($0) }, expected: .int(oracle.finalObjectCount))
+            default:
+                try check(workload: workload.displayName(dataset: dataset),
+                          names: order.map { engines[$0].name }, values: order.map { values[$0]! },
+                          expected: oracle.expected[workload])
+            }
+        }
+
+        for engine in opened { try engine.close() }
+        opened.removeAll()
+        for index in order {
+            let (copies, seconds) = try timer.measure(.copyReference, engine: index, repetition: repetition) {
+                try BenchCopyReference.copy(engines[index].databaseFiles(), into: directory)
+            }
+            BenchCopyReference.removeCopies(copies)
+            collector.cpSeconds[index].append(seconds)
+            progress?("\(label) \(engines[index].name): cp of the compacted file "
+                      + BenchFormat.seconds(seconds) + " s")
+        }
+    }
+
+    /// Runs one workload on `engine` with `dataset`'s inputs and returns its value (for
+    /// `compact`: the file size). Adapter tests can use it with `BenchOracle` to check an engine
+    /// step by step.
+    public static func perform(_ workload: BenchWorkload, on engine: any BenchEngine,
+                        dataset: BenchDataset) throws -> BenchValue {
+        switch workload {
+        case .insert: return .int(try engine.insert(dataset.rows))
+        case .count: return .int(try engine.count(dataset.countQuery))
+        case .sum: return .int(try engine.sumAge())
+        case .lookup: return .checksum(try engine.lookup(ids: dataset.lookupIDs))
+        case .commit: return .int(try engine.commit(dataset.commitOperations))
+        case .update: return .int(try engine.update(dataset.scoreUpdates))
+        case .delete: return .int(try engine.delete(ids: dataset.deleteIDs))
+        case .compact: return .int(try engine.compact())
+        }
+    }
+
+    /// Throws unless all values are equal and equal to `expected` (when given).
+    private func check(workload: String, names: [String], values: [BenchValue],
+                       expected: BenchValue?) throws {
+        let described = zip(names, values).map { "\($0) returned \($1)" }.joined(separator: ", ")
+        if Set(values).count > 1 {
+            throw BenchError.resultMismatch(workload: workload, details: described)
+        }
+        if let expected, let value = values.first, value != expected {
+            throw BenchError.resultMismatch(workload: workload,
+                                            details: described + "; expected \(expected)")
+        }
+    }
+
+    private func createDirectory(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw BenchError.fileOperation("cannot create \(url.path): \(error)")
+        }
+    }
+}

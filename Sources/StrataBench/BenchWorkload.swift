@@ -1,0 +1,72 @@
+/// The timed workloads, in the order a repetition runs them.
+///
+/// File size (measured after the bulk insert) is reported beside them but is not timed.
+public enum BenchWorkload: String, Sendable, CaseIterable, Codable {
+    /// (1) Bulk insert of N objects in one transaction.
+    case insert
+    /// (2) Count with `age BETWEEN lo AND hi AND name BEGINSWITH prefix`.
+    case count
+    /// (3) Sum of the `age` column.
+    case sum
+    /// (4) Random primary-key lookups reading `name` and `score`.
+    case lookup
+    /// (5) Small durable transactions, one insert or update each.
+    case commit
+    /// (6) Update of `score` on 10 % of the objects in one transaction.
+    case update
+    /// (7) Delete of 10 % of the objects in one transaction.
+    case delete
+    /// (9) Compaction after the delete (SQLite: `VACUUM`).
+    case compact
+
+    /// The name printed in the table and the JSON; it always contains the case's keyword
+    /// (insert, count, sum, lookup, commit, update, delete, compact).
+    public func displayName(dataset: BenchDataset) -> String {
+        switch self {
+        case .insert: return "bulk insert (1 transaction)"
+        case .count: return "count (age range + name prefix)"
+        case .sum: return "sum of an Int column"
+        case .lookup: return BenchFormat.grouped(dataset.lookupIDs.count) + " primary-key lookups"
+        case .commit: return BenchFormat.grouped(dataset.commitOperations.count) + " small durable commits"
+        case .update: return "update 10% (1 transaction)"
+        case .delete: return "delete 10% (1 transaction)"
+        case .compact: return "compact after delete"
+        }
+    }
+
+    /// The goal from BRIEF §4 for this workload.
+    public var goal: BenchGoal {
+        switch self {
+        case .insert: return .maxRatio(0.33)
+        case .count, .sum: return .maxRatio(0.1)
+        case .lookup: return .maxRatio(0.5)
+        case .commit: return .maxRatio(1.0)
+        case .update, .delete: return .none
+        case .compact: return .copySpeedFraction(0.5)
+        }
+    }
+}
+
+/// A performance goal.
+public enum BenchGoal: Sendable, Hashable {
+    /// No goal; the ratio is reported for information.
+    case none
+    /// Met when `strataSeconds / sqliteSeconds <= limit` (for the file size: bytes instead of
+    /// seconds).
+    case maxRatio(Double)
+    /// Compaction speed: met when Strata compacts at least `fraction` of the speed at which `cp`
+    /// copies the compacted file. Speed is bytes of the compacted file per second for both, so
+    /// the condition is `compactSeconds <= cpSeconds / fraction` (for 0.5: at most twice the time
+    /// `cp` takes to copy the file compaction produced).
+    case copySpeedFraction(Double)
+
+    /// Short text for the table and the JSON, e.g. `"<= 0.33"` or `">= 0.5x cp speed"`.
+    public var text: String {
+        switch self {
+        case .none: return "-"
+        case .maxRatio(let limit): return "<= " + BenchFormat.number(limit, digits: 2)
+        case .copySpeedFraction(let fraction):
+            return ">= " + BenchFormat.number(fraction, digits: 1) + "x cp speed"
+        }
+    }
+}
