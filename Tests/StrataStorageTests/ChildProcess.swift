@@ -8,7 +8,7 @@ final class ChildProcess {
     let process = Process()
     private let pipe = Pipe()
     private var buffer = Data()
-    private(set) var lines: [String] = []
+    var lines: [String] = []
 
     init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
