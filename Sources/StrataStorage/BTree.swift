@@ -277,8 +277,10 @@ public final class BTree {
         }
     }
 
-    /// Stores `value` under `key` (replacing and freeing any previous value's blocks).
-    public func put(_ key: [UInt8], value: TreeValue, weight: UInt64 = 1) throws {
+    /// Stores `value` under `key`, replacing any previous value. With `releasingOld` (the
+    /// default) the previous value's blocks are freed; pass false when the caller has already
+    /// taken care of them (the object layer reuses unchanged columns of a replaced cluster).
+    public func put(_ key: [UInt8], value: TreeValue, weight: UInt64 = 1, releasingOld: Bool = true) throws {
         try requireWritable()
         guard key.count <= NodeFormat.maxKey else { throw StorageError.keyTooLarge(size: key.count, limit: NodeFormat.maxKey) }
         if case .inline(let b) = value, b.count > NodeFormat.maxInlineValue {
@@ -294,7 +296,7 @@ public final class BTree {
         }
         let rootNode = try dirty(r)
         root = .dirty(rootNode)
-        if let right = try insert(rootNode, key, value, w, depth: 0) {
+        if let right = try insert(rootNode, key, value, w, releasingOld: releasingOld, depth: 0) {
             let newRoot = DirtyNode(isLeaf: false, weighted: weighted)
             newRoot.keys = [rootNode.keys[0], right.keys[0]]
             newRoot.children = [.dirty(rootNode), .dirty(right)]
@@ -305,12 +307,12 @@ public final class BTree {
     }
 
     /// Inserts into a dirty subtree; returns a new right sibling when the node split.
-    private func insert(_ n: DirtyNode, _ key: [UInt8], _ value: TreeValue, _ w: UInt64, depth: Int) throws -> DirtyNode? {
+    private func insert(_ n: DirtyNode, _ key: [UInt8], _ value: TreeValue, _ w: UInt64, releasingOld: Bool, depth: Int) throws -> DirtyNode? {
         if depth > 64 { throw corrupt("tree deeper than 64 levels") }
         let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
         if n.isLeaf {
             if eq {
-                if let old = n.values[i].ownedRef, old != value.ownedRef {
+                if releasingOld, let old = n.values[i].ownedRef, old != value.ownedRef {
                     if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
                 }
                 n.payloadBytes += value.encodedValueSize - n.values[i].encodedValueSize
@@ -330,7 +332,7 @@ public final class BTree {
             n.payloadBytes += key.count - n.keys[0].count
             n.keys[0] = key
         }
-        let right = try insert(c, key, value, w, depth: depth + 1)
+        let right = try insert(c, key, value, w, releasingOld: releasingOld, depth: depth + 1)
         n.weights[ci] = c.totalWeight
         if let right {
             n.keys.insert(right.keys[0], at: ci + 1)
@@ -344,7 +346,7 @@ public final class BTree {
 
     /// Removes `key`; returns false when it was absent. Frees the value's blocks.
     @discardableResult
-    public func delete(_ key: [UInt8]) throws -> Bool {
+    public func delete(_ key: [UInt8], releasingOld: Bool = true) throws -> Bool {
         try requireWritable()
         guard let r = root else { return false }
         // Look first, so a miss does not copy the path.
@@ -352,7 +354,7 @@ public final class BTree {
         modified = true
         let rootNode = try dirty(r)
         root = .dirty(rootNode)
-        _ = try remove(rootNode, key, depth: 0)
+        _ = try remove(rootNode, key, releasingOld: releasingOld, depth: 0)
         // Shrink the root.
         while let cur = root, case .dirty(let d) = cur {
             if d.count == 0 { root = nil; break }
@@ -362,12 +364,12 @@ public final class BTree {
         return true
     }
 
-    private func remove(_ n: DirtyNode, _ key: [UInt8], depth: Int) throws -> Bool {
+    private func remove(_ n: DirtyNode, _ key: [UInt8], releasingOld: Bool, depth: Int) throws -> Bool {
         if depth > 64 { throw corrupt("tree deeper than 64 levels") }
         let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
         if n.isLeaf {
             guard eq else { return false }
-            if let old = n.values[i].ownedRef {
+            if releasingOld, let old = n.values[i].ownedRef {
                 if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
             }
             n.payloadBytes -= n.leafEntryBytes(key: n.keys[i], value: n.values[i])
@@ -377,7 +379,7 @@ public final class BTree {
         let ci = eq ? i : max(0, i - 1)
         let c = try dirty(n.children[ci])
         n.children[ci] = .dirty(c)
-        guard try remove(c, key, depth: depth + 1) else { return false }
+        guard try remove(c, key, releasingOld: releasingOld, depth: depth + 1) else { return false }
         n.weights[ci] = c.totalWeight
         if c.count == 0 {
             n.payloadBytes -= DirtyNode.innerEntryBytes(key: n.keys[ci])

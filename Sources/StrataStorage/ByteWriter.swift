@@ -33,7 +33,7 @@ public struct ByteReader {
     public let bytes: UnsafeRawBufferPointer
     public private(set) var offset: Int = 0
     public init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-    public struct OutOfBounds: Error {}
+    public struct OutOfBounds: Error { public init() {} }
     public var remaining: Int { bytes.count - offset }
     @inline(__always) mutating func fixed<T: FixedWidthInteger>(_: T.Type) throws -> T {
         guard offset >= 0, MemoryLayout<T>.size <= bytes.count - offset else { throw OutOfBounds() }

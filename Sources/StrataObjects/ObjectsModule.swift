@@ -1,1 +1,0 @@
-// The object layer grows here (schema, clusters, Realm API).

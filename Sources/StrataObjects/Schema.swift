@@ -1,0 +1,198 @@
+import Foundation
+import StrataStorage
+
+/// Whether a property holds one value or a collection.
+public enum CollectionKind: UInt8, Sendable { case single = 0, list, set, map }
+
+/// One property of a class.
+public struct PropertySchema: Hashable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var type: PropertyType
+    public var collection: CollectionKind
+    public var isOptional: Bool
+    /// The target class of a link, a collection of links or linking objects.
+    public var objectClassName: String?
+    /// For `linkingObjects`: the property of `objectClassName` that links here.
+    public var linkOriginPropertyName: String?
+    public var isPrimaryKey: Bool
+    public var isIndexed: Bool
+
+    public init(name: String, type: PropertyType, collection: CollectionKind = .single, isOptional: Bool = false,
+                objectClassName: String? = nil, linkOriginPropertyName: String? = nil,
+                isPrimaryKey: Bool = false, isIndexed: Bool = false) {
+        self.name = name; self.type = type; self.collection = collection; self.isOptional = isOptional
+        self.objectClassName = objectClassName; self.linkOriginPropertyName = linkOriginPropertyName
+        self.isPrimaryKey = isPrimaryKey; self.isIndexed = isIndexed || isPrimaryKey
+    }
+
+    /// Stored in a column (everything but linkingObjects).
+    public var isStored: Bool { type != .linkingObjects }
+    public var isCollection: Bool { collection != .single }
+
+    /// A short type description: `int?`, `[string]`, `Dog?`, `set<int>`, `map<string, Dog?>`.
+    public var typeDescription: String {
+        var base = type == .object || type == .linkingObjects ? (objectClassName ?? "object") : type.description
+        if type == .linkingObjects { return "linkingObjects<\(base).\(linkOriginPropertyName ?? "?")>" }
+        if isOptional { base += "?" }
+        switch collection {
+        case .single: return base
+        case .list: return "[\(base)]"
+        case .set: return "set<\(base)>"
+        case .map: return "map<string, \(base)>"
+        }
+    }
+    public var description: String { "\(name): \(typeDescription)\(isPrimaryKey ? " (primary key)" : isIndexed ? " (indexed)" : "")" }
+}
+
+/// One class (RealmSwift's `ObjectSchema`).
+public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
+    public var className: String
+    public var properties: [PropertySchema]
+    public var isEmbedded: Bool
+
+    public init(className: String, properties: [PropertySchema], isEmbedded: Bool = false) {
+        self.className = className; self.properties = properties; self.isEmbedded = isEmbedded
+    }
+
+    public var primaryKeyProperty: PropertySchema? { properties.first { $0.isPrimaryKey } }
+    public subscript(name: String) -> PropertySchema? { properties.first { $0.name == name } }
+    /// Properties stored in columns, in column order.
+    public var storedProperties: [PropertySchema] { properties.filter(\.isStored) }
+    public func columnIndex(of name: String) -> Int? { storedProperties.firstIndex { $0.name == name } }
+    public var description: String {
+        "class \(className)\(isEmbedded ? " (embedded)" : "") {\n" + properties.map { "  \($0)" }.joined(separator: "\n") + "\n}"
+    }
+}
+
+/// The set of classes in a file or configuration.
+public struct Schema: Hashable, Sendable, CustomStringConvertible {
+    public var objectSchemas: [ObjectSchema]
+    public init(_ objectSchemas: [ObjectSchema]) { self.objectSchemas = objectSchemas.sorted { $0.className < $1.className } }
+    public subscript(className: String) -> ObjectSchema? { objectSchemas.first { $0.className == className } }
+    public var classNames: [String] { objectSchemas.map(\.className) }
+    public var description: String { objectSchemas.map(\.description).joined(separator: "\n") }
+
+    public static let maxClassNameBytes = 57
+    public static let maxPropertyNameBytes = 63
+
+    /// Checks names, limits, primary keys, indexes and link targets.
+    public func validate() throws {
+        var seen = Set<String>()
+        for os in objectSchemas {
+            guard !os.className.isEmpty else { throw SchemaError.invalid("a class has an empty name") }
+            guard os.className.utf8.count <= Self.maxClassNameBytes else {
+                throw SchemaError.classNameTooLong(os.className, os.className.utf8.count)
+            }
+            guard seen.insert(os.className).inserted else { throw SchemaError.invalid("class '\(os.className)' is defined twice") }
+            var props = Set<String>()
+            var pk = 0
+            for p in os.properties {
+                guard !p.name.isEmpty else { throw SchemaError.invalid("class '\(os.className)' has a property with an empty name") }
+                guard p.name.utf8.count <= Self.maxPropertyNameBytes else {
+                    throw SchemaError.propertyNameTooLong(os.className, p.name, p.name.utf8.count)
+                }
+                guard props.insert(p.name).inserted else { throw SchemaError.invalid("property '\(os.className).\(p.name)' is defined twice") }
+                if p.isPrimaryKey {
+                    pk += 1
+                    guard p.type.canBePrimaryKey, p.collection == .single else {
+                        throw SchemaError.invalid("'\(os.className).\(p.name)': a \(p.typeDescription) property cannot be a primary key (use Int, String, ObjectId or UUID)")
+                    }
+                    guard !os.isEmbedded else { throw SchemaError.invalid("embedded class '\(os.className)' cannot have a primary key") }
+                }
+                if p.isIndexed && !p.isPrimaryKey && !(p.type.canBeIndexed && p.collection == .single) {
+                    throw SchemaError.invalid("'\(os.className).\(p.name)': \(p.typeDescription) properties cannot be indexed")
+                }
+                if p.type == .object || p.type == .linkingObjects {
+                    guard let target = p.objectClassName, let t = self[target] else {
+                        throw SchemaError.invalid("'\(os.className).\(p.name)' links to class '\(p.objectClassName ?? "")', which is not in the schema")
+                    }
+                    if p.type == .object && p.collection == .single && !p.isOptional {
+                        throw SchemaError.invalid("'\(os.className).\(p.name)': to-one links must be optional")
+                    }
+                    if p.type == .linkingObjects {
+                        guard let origin = p.linkOriginPropertyName, let op = t[origin], op.type == .object, op.objectClassName == os.className else {
+                            throw SchemaError.invalid("'\(os.className).\(p.name)': '\(target).\(p.linkOriginPropertyName ?? "")' is not a link to '\(os.className)'")
+                        }
+                    }
+                }
+            }
+            if pk > 1 { throw SchemaError.invalid("class '\(os.className)' has more than one primary key") }
+        }
+    }
+
+    // MARK: encoding (stored in the file)
+
+    func encode() -> [UInt8] {
+        var w = ByteWriter()
+        w.u32(1) // schema encoding version
+        w.u32(UInt32(objectSchemas.count))
+        for os in objectSchemas {
+            w.string(os.className)
+            w.u8(os.isEmbedded ? 1 : 0)
+            w.u32(UInt32(os.properties.count))
+            for p in os.properties {
+                w.string(p.name)
+                w.u8(p.type.rawValue); w.u8(p.collection.rawValue)
+                w.u8((p.isOptional ? 1 : 0) | (p.isPrimaryKey ? 2 : 0) | (p.isIndexed ? 4 : 0))
+                w.string(p.objectClassName ?? "")
+                w.string(p.linkOriginPropertyName ?? "")
+            }
+        }
+        return w.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> Schema {
+        try bytes.withUnsafeBytes { raw in
+            var r = ByteReader(raw)
+            do {
+                guard try r.u32() == 1 else { throw SchemaError.invalid("schema stored with an unknown encoding") }
+                let n = Int(try r.u32())
+                guard n < 100_000 else { throw ByteReader.OutOfBounds() }
+                var out: [ObjectSchema] = []
+                for _ in 0..<n {
+                    let name = try r.string()
+                    let embedded = try r.u8() == 1
+                    let pn = Int(try r.u32())
+                    guard pn < 100_000 else { throw ByteReader.OutOfBounds() }
+                    var props: [PropertySchema] = []
+                    for _ in 0..<pn {
+                        let pname = try r.string()
+                        guard let type = PropertyType(rawValue: try r.u8()), let coll = CollectionKind(rawValue: try r.u8()) else { throw ByteReader.OutOfBounds() }
+                        let flags = try r.u8()
+                        let target = try r.string(), origin = try r.string()
+                        props.append(PropertySchema(name: pname, type: type, collection: coll, isOptional: flags & 1 != 0,
+                                                    objectClassName: target.isEmpty ? nil : target,
+                                                    linkOriginPropertyName: origin.isEmpty ? nil : origin,
+                                                    isPrimaryKey: flags & 2 != 0, isIndexed: flags & 4 != 0))
+                    }
+                    out.append(ObjectSchema(className: name, properties: props, isEmbedded: embedded))
+                }
+                return Schema(out)
+            } catch is ByteReader.OutOfBounds {
+                throw SchemaError.invalid("the stored schema is damaged")
+            }
+        }
+    }
+}
+
+/// Schema problems. Messages name the class and property and say what to change.
+public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
+    case invalid(String)
+    case classNameTooLong(String, Int)
+    case propertyNameTooLong(String, String, Int)
+    case migrationRequired([String])
+    case noSuchClass(String)
+    case noSuchProperty(className: String, property: String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let s): return "invalid schema: \(s)"
+        case .classNameTooLong(let n, let b): return "class name '\(n)' is \(b) UTF-8 bytes; the limit is \(Schema.maxClassNameBytes)"
+        case .propertyNameTooLong(let c, let p, let b): return "property name '\(c).\(p)' is \(b) UTF-8 bytes; the limit is \(Schema.maxPropertyNameBytes)"
+        case .migrationRequired(let diffs):
+            return "migration required: the schema differs from the file's (" + diffs.joined(separator: "; ") + "). Increase schemaVersion and give a migrationBlock, or set deleteRealmIfMigrationNeeded"
+        case .noSuchClass(let c): return "no class named '\(c)' in the schema"
+        case .noSuchProperty(let c, let p): return "class '\(c)' has no property named '\(p)'"
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The key of an object within its class. Stable for the object's life; never reused within a
+/// class, except that a class with an `Int` primary key uses the primary key itself as the key
+/// (so lookups by primary key are one B+tree search).
+public typealias ObjKey = Int64
+
+/// A reference to an object: its class name and key.
+public struct ObjectLink: Hashable, Sendable, CustomStringConvertible {
+    public var className: String
+    public var key: ObjKey
+    public init(className: String, key: ObjKey) { self.className = className; self.key = key }
+    public var description: String { "\(className)#\(key)" }
+}
+
+/// Any single value a property can hold, as the dynamic API reads and writes it.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data([UInt8])
+    case date(Date)
+    case objectId(ObjectId)
+    case uuid(UUID)
+    case decimal(Decimal128)
+    /// A link to another object (to-one links, list elements, and `AnyRealmValue` links).
+    case object(ObjectLink)
+
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let f): return String(f)
+        case .double(let d): return String(d)
+        case .string(let s): return s
+        case .data(let d): return "<\(d.count) bytes>"
+        case .date(let d): return Value.iso8601(d)
+        case .objectId(let o): return o.stringValue
+        case .uuid(let u): return u.uuidString
+        case .decimal(let d): return d.description
+        case .object(let l): return l.description
+        }
+    }
+
+    /// ISO 8601 with milliseconds, UTC.
+    public static func iso8601(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: d)
+    }
+
+    /// The property type this value naturally belongs to (nil for null).
+    public var naturalType: PropertyType? {
+        switch self {
+        case .null: return nil
+        case .bool: return .bool
+        case .int: return .int
+        case .float: return .float
+        case .double: return .double
+        case .string: return .string
+        case .data: return .data
+        case .date: return .date
+        case .objectId: return .objectId
+        case .uuid: return .uuid
+        case .decimal: return .decimal128
+        case .object: return .object
+        }
+    }
+}
+
+/// The storage type of a property (RealmSwift's `PropertyType`).
+public enum PropertyType: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case bool = 0, int, float, double, string, data, date, objectId, uuid, decimal128
+    /// `AnyRealmValue`: any of the above, or a link.
+    case mixed
+    /// A link to an object of `objectClassName`.
+    case object
+    /// `LinkingObjects`: computed backlinks, not stored.
+    case linkingObjects
+
+    public var description: String {
+        switch self {
+        case .bool: return "bool"
+        case .int: return "int"
+        case .float: return "float"
+        case .double: return "double"
+        case .string: return "string"
+        case .data: return "data"
+        case .date: return "date"
+        case .objectId: return "objectId"
+        case .uuid: return "uuid"
+        case .decimal128: return "decimal128"
+        case .mixed: return "mixed"
+        case .object: return "object"
+        case .linkingObjects: return "linkingObjects"
+        }
+    }
+
+    /// Types that may be a primary key.
+    public var canBePrimaryKey: Bool { [.int, .string, .objectId, .uuid].contains(self) }
+    /// Types that may be indexed.
+    public var canBeIndexed: Bool { [.bool, .int, .string, .objectId, .uuid, .date].contains(self) }
+}
