@@ -1,0 +1,98 @@
+import Foundation
+import StrataStorage
+
+/// A cluster holds a range of objects of one class, column by column:
+///
+///     cluster block (kind 17): refs = [keys column, column 0, column 1, …], bytes = u32 count, u32 columns
+///
+/// Each column is a column block (see `ColumnView`): reading one property of many objects
+/// touches only that property's blocks. A class is a weighted B+tree `c/<Class>` whose entries
+/// are clusters: key = a lower bound of the cluster's object keys (big-endian, sign flipped),
+/// value = the owned cluster block, weight = its object count (so row n is found in O(log n)).
+/// Invariant: tree key of cluster i <= every key in cluster i < tree key of cluster i+1.
+struct StoredCluster {
+    let block: GenericBlock
+    let count: Int
+    let columnCount: Int
+    let keys: ColumnView
+
+    init(_ txn: Transaction, ref: BlockRef) throws {
+        block = try txn.genericBlock(ref)
+        let b = block.bytes
+        guard block.view.kindByte == ObjectBlockKind.cluster, b.count >= 8, block.refCount >= 1 else {
+            throw StorageError.corrupted(path: txn.path, detail: "block \(ref) is not a cluster")
+        }
+        count = Int(b.baseAddress!.getLE32(0))
+        columnCount = block.refCount - 1
+        do { keys = try ColumnView(try txn.genericBlock(block.ref(0))) } catch let e as StorageError { throw e } catch {
+            throw StorageError.corrupted(path: txn.path, detail: "key column of cluster \(ref) is malformed")
+        }
+        guard keys.count == count, keys.layout == .int else {
+            throw StorageError.corrupted(path: txn.path, detail: "cluster \(ref) has \(keys.count) keys for \(count) objects")
+        }
+    }
+
+    func column(_ txn: Transaction, _ c: Int) throws -> ColumnView? {
+        guard c < columnCount else { return nil }
+        let ref = block.ref(c + 1)
+        let g = try txn.genericBlock(ref)
+        do {
+            let v = try ColumnView(g)
+            guard v.count == count else { throw ColumnView.Malformed() }
+            return v
+        } catch { throw StorageError.corrupted(path: txn.path, detail: "column block \(ref) is malformed") }
+    }
+
+    /// Row of `key`, if present (binary search).
+    func row(of key: ObjKey) -> Int? {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let k = keys.int(mid)
+            if k < key { lo = mid + 1 } else if k == key { return mid } else { hi = mid }
+        }
+        return nil
+    }
+}
+
+/// A column of a cluster being changed: still the committed block, or decoded.
+enum ColumnState {
+    case stored(BlockRef)
+    case decoded(MutableColumn)
+}
+
+/// A cluster being changed by a write transaction. Columns are decoded only when they change
+/// (an update of one property rewrites one column block).
+final class MutableCluster {
+    var keys: [Int64]
+    var columns: [ColumnState]
+    init(keys: [Int64], columns: [ColumnState]) { self.keys = keys; self.columns = columns }
+    var count: Int { keys.count }
+
+    func row(of key: ObjKey) -> Int? {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if keys[mid] < key { lo = mid + 1 } else if keys[mid] == key { return mid } else { hi = mid }
+        }
+        return nil
+    }
+    func insertionRow(of key: ObjKey) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi { let mid = (lo + hi) >> 1; if keys[mid] < key { lo = mid + 1 } else { hi = mid } }
+        return lo
+    }
+}
+
+/// Tree keys of clusters: Int64 with the sign bit flipped, big-endian, so byte order = numeric order.
+enum ClusterKey {
+    @inline(__always) static func encode(_ k: Int64) -> [UInt8] {
+        let u = UInt64(bitPattern: k) ^ (1 << 63)
+        return withUnsafeBytes(of: u.bigEndian) { Array($0) }
+    }
+    @inline(__always) static func decode(_ b: [UInt8]) -> Int64 {
+        guard b.count == 8 else { return 0 }
+        let u = b.withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }
+        return Int64(bitPattern: u ^ (1 << 63))
+    }
+}

@@ -1,0 +1,254 @@
+import Foundation
+import StrataStorage
+
+/// Conversions between `Value` and the column layouts, per property type.
+/// Dates are stored as Int64 nanoseconds since 1970; decimals as their canonical string;
+/// `mixed` as a tagged byte string (tag, payload).
+enum ValueCodec {
+    static func dateToInt(_ d: Date) -> Int64 {
+        let ns = (d.timeIntervalSince1970 * 1e9).rounded()
+        if ns >= 9.2e18 { return Int64.max }
+        if ns <= -9.2e18 { return Int64.min }
+        return Int64(ns)
+    }
+    static func intToDate(_ i: Int64) -> Date { Date(timeIntervalSince1970: Double(i) / 1e9) }
+
+    static func uuidBytes(_ u: UUID) -> [UInt8] { withUnsafeBytes(of: u.uuid) { Array($0) } }
+    static func uuid(_ b: UnsafeRawBufferPointer) -> UUID {
+        var t: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &t) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: b.prefix(16))) }
+        return UUID(uuid: t)
+    }
+
+    // MARK: mixed
+
+    static func encodeMixed(_ v: Value) -> [UInt8] {
+        var w = ByteWriter()
+        switch v {
+        case .null: w.u8(0)
+        case .bool(let b): w.u8(1); w.u8(b ? 1 : 0)
+        case .int(let i): w.u8(2); w.i64(i)
+        case .float(let f): w.u8(3); w.u32(f.bitPattern)
+        case .double(let d): w.u8(4); w.u64(d.bitPattern)
+        case .string(let s): w.u8(5); w.append(Array(s.utf8))
+        case .data(let d): w.u8(6); w.append(d)
+        case .date(let d): w.u8(7); w.i64(dateToInt(d))
+        case .objectId(let o): w.u8(8); w.append(o.bytes)
+        case .uuid(let u): w.u8(9); w.append(uuidBytes(u))
+        case .decimal(let d): w.u8(10); w.append(Array(d.description.utf8))
+        case .object(let l): w.u8(11); w.i64(l.key); w.append(Array(l.className.utf8))
+        }
+        return w.bytes
+    }
+
+    static func decodeMixed(_ b: UnsafeRawBufferPointer) -> Value {
+        guard let tag = b.first else { return .null }
+        let rest = UnsafeRawBufferPointer(rebasing: b[1...])
+        func i64() -> Int64 { rest.count >= 8 ? Int64(bitPattern: rest.baseAddress!.getLE64(0)) : 0 }
+        switch tag {
+        case 1: return .bool(rest.first == 1)
+        case 2: return .int(i64())
+        case 3: return .float(rest.count >= 4 ? Float(bitPattern: rest.baseAddress!.getLE32(0)) : 0)
+        case 4: return .double(Double(bitPattern: UInt64(bitPattern: i64())))
+        case 5: return .string(String(decoding: rest, as: UTF8.self))
+        case 6: return .data(Array(rest))
+        case 7: return .date(intToDate(i64()))
+        case 8: return rest.count == 12 ? .objectId(ObjectId(uncheckedBytes: Array(rest))) : .null
+        case 9: return rest.count == 16 ? .uuid(uuid(rest)) : .null
+        case 10: return (try? Decimal128(string: String(decoding: rest, as: UTF8.self))).map { .decimal($0) } ?? .null
+        case 11: return rest.count >= 8 ? .object(ObjectLink(className: String(decoding: rest[8...], as: UTF8.self), key: i64())) : .null
+        default: return .null
+        }
+    }
+
+    // MARK: reading
+
+    /// The value of row `i` of a stored column holding `type` values.
+    static func read(_ v: ColumnView, _ i: Int, type: PropertyType, target: String?) -> Value {
+        if v.isNull(i) { return .null }
+        switch type {
+        case .bool: return .bool(v.int(i) != 0)
+        case .int: return .int(v.int(i))
+        case .date: return .date(intToDate(v.int(i)))
+        case .object: return .object(ObjectLink(className: target ?? "", key: v.int(i)))
+        case .float: return .float(v.float(i))
+        case .double: return .double(v.double(i))
+        case .string: return .string(String(decoding: v.bytes(i), as: UTF8.self))
+        case .data: return .data(Array(v.bytes(i)))
+        case .decimal128: return (try? Decimal128(string: String(decoding: v.bytes(i), as: UTF8.self))).map { .decimal($0) } ?? .null
+        case .mixed: return decodeMixed(v.bytes(i))
+        case .objectId: return .objectId(ObjectId(uncheckedBytes: Array(v.fixed(i))))
+        case .uuid: return .uuid(uuid(v.fixed(i)))
+        case .linkingObjects: return .null
+        }
+    }
+
+    /// The value of row `i` of a column being modified.
+    static func read(_ c: MutableColumn, _ i: Int, type: PropertyType, target: String?) -> Value {
+        if c.nulls?[i] == true { return .null }
+        switch c.values {
+        case .int(let a):
+            switch type {
+            case .bool: return .bool(a[i] != 0)
+            case .date: return .date(intToDate(a[i]))
+            case .object: return .object(ObjectLink(className: target ?? "", key: a[i]))
+            default: return .int(a[i])
+            }
+        case .float(let a): return .float(a[i])
+        case .double(let a): return .double(a[i])
+        case .bytes(let a):
+            return a[i].withUnsafeBytes { b in
+                switch type {
+                case .string: return .string(String(decoding: b, as: UTF8.self))
+                case .decimal128: return (try? Decimal128(string: String(decoding: b, as: UTF8.self))).map { .decimal($0) } ?? .null
+                case .mixed: return decodeMixed(b)
+                default: return .data(Array(b))
+                }
+            }
+        case .fixed(let w, let a):
+            return a.withUnsafeBytes { b in
+                let e = UnsafeRawBufferPointer(rebasing: b[(i * w)..<((i + 1) * w)])
+                return type == .uuid ? .uuid(uuid(e)) : .objectId(ObjectId(uncheckedBytes: Array(e)))
+            }
+        case .refs: return .null
+        }
+    }
+
+    // MARK: writing
+
+    /// Converts `v` to what a property of type `type` stores, or throws a clear error.
+    static func coerce(_ v: Value, to type: PropertyType, optional: Bool, target: String?, where what: @autoclosure () -> String) throws -> Value {
+        if case .null = v {
+            guard optional || type == .mixed else { throw ObjectError.nullNotAllowed(what()) }
+            return .null
+        }
+        switch (type, v) {
+        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string), (.data, .data),
+             (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.decimal128, .decimal): break
+        case (.float, .int(let i)): return .float(Float(i))
+        case (.float, .double(let d)): return .float(Float(d))
+        case (.double, .int(let i)): return .double(Double(i))
+        case (.double, .float(let f)): return .double(Double(f))
+        case (.decimal128, .int(let i)): return .decimal(Decimal128(number: Int(i)))
+        case (.decimal128, .double(let d)): return .decimal(Decimal128(floatLiteral: d))
+        case (.mixed, _): break
+        case (.object, .object(let l)):
+            guard l.className == target else { throw ObjectError.wrongType(what(), expected: target ?? "object", got: l.className) }
+        default:
+            throw ObjectError.wrongType(what(), expected: type.description, got: v.naturalType?.description ?? "null")
+        }
+        if case .string(let s) = v, s.utf8.count > ObjectLimits.maxValueBytes { throw ObjectError.valueTooLarge(what(), s.utf8.count) }
+        if case .data(let d) = v, d.count > ObjectLimits.maxValueBytes { throw ObjectError.valueTooLarge(what(), d.count) }
+        return v
+    }
+
+    /// Appends a (coerced) value to a column.
+    static func append(_ v: Value, to c: inout MutableColumn, type: PropertyType) {
+        let isNull = v.isNull
+        switch c.values {
+        case .int(var a):
+            c.values = .int([]) // release the array's buffer so the append does not copy
+            a.append(intValue(v)); c.values = .int(a)
+        case .float(var a): c.values = .float([]); a.append(isNull ? 0 : { if case .float(let f) = v { return f }; return 0 }()); c.values = .float(a)
+        case .double(var a): c.values = .double([]); a.append(isNull ? 0 : { if case .double(let d) = v { return d }; return 0 }()); c.values = .double(a)
+        case .bytes(var a): c.values = .bytes([]); a.append(bytesValue(v, type: type)); c.values = .bytes(a)
+        case .fixed(let w, var a): c.values = .fixed(w, []); a.append(contentsOf: fixedValue(v, width: w)); c.values = .fixed(w, a)
+        case .refs(var a): c.values = .refs([]); a.append(.stored(0)); c.values = .refs(a)
+        }
+        c.appendNullFlag(isNull)
+    }
+
+    static func insert(_ v: Value, at i: Int, into c: inout MutableColumn, type: PropertyType) {
+        let isNull = v.isNull
+        switch c.values {
+        case .int(var a): c.values = .int([]); a.insert(intValue(v), at: i); c.values = .int(a)
+        case .float(var a): c.values = .float([]); a.insert({ if case .float(let f) = v { return f }; return 0 }(), at: i); c.values = .float(a)
+        case .double(var a): c.values = .double([]); a.insert({ if case .double(let d) = v { return d }; return 0 }(), at: i); c.values = .double(a)
+        case .bytes(var a): c.values = .bytes([]); a.insert(bytesValue(v, type: type), at: i); c.values = .bytes(a)
+        case .fixed(let w, var a): c.values = .fixed(w, []); a.insert(contentsOf: fixedValue(v, width: w), at: i * w); c.values = .fixed(w, a)
+        case .refs(var a): c.values = .refs([]); a.insert(.stored(0), at: i); c.values = .refs(a)
+        }
+        c.insertNullFlag(isNull, at: i)
+    }
+
+    static func set(_ v: Value, at i: Int, in c: inout MutableColumn, type: PropertyType) {
+        switch c.values {
+        case .int(var a): c.values = .int([]); a[i] = intValue(v); c.values = .int(a)
+        case .float(var a): c.values = .float([]); a[i] = { if case .float(let f) = v { return f }; return 0 }(); c.values = .float(a)
+        case .double(var a): c.values = .double([]); a[i] = { if case .double(let d) = v { return d }; return 0 }(); c.values = .double(a)
+        case .bytes(var a): c.values = .bytes([]); a[i] = bytesValue(v, type: type); c.values = .bytes(a)
+        case .fixed(let w, var a): c.values = .fixed(w, []); a.replaceSubrange(i * w..<(i + 1) * w, with: fixedValue(v, width: w)); c.values = .fixed(w, a)
+        case .refs: break
+        }
+        c.setNull(i, v.isNull)
+    }
+
+    static func intValue(_ v: Value) -> Int64 {
+        switch v {
+        case .int(let i): return i
+        case .bool(let b): return b ? 1 : 0
+        case .date(let d): return dateToInt(d)
+        case .object(let l): return l.key
+        default: return 0
+        }
+    }
+
+    static func bytesValue(_ v: Value, type: PropertyType) -> [UInt8] {
+        if type == .mixed { return encodeMixed(v) }
+        switch v {
+        case .string(let s): return Array(s.utf8)
+        case .data(let d): return d
+        case .decimal(let d): return Array(d.description.utf8)
+        default: return []
+        }
+    }
+
+    static func fixedValue(_ v: Value, width: Int) -> [UInt8] {
+        switch v {
+        case .objectId(let o): return o.bytes
+        case .uuid(let u): return uuidBytes(u)
+        default: return [UInt8](repeating: 0, count: width)
+        }
+    }
+}
+
+/// Limits of the object layer.
+public enum ObjectLimits {
+    /// The largest String or Data value: 16 MB.
+    public static let maxValueBytes = 16 << 20
+    /// Objects per cluster.
+    static let clusterCapacity = 1024
+}
+
+/// Errors of the object layer. Messages name the class/property and say what to do.
+public enum ObjectError: Error, Equatable, CustomStringConvertible, Sendable {
+    case nullNotAllowed(String)
+    case wrongType(String, expected: String, got: String)
+    case valueTooLarge(String, Int)
+    case duplicatePrimaryKey(className: String, value: String)
+    case missingPrimaryKey(className: String)
+    case primaryKeyChange(className: String)
+    case noSuchObject(className: String, key: ObjKey)
+    case notInWriteTransaction
+    case embeddedObjectCreation(String)
+    case notACollection(String)
+    case indexOutOfRange(String, index: Int, count: Int)
+    case unknownProperty(className: String, property: String)
+
+    public var description: String {
+        switch self {
+        case .nullNotAllowed(let w): return "\(w) is not optional: nil is not allowed"
+        case .wrongType(let w, let e, let g): return "\(w) holds \(e) values, not \(g)"
+        case .valueTooLarge(let w, let n): return "\(w): a value of \(n) bytes is larger than the 16 MB limit for String and Data"
+        case .duplicatePrimaryKey(let c, let v): return "an object of class '\(c)' with primary key \(v) already exists; use update: .modified or .all to update it"
+        case .missingPrimaryKey(let c): return "class '\(c)' has a primary key: give a value for it"
+        case .primaryKeyChange(let c): return "the primary key of an existing '\(c)' object cannot be changed; delete it and create a new one"
+        case .noSuchObject(let c, let k): return "no object of class '\(c)' with key \(k) (it may have been deleted)"
+        case .notInWriteTransaction: return "cannot modify managed objects outside of a write transaction: use realm.write { }"
+        case .embeddedObjectCreation(let c): return "embedded objects of class '\(c)' cannot be created on their own: assign them to a property of their parent"
+        case .notACollection(let w): return "\(w) is not a collection"
+        case .indexOutOfRange(let w, let i, let n): return "\(w): index \(i) is out of range (count \(n))"
+        case .unknownProperty(let c, let p): return "class '\(c)' has no property named '\(p)'"
+        }
+    }
+}
