@@ -156,10 +156,8 @@ func quoteString(_ s: String) -> String {
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         default:
-            if u.value < 0x20 || u.properties.generalCategory == .nonspacingMark
-                || u.properties.generalCategory == .enclosingMark || u.properties.generalCategory == .spacingMark
-                || u.properties.generalCategory == .format || u.properties.generalCategory == .surrogate {
-                // Escape what could fuse with the quote into one Character or is invisible.
+            if u.value < 0x20 || u.value == 0x7F || fusesWithQuote(u) {
+                // Escape what is invisible or would merge with a quote into one Character.
                 out += "\\u{" + String(u.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(u)
@@ -167,6 +165,22 @@ func quoteString(_ s: String) -> String {
         }
     }
     return out + "\""
+}
+
+/// True when `u` would join a neighbouring quote into one grapheme cluster (combining marks,
+/// joiners, emoji modifiers, prepended marks...). The lexer reads `Character`s, so such a
+/// scalar next to a quote must be written as an escape.
+private func fusesWithQuote(_ u: Unicode.Scalar) -> Bool {
+    if u.isASCII { return false }
+    var before = "\""
+    before.unicodeScalars.append(u)
+    var after = ""
+    after.unicodeScalars.append(u)
+    after += "\""
+    var alone = ""
+    alone.unicodeScalars.append(u)
+    return before.count == 1 || after.count == 1 || alone.count != 1
+        || u.properties.generalCategory == .format || u.properties.generalCategory == .nonspacingMark
 }
 
 /// `YYYY-MM-DD@HH:MM:SS` (plus `:nanoseconds` when non-zero) for years 0...9999, otherwise
