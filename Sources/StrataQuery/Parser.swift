@@ -218,6 +218,7 @@ struct Parser {
         }
         let right = try parseExpression(what: "a value after '\(opToken.text)'")
         if op == .between {
+            if case .argument = right { return QueryComparison(left, op, right, options: options, quantifier: quantifier) }
             guard case .list(let items) = right, items.count == 2 else {
                 throw .syntax(at: opToken.offset, "BETWEEN expects a list of two values: BETWEEN {low, high}")
             }

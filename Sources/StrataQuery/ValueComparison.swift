@@ -159,9 +159,9 @@ func sortCompare(_ a: QueryValue, _ b: QueryValue) -> Ordering3 {
         }
         return order(x.count, y.count)
     default:
-        // Numbers where NaN is involved.
+        // Same rank but unordered: two nulls, or numbers where NaN is involved.
         let an = isNaN(a), bn = isNaN(b)
-        if an && bn { return .equal }
+        if an == bn { return .equal }
         return an ? .less : .greater
     }
 }
