@@ -11,14 +11,6 @@ extension ParsedQuery {
     }
 }
 
-extension RQL {
-    /// Parses and binds in one step.
-    public static func compile(_ text: String, schema: QuerySchema, className: String,
-                               arguments: [QueryValue] = []) throws(QueryError) -> BoundQuery {
-        try parse(text).bind(to: schema, className: className, arguments: arguments)
-    }
-}
-
 /// Resolves a parsed query against a schema. See `ParsedQuery.bind`.
 struct Binder {
     let schema: QuerySchema
@@ -325,7 +317,7 @@ struct Binder {
         case (.int(let i), .float?): return .float(Float(i))
         case (.int(let i), .decimal?): return .decimal(Decimal(i))
         case (.double(let d), .float?) where Double(Float(d)) == d: return .float(Float(d))
-        case (.double(let d), .decimal?) where d.isFinite: return .decimal(Decimal(d))
+        case (.double(let d), .decimal?) where d.isFinite && !Decimal(d).isNaN: return .decimal(Decimal(d))
         case (.string(let s), .data?): return .data(Array(s.utf8))
         default: return v
         }

@@ -16,30 +16,12 @@
 /// Keywords are recognised by position, so properties may be named `sort`, `limit`, `asc`...
 /// Only the value keywords (`true false nil null TRUEPREDICATE FALSEPREDICATE ANY SOME ALL NONE
 /// NOT SUBQUERY inf infinity nan`) cannot start a key path.
-public enum RQL {
-    /// Parses a query string. Throws a `QueryError` of kind `.syntax` naming the 1-based position
-    /// and what was expected. Never traps.
-    public static func parse(_ text: String) throws(QueryError) -> ParsedQuery {
-        var parser = Parser(tokens: try Lexer.tokenize(text))
-        return try parser.parseQuery()
-    }
-
-    /// Parses a predicate only (no SORT/DISTINCT/LIMIT clauses allowed).
-    public static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
-        let q = try parse(text)
-        if !q.ordering.isEmpty {
-            throw QueryError(kind: .syntax, message: "Invalid query: SORT, DISTINCT and LIMIT are not allowed here")
-        }
-        return q.predicate
-    }
-}
-
 struct Parser {
     private let tokens: [Token]
     private var pos = 0
     /// Nesting depth guard: deeply nested input must fail cleanly rather than overflow the stack.
     private var depth = 0
-    static let maxDepth = 200
+    static let maxDepth = 100
 
     init(tokens: [Token]) { self.tokens = tokens }
 

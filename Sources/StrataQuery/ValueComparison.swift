@@ -40,11 +40,24 @@ private func compare(_ i: Int64, _ d: Double) -> Ordering3? {
     return frac > 0 ? .less : (frac < 0 ? .greater : .equal)
 }
 
+/// A decimal for an int, finite double or non-NaN decimal; nil when the value has no decimal
+/// form (NaN, infinities, doubles beyond Foundation.Decimal's range).
 private func decimalOf(_ n: Number) -> Decimal? {
     switch n {
     case .int(let i): return Decimal(i)
-    case .double(let d): return d.isFinite ? Decimal(d) : nil
+    case .double(let d):
+        guard d.isFinite else { return nil }
+        let dec = Decimal(d)
+        return dec.isNaN ? nil : dec
     case .decimal(let d): return d.isNaN ? nil : d
+    }
+}
+
+private func doubleOf(_ n: Number) -> Double {
+    switch n {
+    case .int(let i): return Double(i)
+    case .double(let d): return d
+    case .decimal(let d): return d.isNaN ? .nan : NSDecimalNumber(decimal: d).doubleValue
     }
 }
 
@@ -55,11 +68,11 @@ private func compareNumbers(_ a: Number, _ b: Number) -> Ordering3? {
     case (.int(let x), .double(let y)): return compare(x, y)
     case (.double(let x), .int(let y)): return compare(y, x).map { Ordering3(rawValue: -$0.rawValue)! }
     default:
-        // One side is a decimal: infinities order against any finite decimal.
-        if case .double(let d) = a, d.isInfinite { return d > 0 ? .greater : .less }
-        if case .double(let d) = b, d.isInfinite { return d > 0 ? .less : .greater }
-        guard let x = decimalOf(a), let y = decimalOf(b) else { return nil }
-        return order(x, y)
+        // One side is a decimal. Compare as decimals when both have a decimal form, otherwise
+        // (infinities, doubles outside Decimal's range) as doubles.
+        if let x = decimalOf(a), let y = decimalOf(b) { return order(x, y) }
+        let x = doubleOf(a), y = doubleOf(b)
+        return x.isNaN || y.isNaN ? nil : order(x, y)
     }
 }
 

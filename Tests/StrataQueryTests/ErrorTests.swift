@@ -64,7 +64,7 @@ final class ErrorTests: XCTestCase {
         XCTAssertTrue(syntaxError(deep).contains("nested too deeply"))
         let nots = String(repeating: "NOT ", count: 5000) + "a == 1"
         XCTAssertTrue(syntaxError(nots).contains("nested too deeply"))
-        let ok = String(repeating: "(", count: 50) + "a == 1" + String(repeating: ")", count: 50)
+        let ok = String(repeating: "(", count: 90) + "a == 1" + String(repeating: ")", count: 90)
         XCTAssertNoThrow(try RQL.parse(ok))
     }
 }

@@ -135,7 +135,7 @@ final class FuzzTests: XCTestCase {
             case 2: return .int(Int64.random(in: .min ... .max, using: &rng))
             case 3: return .int(Int64(int(-10...10)))
             case 4:
-                let d = pick([0.5, -2.25, 1e300, 5e-324, -0.0, .infinity, -.infinity, 3.0, Double(int(-1000...1000)) / 7])
+                let d = pick([0.5, -2.25, 1e300, Double.leastNonzeroMagnitude, -0.0, .infinity, -.infinity, 3.0, Double(int(-1000...1000)) / 7])
                 return .double(d)
             case 5: return .string(randomString())
             case 6: return .data((0..<int(0...6)).map { _ in UInt8(int(0...255)) })
