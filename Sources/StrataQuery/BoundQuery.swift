@@ -1,0 +1,173 @@
+/// A query checked against a `QuerySchema`: property names resolved to typed path steps,
+/// arguments substituted, constants converted to the type they are compared with. This is what
+/// evaluators (the reference `QueryEvaluator`, or the engine's column scans) execute.
+public struct BoundQuery: Hashable, Sendable {
+    /// The class the query selects from.
+    public var className: String
+    public var predicate: BoundPredicate
+    /// SORT / DISTINCT / LIMIT in the order written.
+    public var ordering: [BoundOrderingClause]
+
+    public init(className: String, predicate: BoundPredicate, ordering: [BoundOrderingClause] = []) {
+        self.className = className
+        self.predicate = predicate
+        self.ordering = ordering
+    }
+}
+
+/// A bound boolean condition (same shape as `QueryPredicate`).
+public indirect enum BoundPredicate: Hashable, Sendable {
+    case constant(Bool)
+    case and([BoundPredicate])
+    case or([BoundPredicate])
+    case not(BoundPredicate)
+    case comparison(BoundComparison)
+
+    /// The top-level AND clauses: the operands of a top-level `and`, or `[self]`.
+    public var conjuncts: [BoundPredicate] {
+        if case .and(let parts) = self { return parts }
+        return [self]
+    }
+}
+
+/// A bound comparison. Invariants established by the binder:
+/// - `op == .in` ⇒ `right` is `.values`; `op == .between` ⇒ `right` is `.values` of two items.
+/// - `quantifier == nil` ⇒ neither side is to-many; otherwise at least the left side is, and for
+///   `allOf`/`noneOf` the right side is single-valued.
+/// - The types of both sides are compatible for `op` (mixed values are checked at run time).
+public struct BoundComparison: Hashable, Sendable {
+    public var quantifier: QueryQuantifier?
+    public var left: BoundOperand
+    public var op: QueryOperator
+    public var options: QueryStringOptions
+    public var right: BoundOperand
+
+    public init(_ left: BoundOperand, _ op: QueryOperator, _ right: BoundOperand,
+                options: QueryStringOptions = [], quantifier: QueryQuantifier? = nil) {
+        self.left = left
+        self.op = op
+        self.right = right
+        self.options = options
+        self.quantifier = quantifier
+    }
+
+    /// If this clause is `property == constant` (either order, no `[c]`/`[d]`) on a scalar
+    /// property of the queried object itself, the property name and the constant: the shape an
+    /// index lookup can answer.
+    public var propertyEqualsConstant: (property: String, value: QueryValue)? {
+        guard op == .equal, options.isEmpty, quantifier == nil else { return nil }
+        switch (left, right) {
+        case (.path(let p), .value(let v)), (.value(let v), .path(let p)):
+            guard let name = p.directProperty else { return nil }
+            return (name, v)
+        default:
+            return nil
+        }
+    }
+}
+
+/// One side of a bound comparison.
+public indirect enum BoundOperand: Hashable, Sendable {
+    /// A constant (literal or argument), converted to the type of the other side when numeric.
+    case value(QueryValue)
+    /// The right side of IN (any number of values) or BETWEEN (low, high).
+    case values([QueryValue])
+    case path(BoundKeyPath)
+    /// The number of elements of a collection matching a predicate.
+    case subqueryCount(BoundSubquery)
+}
+
+/// `SUBQUERY(collection, $variable, predicate).@count`, bound.
+public struct BoundSubquery: Hashable, Sendable {
+    /// A to-many path; its elements are bound to `variable` in turn.
+    public var collection: BoundKeyPath
+    public var variable: String
+    public var predicate: BoundPredicate
+}
+
+/// A resolved key path: a chain of steps from the queried object (or a SUBQUERY variable).
+public struct BoundKeyPath: Hashable, Sendable {
+    /// The SUBQUERY variable the path starts at, or nil for the queried object.
+    public var variable: String?
+    public var steps: [BoundPathStep]
+    /// The type of each value the path yields: a scalar type, or `.link(Class)` for objects.
+    public var type: QueryPropertyType
+    /// True when the path can yield several values (it crosses a list, set, map or backlinks
+    /// outside of a collection operator).
+    public var isToMany: Bool
+    /// The path as written, for messages.
+    public var text: String
+
+    /// The property name when the path is a single scalar property of the queried object.
+    public var directProperty: String? {
+        guard variable == nil, steps.count == 1, case .value(let name, _) = steps[0] else { return nil }
+        return name
+    }
+}
+
+/// One resolved step of a key path. Steps marked to-many turn one item into any number.
+public indirect enum BoundPathStep: Hashable, Sendable {
+    /// To-one link; a null link yields nothing.
+    case link(property: String, target: String)
+    /// List or set of links (to-many).
+    case links(property: String, target: String)
+    /// `LinkingObjects` property or `@links.Class.property` (to-many).
+    case backlinks(originClass: String, property: String)
+    /// Every object linking here; only inside `.aggregate` with `@count`.
+    case allBacklinks
+    /// `map['key']` on a map of links.
+    case linkMapValue(property: String, key: String, target: String)
+    /// All values of a map of links (to-many).
+    case linkMapValues(property: String, target: String)
+    /// A scalar property.
+    case value(property: String, type: QueryPropertyType)
+    /// List or set of scalars (to-many).
+    case values(property: String, element: QueryPropertyType)
+    /// `map['key']` on a map of scalars; a missing key yields nothing.
+    case mapValue(property: String, key: String, type: QueryPropertyType)
+    /// All values of a map of scalars (to-many).
+    case mapValues(property: String, type: QueryPropertyType)
+    /// `map.@keys` (to-many strings).
+    case mapKeys(property: String)
+    /// `@size` of a string (UTF-8 bytes, as realm-core) or binary value (bytes).
+    case size
+    /// A collection operator applied to one collection of the current object.
+    case aggregate(BoundAggregate)
+
+    /// True for the steps that can yield several items.
+    public var isToMany: Bool {
+        switch self {
+        case .links, .backlinks, .allBacklinks, .linkMapValues, .values, .mapValues, .mapKeys: return true
+        default: return false
+        }
+    }
+}
+
+/// `collection.@op` or `collection.@op.element.path`.
+public struct BoundAggregate: Hashable, Sendable {
+    /// `.size` on collections is bound as `.count`.
+    public var op: QueryAggregate
+    /// A to-many step.
+    public var collection: BoundPathStep
+    /// For collections of objects: the to-one path from each element to the aggregated value.
+    public var elementPath: [BoundPathStep]
+    /// The type of the result.
+    public var type: QueryPropertyType
+}
+
+/// A bound SORT / DISTINCT / LIMIT clause.
+public enum BoundOrderingClause: Hashable, Sendable {
+    case sort([BoundSortKey])
+    case distinct([BoundKeyPath])
+    case limit(Int)
+}
+
+/// A bound sort key: a single-valued path and a direction.
+public struct BoundSortKey: Hashable, Sendable {
+    public var path: BoundKeyPath
+    public var ascending: Bool
+    public init(path: BoundKeyPath, ascending: Bool) {
+        self.path = path
+        self.ascending = ascending
+    }
+}
