@@ -1,0 +1,440 @@
+import Foundation
+import StrataStorage
+
+/// The objects of one class within one transaction: locating, reading and (in a write
+/// transaction) changing them. Changed clusters are kept decoded until commit (`flush`).
+final class ClassTable {
+    unowned let txn: DBTransaction
+    let schema: ObjectSchema
+    let columns: [PropertySchema]
+    let treeName: String
+    private var treeCache: BTree?
+    /// Clusters changed in this transaction, by tree key.
+    var dirty: [Int64: MutableCluster] = [:]
+    /// The rightmost cluster, when known: appends with larger keys go straight there.
+    private var tail: (treeKey: Int64, lastKey: ObjKey)?
+    /// Next object key for classes without an Int primary key (loaded lazily).
+    private var nextKey: ObjKey?
+    var nextKeyDirty = false
+    /// Object count changes not yet reflected in the tree's weights.
+    private var weightsStale = false
+
+    init(txn: DBTransaction, schema: ObjectSchema) {
+        self.txn = txn
+        self.schema = schema
+        self.columns = schema.storedProperties
+        self.treeName = "c/" + schema.className
+    }
+
+    var storage: Transaction { txn.storage }
+    var write: WriteTransaction { txn.storage as! WriteTransaction }
+    var usesPrimaryKeyAsObjectKey: Bool { schema.primaryKeyProperty?.type == .int }
+
+    func tree(create: Bool) throws -> BTree? {
+        if let t = treeCache { return t }
+        if create, let w = txn.storage as? WriteTransaction {
+            treeCache = try w.tree(treeName, create: true, weighted: true)
+        } else {
+            treeCache = try storage.tree(treeName)
+        }
+        return treeCache
+    }
+
+    // MARK: counting and positions
+
+    /// Number of objects (O(1) from the tree's root weights).
+    func count() throws -> Int {
+        try syncWeights()
+        guard let t = try tree(create: false) else { return 0 }
+        return Int(try t.totalWeight)
+    }
+
+    /// Brings the tree's weights up to date with the dirty clusters (before positional reads).
+    func syncWeights() throws {
+        guard weightsStale, let t = try tree(create: false) else { return }
+        for (tk, c) in dirty where c.count > 0 {
+            guard let e = try t.get(ClusterKey.encode(tk)) else { continue }
+            try t.put(ClusterKey.encode(tk), value: e, weight: UInt64(c.count), releasingOld: false)
+        }
+        weightsStale = false
+    }
+
+    /// The cluster holding position `index` (in key order), and the row within it.
+    func locate(index: Int) throws -> (treeKey: Int64, row: Int)? {
+        try syncWeights()
+        guard index >= 0, let t = try tree(create: false), let (e, start) = try t.entry(atWeight: UInt64(index)) else { return nil }
+        return (ClusterKey.decode(e.key), index - Int(start))
+    }
+
+    /// The cluster that holds (or would hold) `key`.
+    private func clusterEntry(for key: ObjKey) throws -> (treeKey: Int64, value: TreeValue)? {
+        guard let t = try tree(create: false) else { return nil }
+        if let e = try t.floor(ClusterKey.encode(key)) { return (ClusterKey.decode(e.key), e.value) }
+        return nil
+    }
+
+    /// Where `key` lives: its cluster's tree key and row, or nil when there is no such object.
+    func locate(key: ObjKey) throws -> (treeKey: Int64, row: Int)? {
+        guard let (tk, value) = try clusterEntry(for: key) else { return nil }
+        if let m = dirty[tk] { return m.row(of: key).map { (tk, $0) } }
+        guard case .owned(let ref) = value else { return nil }
+        return try StoredCluster(storage, ref: ref).row(of: key).map { (tk, $0) }
+    }
+
+    func exists(_ key: ObjKey) throws -> Bool { try locate(key: key) != nil }
+
+    // MARK: reading
+
+    /// Access to one cluster for reading, whether committed or being changed.
+    enum ClusterRead {
+        case stored(StoredCluster)
+        case dirty(MutableCluster)
+        var count: Int { switch self { case .stored(let s): return s.count; case .dirty(let m): return m.count } }
+        func key(_ row: Int) -> ObjKey { switch self { case .stored(let s): return s.keys.int(row); case .dirty(let m): return m.keys[row] } }
+    }
+
+    func cluster(_ treeKey: Int64) throws -> ClusterRead {
+        if let m = dirty[treeKey] { return .dirty(m) }
+        guard let t = try tree(create: false), let v = try t.get(ClusterKey.encode(treeKey)), case .owned(let ref) = v else {
+            throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
+        }
+        return .stored(try StoredCluster(storage, ref: ref))
+    }
+
+    /// Calls `body` for every cluster in key order.
+    func forEachCluster(_ body: (ClusterRead) throws -> Bool) throws {
+        guard let t = try tree(create: false) else { return }
+        try t.forEach { e in
+            let tk = ClusterKey.decode(e.key)
+            if let m = dirty[tk] { return m.count == 0 ? true : try body(.dirty(m)) }
+            guard case .owned(let ref) = e.value else { return true }
+            return try body(.stored(try StoredCluster(storage, ref: ref)))
+        }
+    }
+
+    /// All object keys in order (for small classes and tests).
+    func allKeys() throws -> [ObjKey] {
+        var out: [ObjKey] = []
+        try forEachCluster { c in for r in 0..<c.count { out.append(c.key(r)) }; return true }
+        return out
+    }
+
+    func columnIndex(_ property: String) throws -> Int {
+        guard let i = columns.firstIndex(where: { $0.name == property }) else {
+            throw ObjectError.unknownProperty(className: schema.className, property: property)
+        }
+        return i
+    }
+
+    /// The value of a single-valued property of the object at (cluster, row).
+    func value(_ c: ClusterRead, row: Int, column: Int) throws -> Value {
+        let p = columns[column]
+        switch c {
+        case .stored(let s):
+            guard let v = try s.column(storage, column) else { return defaultValue(p) }
+            return ValueCodec.read(v, row, type: p.type, target: p.objectClassName)
+        case .dirty(let m):
+            switch m.columns[column] {
+            case .decoded(let col): return ValueCodec.read(col, row, type: p.type, target: p.objectClassName)
+            case .stored(let ref):
+                if ref == 0 { return defaultValue(p) }
+                let v = try columnView(ref)
+                return ValueCodec.read(v, row, type: p.type, target: p.objectClassName)
+            }
+        }
+    }
+
+    func columnView(_ ref: BlockRef) throws -> ColumnView {
+        do { return try ColumnView(try storage.genericBlock(ref)) }
+        catch let e as StorageError { throw e }
+        catch { throw StorageError.corrupted(path: storage.path, detail: "column block \(ref) is malformed") }
+    }
+
+    func defaultValue(_ p: PropertySchema) -> Value {
+        if p.isOptional || p.type == .mixed || p.type == .object { return .null }
+        switch p.type {
+        case .bool: return .bool(false)
+        case .int: return .int(0)
+        case .float: return .float(0)
+        case .double: return .double(0)
+        case .string: return .string("")
+        case .data: return .data([])
+        case .date: return .date(Date(timeIntervalSince1970: 0))
+        case .objectId: return .objectId(ObjectId(uncheckedBytes: [UInt8](repeating: 0, count: 12)))
+        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .decimal128: return .decimal(0)
+        default: return .null
+        }
+    }
+
+    /// The collection slot (list/set/map) of the object at (cluster, row).
+    func collectionSlot(_ c: ClusterRead, row: Int, column: Int) throws -> CollectionSlot {
+        switch c {
+        case .stored(let s):
+            guard let v = try s.column(storage, column) else { return .stored(0) }
+            return .stored(v.ref(row))
+        case .dirty(let m):
+            switch m.columns[column] {
+            case .decoded(let col): if case .refs(let a) = col.values { return a[row] }; return .stored(0)
+            case .stored(let ref): return ref == 0 ? .stored(0) : .stored(try columnView(ref).ref(row))
+            }
+        }
+    }
+
+    // MARK: changing
+
+    private func makeMutable(_ treeKey: Int64) throws -> MutableCluster {
+        if let m = dirty[treeKey] { return m }
+        guard let t = try tree(create: true), let v = try t.get(ClusterKey.encode(treeKey)), case .owned(let ref) = v else {
+            throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
+        }
+        let s = try StoredCluster(storage, ref: ref)
+        let keys = (0..<s.count).map { s.keys.int($0) }
+        var cols: [ColumnState] = []
+        for c in 0..<columns.count { cols.append(.stored(c < s.columnCount ? s.block.ref(c + 1) : 0)) }
+        // The cluster block and its key column are rewritten at commit; its other columns are
+        // reused unless they change.
+        try write.freeBlockOnly(s.block.ref(0))
+        try write.freeBlockOnly(ref)
+        // Columns of the file beyond the schema's (a migration removed them) go away.
+        if s.columnCount > columns.count { for c in columns.count..<s.columnCount { try write.free(s.block.ref(c + 1)) } }
+        let m = MutableCluster(keys: keys, columns: cols)
+        dirty[treeKey] = m
+        return m
+    }
+
+    /// Decodes column `c` of a mutable cluster (freeing its old block) and returns it.
+    func decodedColumn(_ m: MutableCluster, _ c: Int) throws -> MutableColumn {
+        switch m.columns[c] {
+        case .decoded(let col): return col
+        case .stored(let ref):
+            var col: MutableColumn
+            if ref == 0 {
+                // A column added by a migration: default values.
+                col = MutableColumn.empty(ColumnLayout.of(columns[c]), fixedWidth: ColumnLayout.fixedWidth(columns[c].type))
+                for _ in 0..<m.count { ValueCodec.append(defaultValue(columns[c]), to: &col, type: columns[c].type) }
+            } else {
+                col = MutableColumn(try columnView(ref))
+                try write.freeBlockOnly(ref)
+            }
+            m.columns[c] = .decoded(col)
+            return col
+        }
+    }
+
+    private func setColumn(_ m: MutableCluster, _ c: Int, _ col: MutableColumn) { m.columns[c] = .decoded(col) }
+
+    /// Allocates the key of a new object (Int primary key: the key itself).
+    func newKey(primaryKey: Value?) throws -> ObjKey {
+        if usesPrimaryKeyAsObjectKey {
+            if case .int(let i)? = primaryKey { return i }
+            return Int64.min // nil primary key of an optional Int
+        }
+        if nextKey == nil {
+            let meta = try txn.metaTree(create: false)
+            if let b = try meta?.getBytes(Array(("next/" + schema.className).utf8)), b.count == 8 {
+                nextKey = b.withUnsafeBytes { Int64(bitPattern: $0.baseAddress!.getLE64(0)) }
+            } else {
+                // Files written before the counter existed: continue after the largest key.
+                var last: ObjKey = -1
+                if let t = try tree(create: false), try t.totalWeight > 0 {
+                    try forEachCluster { c in if c.count > 0 { last = max(last, c.key(c.count - 1)) }; return true }
+                }
+                nextKey = last + 1
+            }
+        }
+        let k = nextKey!
+        nextKey = k + 1
+        nextKeyDirty = true
+        return k
+    }
+
+    /// Inserts an object with `key` and column values (already coerced, in column order).
+    func insert(key: ObjKey, values: [Value]) throws {
+        let t = try tree(create: true)!
+        weightsStale = true
+        // Fast path: appending after the last object of the rightmost cluster.
+        if let tl = tail, key > tl.lastKey, let m = dirty[tl.treeKey] {
+            try insertRow(m, row: m.count, key: key, values: values)
+            tail = (tl.treeKey, key)
+            try splitIfNeeded(tl.treeKey, m, appending: true)
+            return
+        }
+        if try t.totalWeight == 0 && dirty.isEmpty {
+            let m = MutableCluster(keys: [], columns: columns.map { p in .decoded(MutableColumn.empty(ColumnLayout.of(p), fixedWidth: ColumnLayout.fixedWidth(p.type))) })
+            try t.put(ClusterKey.encode(key), value: .inline([]), weight: 1)
+            dirty[key] = m
+            try insertRow(m, row: 0, key: key, values: values)
+            tail = (key, key)
+            return
+        }
+        var treeKey: Int64
+        if let (tk, _) = try clusterEntry(for: key) {
+            treeKey = tk
+        } else {
+            // Below every cluster: the first cluster takes the key as its new lower bound.
+            guard let first = try t.entry(atWeight: 0)?.entry ?? t.entries().first else {
+                throw StorageError.corrupted(path: storage.path, detail: "class '\(schema.className)' has no clusters")
+            }
+            let oldKey = ClusterKey.decode(first.key)
+            let m = try makeMutable(oldKey)
+            try t.delete(first.key, releasingOld: false)
+            try t.put(ClusterKey.encode(key), value: .inline([]), weight: UInt64(m.count))
+            dirty[oldKey] = nil
+            dirty[key] = m
+            if tail?.treeKey == oldKey { tail = (key, tail!.lastKey) }
+            treeKey = key
+        }
+        let m = try makeMutable(treeKey)
+        let row = m.insertionRow(of: key)
+        if row < m.count && m.keys[row] == key {
+            throw ObjectError.duplicatePrimaryKey(className: schema.className, value: String(key))
+        }
+        try insertRow(m, row: row, key: key, values: values)
+        // Is this the rightmost cluster? Then later appends can skip the search.
+        if row == m.count - 1, let last = try t.entries(lastOnly: true), ClusterKey.decode(last.key) == treeKey {
+            tail = (treeKey, key)
+        }
+        try splitIfNeeded(treeKey, m, appending: row == m.count - 1)
+    }
+
+    private func insertRow(_ m: MutableCluster, row: Int, key: ObjKey, values: [Value]) throws {
+        for c in 0..<columns.count {
+            var col = try decodedColumn(m, c)
+            m.columns[c] = .stored(0) // drop the enum's reference so the array is mutated in place
+            if row == m.count { ValueCodec.append(values[c], to: &col, type: columns[c].type) }
+            else { ValueCodec.insert(values[c], at: row, into: &col, type: columns[c].type) }
+            m.columns[c] = .decoded(col)
+        }
+        m.keys.insert(key, at: row)
+    }
+
+    private func splitIfNeeded(_ treeKey: Int64, _ m: MutableCluster, appending: Bool) throws {
+        guard m.count > ObjectLimits.clusterCapacity else { return }
+        let at = appending ? m.count - 1 : m.count / 2
+        var rightCols: [ColumnState] = []
+        for c in 0..<columns.count {
+            var col = try decodedColumn(m, c)
+            m.columns[c] = .stored(0)
+            let r = col.split(at: at)
+            m.columns[c] = .decoded(col)
+            rightCols.append(.decoded(r))
+        }
+        let rightKeys = Array(m.keys[at...])
+        m.keys.removeSubrange(at...)
+        let right = MutableCluster(keys: rightKeys, columns: rightCols)
+        let rk = rightKeys[0]
+        try tree(create: true)!.put(ClusterKey.encode(rk), value: .inline([]), weight: UInt64(right.count))
+        dirty[rk] = right
+        if tail?.treeKey == treeKey { tail = (rk, tail!.lastKey) }
+    }
+
+    /// Sets one single-valued property (value already coerced).
+    func set(key: ObjKey, column: Int, value: Value) throws {
+        guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+        let m = try makeMutable(tk)
+        var col = try decodedColumn(m, column)
+        m.columns[column] = .stored(0)
+        ValueCodec.set(value, at: row, in: &col, type: columns[column].type)
+        m.columns[column] = .decoded(col)
+    }
+
+    /// Replaces a collection (list/set/map) of an object.
+    func setCollection(key: ObjKey, column: Int, _ value: CollectionValue) throws {
+        guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+        let m = try makeMutable(tk)
+        var col = try decodedColumn(m, column)
+        guard case .refs(var slots) = col.values else { return }
+        if case .stored(let old) = slots[row], old != 0 { try write.free(old) }
+        slots[row] = .dirty(value)
+        col.values = .refs(slots)
+        m.columns[column] = .decoded(col)
+    }
+
+    /// Removes an object. Returns its column values (for index maintenance and cascades).
+    func delete(key: ObjKey) throws {
+        guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+        let m = try makeMutable(tk)
+        weightsStale = true
+        for c in 0..<columns.count {
+            var col = try decodedColumn(m, c)
+            m.columns[c] = .stored(0)
+            if case .refs(let slots) = col.values, case .stored(let r) = slots[row], r != 0 { try write.free(r) }
+            col.remove(at: row)
+            m.columns[c] = .decoded(col)
+        }
+        m.keys.remove(at: row)
+        if m.count == 0 {
+            try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
+            dirty[tk] = nil
+            if tail?.treeKey == tk { tail = nil }
+        }
+    }
+
+    /// Writes every changed cluster; called by the commit.
+    func flush() throws {
+        guard !dirty.isEmpty || nextKeyDirty else { return }
+        let t = try tree(create: true)!
+        for tk in dirty.keys.sorted() {
+            let m = dirty[tk]!
+            if m.count == 0 { continue }
+            var refs: [BlockRef] = []
+            refs.append(try writeColumn(MutableColumn(values: .int(m.keys), nulls: nil)))
+            for c in 0..<columns.count {
+                switch m.columns[c] {
+                case .stored(let r):
+                    if r != 0 { refs.append(r) } else { refs.append(try writeColumn(try decodedColumn(m, c))) }
+                case .decoded(let col): refs.append(try writeColumn(col))
+                }
+            }
+            let count = UInt32(m.count), ncols = UInt32(columns.count)
+            let ref = try write.writeGeneric(kind: ObjectBlockKind.cluster, refs: refs, byteCount: 8) { b in
+                b.baseAddress!.storeBytes(of: count.littleEndian, toByteOffset: 0, as: UInt32.self)
+                b.baseAddress!.storeBytes(of: ncols.littleEndian, toByteOffset: 4, as: UInt32.self)
+            }
+            try t.put(ClusterKey.encode(tk), value: .owned(ref), weight: UInt64(m.count), releasingOld: false)
+        }
+        dirty.removeAll()
+        tail = nil
+        weightsStale = false
+        if nextKeyDirty, let k = nextKey {
+            try txn.metaTree(create: true)!.put(Array(("next/" + schema.className).utf8), bytes: withUnsafeBytes(of: k.littleEndian) { Array($0) })
+            nextKeyDirty = false
+        }
+    }
+
+    /// Writes a column block (collections first: each dirty collection becomes its own block).
+    func writeColumn(_ col: MutableColumn, kind: UInt8 = ObjectBlockKind.column) throws -> BlockRef {
+        var refs: [BlockRef] = []
+        if case .refs(let slots) = col.values {
+            refs = try slots.map { slot in
+                switch slot {
+                case .stored(let r): return r
+                case .dirty(let cv): return try writeCollection(cv)
+                }
+            }
+        }
+        let (size, width, base) = col.encodedSize()
+        return try write.writeGeneric(kind: kind, refs: refs, byteCount: size) { b in col.encode(into: b, width: width, base: base) }
+    }
+
+    /// A collection block: list/set elements as one column block, or a map as [keys, values].
+    func writeCollection(_ cv: CollectionValue) throws -> BlockRef {
+        if cv.elements.count == 0 && (cv.mapKeys?.isEmpty ?? true) { return 0 }
+        if let keys = cv.mapKeys {
+            let k = try writeColumn(MutableColumn(values: .bytes(keys.map { Array($0.utf8) }), nulls: nil), kind: ObjectBlockKind.collection)
+            let v = try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
+            return try write.writeGeneric(kind: ObjectBlockKind.map, refs: [k, v], byteCount: 0) { _ in }
+        }
+        return try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
+    }
+}
+
+extension BTree {
+    /// The last entry (or nil when empty).
+    func entries(lastOnly: Bool) throws -> TreeEntry? {
+        let n = try totalWeight
+        guard n > 0 else { return nil }
+        return try entry(atWeight: n - 1)?.entry
+    }
+}

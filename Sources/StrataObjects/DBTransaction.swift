@@ -1,0 +1,527 @@
+import Foundation
+import StrataStorage
+
+/// How `create` treats an existing object with the same primary key (RealmSwift's `UpdatePolicy`).
+public enum UpdatePolicy: Sendable {
+    /// Throw when an object with the primary key exists.
+    case error
+    /// Update only the properties whose values differ.
+    case modified
+    /// Update every given property.
+    case all
+}
+
+/// One version of the object database, read or written through class and property names
+/// (the dynamic API): the browser, import/export, migrations and the typed API all use it.
+/// A transaction belongs to one thread.
+public final class DBTransaction {
+    let storage: Transaction
+    public let schema: Schema
+    private var tables: [String: ClassTable] = [:]
+    /// Per class: objects inserted / modified / deleted by this write transaction.
+    public private(set) var changes: [String: ChangeCounts] = [:]
+
+    public struct ChangeCounts: Sendable, Equatable {
+        public var inserted = 0, modified = 0, deleted = 0
+    }
+
+    init(storage: Transaction, schema: Schema) {
+        self.storage = storage
+        self.schema = schema
+    }
+
+    public var version: UInt64 { storage.version }
+    public var isWritable: Bool { storage is WriteTransaction }
+
+    func table(_ className: String) throws -> ClassTable {
+        if let t = tables[className] { return t }
+        guard let os = schema[className] else { throw SchemaError.noSuchClass(className) }
+        let t = ClassTable(txn: self, schema: os)
+        tables[className] = t
+        return t
+    }
+
+    func metaTree(create: Bool) throws -> BTree? {
+        if create, let w = storage as? WriteTransaction { return try w.tree("meta", create: true) }
+        return try storage.tree("meta")
+    }
+
+    private func requireWrite() throws -> WriteTransaction {
+        guard let w = storage as? WriteTransaction, w.isActive else { throw ObjectError.notInWriteTransaction }
+        return w
+    }
+
+    private func property(_ className: String, _ name: String) throws -> PropertySchema {
+        guard let os = schema[className] else { throw SchemaError.noSuchClass(className) }
+        guard let p = os[name] else { throw ObjectError.unknownProperty(className: className, property: name) }
+        return p
+    }
+
+    // MARK: reading
+
+    /// Number of objects of a class (O(1)).
+    public func count(_ className: String) throws -> Int { try table(className).count() }
+
+    /// The key of the object at `index` in key order (O(log n)), for paging through a class.
+    public func objectKey(_ className: String, at index: Int) throws -> ObjKey? {
+        let t = try table(className)
+        guard let (tk, row) = try t.locate(index: index) else { return nil }
+        let c = try t.cluster(tk)
+        return row < c.count ? c.key(row) : nil
+    }
+
+    /// Keys of `count` objects starting at position `start` (reads only those clusters).
+    public func objectKeys(_ className: String, from start: Int, count: Int) throws -> [ObjKey] {
+        let t = try table(className)
+        guard count > 0, var (tk, row) = try t.locate(index: start) else { return [] }
+        var out: [ObjKey] = []
+        var c = try t.cluster(tk)
+        while out.count < count {
+            if row < c.count { out.append(c.key(row)); row += 1; continue }
+            guard let next = try t.locate(index: start + out.count) else { break }
+            (tk, row) = next
+            c = try t.cluster(tk)
+        }
+        return out
+    }
+
+    /// Every object key of a class, in key order.
+    public func objectKeys(_ className: String) throws -> [ObjKey] { try table(className).allKeys() }
+
+    public func exists(_ className: String, _ key: ObjKey) throws -> Bool { try table(className).exists(key) }
+
+    /// The value of a single-valued property. A link to a deleted object reads as null.
+    public func value(_ className: String, _ key: ObjKey, _ propertyName: String) throws -> Value {
+        let t = try table(className)
+        let p = try property(className, propertyName)
+        guard p.collection == .single, p.type != .linkingObjects else { throw ObjectError.notACollection("'\(className).\(propertyName)' is a collection; read it with list/map") }
+        guard let (tk, row) = try t.locate(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
+        let v = try t.value(try t.cluster(tk), row: row, column: try t.columnIndex(propertyName))
+        return try liveLink(v)
+    }
+
+    /// Links to deleted objects read as null.
+    private func liveLink(_ v: Value) throws -> Value {
+        if case .object(let l) = v, !(try schema[l.className] != nil && table(l.className).exists(l.key)) { return .null }
+        return v
+    }
+
+    /// Every single-valued property of an object, by name.
+    public func values(_ className: String, _ key: ObjKey) throws -> [String: Value] {
+        let t = try table(className)
+        guard let (tk, row) = try t.locate(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
+        let c = try t.cluster(tk)
+        var out: [String: Value] = [:]
+        for (i, p) in t.columns.enumerated() where p.collection == .single {
+            out[p.name] = try liveLink(try t.value(c, row: row, column: i))
+        }
+        return out
+    }
+
+    /// The elements of a list or set property (links to deleted objects are left out).
+    public func list(_ className: String, _ key: ObjKey, _ propertyName: String) throws -> [Value] {
+        let p = try property(className, propertyName)
+        guard p.collection == .list || p.collection == .set else { throw ObjectError.notACollection("'\(className).\(propertyName)'") }
+        let cv = try collection(className, key, p)
+        var out: [Value] = []
+        for i in 0..<cv.elements.count {
+            let v = ValueCodec.read(cv.elements, i, type: p.type, target: p.objectClassName)
+            if case .object = v { let l = try liveLink(v); if l.isNull { continue } }
+            out.append(v)
+        }
+        return out
+    }
+
+    /// The entries of a map property, sorted by key.
+    public func map(_ className: String, _ key: ObjKey, _ propertyName: String) throws -> [(key: String, value: Value)] {
+        let p = try property(className, propertyName)
+        guard p.collection == .map else { throw ObjectError.notACollection("'\(className).\(propertyName)' is not a map") }
+        let cv = try collection(className, key, p)
+        let keys = cv.mapKeys ?? []
+        return try keys.enumerated().map { (i, k) in (k, try liveLink(ValueCodec.read(cv.elements, i, type: p.type, target: p.objectClassName))) }
+    }
+
+    /// Number of elements of a collection property, without decoding them.
+    public func collectionCount(_ className: String, _ key: ObjKey, _ propertyName: String) throws -> Int {
+        let p = try property(className, propertyName)
+        return try collection(className, key, p).elements.count
+    }
+
+    func collection(_ className: String, _ key: ObjKey, _ p: PropertySchema) throws -> CollectionValue {
+        let t = try table(className)
+        guard let (tk, row) = try t.locate(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
+        let slot = try t.collectionSlot(try t.cluster(tk), row: row, column: try t.columnIndex(p.name))
+        return try decodeCollection(slot, p)
+    }
+
+    func decodeCollection(_ slot: CollectionSlot, _ p: PropertySchema) throws -> CollectionValue {
+        let layout = ColumnLayout.of(p.type)
+        switch slot {
+        case .dirty(let cv): return cv
+        case .stored(let ref):
+            if ref == 0 {
+                return CollectionValue(elements: .empty(layout, fixedWidth: ColumnLayout.fixedWidth(p.type)), mapKeys: p.collection == .map ? [] : nil)
+            }
+            let g = try storage.genericBlock(ref)
+            do {
+                if g.view.kindByte == ObjectBlockKind.map {
+                    guard g.refCount == 2 else { throw ColumnView.Malformed() }
+                    let keys = MutableColumn(try ColumnView(try storage.genericBlock(g.ref(0))))
+                    let values = MutableColumn(try ColumnView(try storage.genericBlock(g.ref(1))))
+                    guard case .bytes(let kb) = keys.values, kb.count == values.count else { throw ColumnView.Malformed() }
+                    return CollectionValue(elements: values, mapKeys: kb.map { String(decoding: $0, as: UTF8.self) })
+                }
+                return CollectionValue(elements: MutableColumn(try ColumnView(g)), mapKeys: nil)
+            } catch let e as StorageError { throw e } catch {
+                throw StorageError.corrupted(path: storage.path, detail: "collection block \(ref) is malformed")
+            }
+        }
+    }
+
+    /// The object whose primary key is `value`.
+    public func find(_ className: String, primaryKey value: Value) throws -> ObjKey? {
+        let t = try table(className)
+        guard let pk = t.schema.primaryKeyProperty else { return nil }
+        let v = try ValueCodec.coerce(value, to: pk.type, optional: pk.isOptional, target: nil, where: "primary key of '\(className)'")
+        if t.usesPrimaryKeyAsObjectKey {
+            let k: ObjKey = { if case .int(let i) = v { return i }; return Int64.min }()
+            return try t.exists(k) ? k : nil
+        }
+        return try indexLookup(className, pk.name, v).first
+    }
+
+    /// Objects whose indexed property equals `value` (uses the index).
+    public func indexLookup(_ className: String, _ propertyName: String, _ value: Value) throws -> [ObjKey] {
+        guard let idx = try storage.tree(Self.indexTreeName(className, propertyName)) else { return [] }
+        let prefix = IndexKey.valuePrefix(value)
+        var out: [ObjKey] = []
+        try idx.forEach(from: prefix) { e in
+            guard e.key.count == prefix.count + 8, e.key.starts(with: prefix) else { return false }
+            out.append(IndexKey.objKey(from: e.key))
+            return true
+        }
+        if prefix.first == 2 { out = try out.filter { try self.value(className, $0, propertyName) == value } }
+        return out
+    }
+
+    public func hasIndex(_ className: String, _ propertyName: String) -> Bool {
+        guard let p = schema[className]?[propertyName] else { return false }
+        return p.isIndexed && !(p.isPrimaryKey && p.type == .int)
+    }
+
+    static func indexTreeName(_ className: String, _ property: String) -> String { "i/\(className)/\(property)" }
+
+    /// Objects of `originClass` whose `originProperty` (a link or list of links) points to the object.
+    public func backlinks(_ className: String, _ key: ObjKey, originClass: String, originProperty: String) throws -> [ObjKey] {
+        let p = try property(originClass, originProperty)
+        guard p.type == .object, p.objectClassName == className else { return [] }
+        let t = try table(originClass)
+        let col = try t.columnIndex(originProperty)
+        var out: [ObjKey] = []
+        try t.forEachCluster { c in
+            for r in 0..<c.count {
+                if p.collection == .single {
+                    if case .object(let l) = try t.value(c, row: r, column: col), l.key == key { out.append(c.key(r)) }
+                } else {
+                    let cv = try decodeCollection(try t.collectionSlot(c, row: r, column: col), p)
+                    for i in 0..<cv.elements.count where ValueCodec.read(cv.elements, i, type: .object, target: className) == .object(ObjectLink(className: className, key: key)) {
+                        out.append(c.key(r)); break
+                    }
+                }
+            }
+            return true
+        }
+        return out
+    }
+
+    /// All (origin class, property) pairs that can link to `className`.
+    public func incomingLinks(_ className: String) -> [(className: String, property: String)] {
+        schema.objectSchemas.flatMap { os in
+            os.properties.filter { $0.type == .object && $0.objectClassName == className }.map { (os.className, $0.name) }
+        }
+    }
+
+    // MARK: writing
+
+    /// Creates an object from property values by name. Missing properties take defaults.
+    /// With a primary key and `update` other than `.error`, an existing object is updated with
+    /// the given values only. Embedded objects are given as `[String: Value]` in `embedded`.
+    @discardableResult
+    public func create(_ className: String, values: [String: Value], update: UpdatePolicy = .error,
+                       embedded: [String: [String: Value]] = [:], collections: [String: [Value]] = [:],
+                       maps: [String: [(String, Value)]] = [:]) throws -> ObjKey {
+        _ = try requireWrite()
+        let t = try table(className)
+        for name in values.keys where t.schema[name] == nil { throw ObjectError.unknownProperty(className: className, property: name) }
+        var pkValue: Value? = nil
+        if let pk = t.schema.primaryKeyProperty {
+            guard let v = values[pk.name] else { throw ObjectError.missingPrimaryKey(className: className) }
+            pkValue = try ValueCodec.coerce(v, to: pk.type, optional: pk.isOptional, target: nil, where: "'\(className).\(pk.name)'")
+            if let existing = try find(className, primaryKey: pkValue!) {
+                if update == .error { throw ObjectError.duplicatePrimaryKey(className: className, value: pkValue!.description) }
+                for (name, v) in values where name != pk.name {
+                    if update == .modified, try value(className, existing, name) == (try coerce(className, name, v)) { continue }
+                    try set(className, existing, name, v)
+                }
+                for (name, ev) in embedded { try setEmbedded(className, existing, name, ev) }
+                for (name, l) in collections { try setList(className, existing, name, l) }
+                for (name, m) in maps { try setMap(className, existing, name, m) }
+                return existing
+            }
+        }
+        var row: [Value] = []
+        for p in t.columns {
+            if p.collection != .single { row.append(.null); continue }
+            if let v = values[p.name] { row.append(try coerce(className, p.name, v)) } else { row.append(t.defaultValue(p)) }
+        }
+        let key = try t.newKey(primaryKey: pkValue)
+        try t.insert(key: key, values: row)
+        // Indexes.
+        for (i, p) in t.columns.enumerated() where hasIndex(className, p.name) {
+            try indexTree(className, p.name).put(IndexKey.key(row[i], key), bytes: [])
+        }
+        changes[className, default: ChangeCounts()].inserted += 1
+        for (name, ev) in embedded { try setEmbedded(className, key, name, ev) }
+        for (name, l) in collections { try setList(className, key, name, l) }
+        for (name, m) in maps { try setMap(className, key, name, m) }
+        return key
+    }
+
+    private func indexTree(_ className: String, _ property: String) throws -> BTree {
+        try requireWrite().tree(Self.indexTreeName(className, property), create: true)!
+    }
+
+    func coerce(_ className: String, _ name: String, _ v: Value) throws -> Value {
+        let p = try property(className, name)
+        let v2 = try ValueCodec.coerce(v, to: p.type, optional: p.isOptional || p.type == .object, target: p.objectClassName, where: "'\(className).\(name)'")
+        if case .object(let l) = v2, p.type == .object {
+            guard try table(l.className).exists(l.key) else { throw ObjectError.noSuchObject(className: l.className, key: l.key) }
+            if schema[l.className]?.isEmbedded == true { throw ObjectError.embeddedObjectCreation(l.className) }
+        }
+        return v2
+    }
+
+    /// Sets a single-valued property.
+    public func set(_ className: String, _ key: ObjKey, _ name: String, _ value: Value) throws {
+        _ = try requireWrite()
+        let t = try table(className)
+        let p = try property(className, name)
+        guard p.collection == .single, p.type != .linkingObjects else { throw ObjectError.notACollection("'\(className).\(name)' is a collection: use setList/setMap") }
+        if p.isPrimaryKey {
+            let new = try coerce(className, name, value)
+            if try self.value(className, key, name) != new { throw ObjectError.primaryKeyChange(className: className) }
+            return
+        }
+        let v = try coerce(className, name, value)
+        if p.type == .object, let target = p.objectClassName, schema[target]?.isEmbedded == true {
+            // Replacing an embedded object deletes the old one.
+            if case .object(let old) = try self.value(className, key, name) { try delete(target, old.key) }
+        }
+        let col = try t.columnIndex(name)
+        if hasIndex(className, name) {
+            let old = try self.value(className, key, name)
+            let idx = try indexTree(className, name)
+            try idx.delete(IndexKey.key(old, key))
+            try idx.put(IndexKey.key(v, key), bytes: [])
+        }
+        try t.set(key: key, column: col, value: v)
+        noteModified(className)
+    }
+
+    private var modifiedKeys: [String: Set<ObjKey>] = [:]
+    private func noteModified(_ className: String) { changes[className, default: ChangeCounts()].modified += 1 }
+
+    /// Creates an embedded object and links it from `name` of the parent (replacing, and
+    /// deleting, any previous one).
+    @discardableResult
+    public func setEmbedded(_ className: String, _ key: ObjKey, _ name: String, _ values: [String: Value]?) throws -> ObjKey? {
+        let w = try requireWrite(); _ = w
+        let p = try property(className, name)
+        guard p.type == .object, let target = p.objectClassName, schema[target]?.isEmbedded == true else {
+            throw ObjectError.wrongType("'\(className).\(name)'", expected: "a link to an embedded class", got: "embedded values")
+        }
+        if p.collection == .list {
+            guard let values else { try setList(className, key, name, []); return nil }
+            var items = try list(className, key, name)
+            let child = try createEmbedded(target, values)
+            items.append(.object(ObjectLink(className: target, key: child)))
+            try setList(className, key, name, items, deletingRemovedEmbedded: false)
+            return child
+        }
+        if case .object(let old) = try self.value(className, key, name) { try delete(target, old.key) }
+        guard let values else { try table(className).set(key: key, column: try table(className).columnIndex(name), value: .null); return nil }
+        let child = try createEmbedded(target, values)
+        try table(className).set(key: key, column: try table(className).columnIndex(name), value: .object(ObjectLink(className: target, key: child)))
+        noteModified(className)
+        return child
+    }
+
+    private func createEmbedded(_ className: String, _ values: [String: Value]) throws -> ObjKey {
+        let t = try table(className)
+        var row: [Value] = []
+        for p in t.columns {
+            if p.collection != .single { row.append(.null); continue }
+            row.append(try values[p.name].map { try coerce(className, p.name, $0) } ?? t.defaultValue(p))
+        }
+        let k = try t.newKey(primaryKey: nil)
+        try t.insert(key: k, values: row)
+        changes[className, default: ChangeCounts()].inserted += 1
+        return k
+    }
+
+    /// Replaces the elements of a list or set property. Sets keep unique elements in a
+    /// canonical order. Removed embedded objects are deleted.
+    public func setList(_ className: String, _ key: ObjKey, _ name: String, _ elements: [Value], deletingRemovedEmbedded: Bool = true) throws {
+        _ = try requireWrite()
+        let p = try property(className, name)
+        guard p.collection == .list || p.collection == .set else { throw ObjectError.notACollection("'\(className).\(name)' is not a list or set") }
+        var values = try elements.map { try ValueCodec.coerce($0, to: p.type, optional: p.isOptional, target: p.objectClassName, where: "an element of '\(className).\(name)'") }
+        for v in values { if case .object(let l) = v, !(try table(l.className).exists(l.key)) { throw ObjectError.noSuchObject(className: l.className, key: l.key) } }
+        if p.collection == .set {
+            var seen = Set<Value>(); values = values.filter { seen.insert($0).inserted }
+        }
+        if deletingRemovedEmbedded, let target = p.objectClassName, schema[target]?.isEmbedded == true {
+            let keep = Set(values)
+            for old in try list(className, key, name) where !keep.contains(old) { if case .object(let l) = old { try delete(target, l.key) } }
+        }
+        var col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
+        for v in values { ValueCodec.append(v, to: &col, type: p.type) }
+        let t = try table(className)
+        try t.setCollection(key: key, column: try t.columnIndex(name), CollectionValue(elements: col, mapKeys: nil))
+        noteModified(className)
+    }
+
+    /// Replaces the entries of a map property (keys are unique; sorted on write).
+    public func setMap(_ className: String, _ key: ObjKey, _ name: String, _ entries: [(String, Value)]) throws {
+        _ = try requireWrite()
+        let p = try property(className, name)
+        guard p.collection == .map else { throw ObjectError.notACollection("'\(className).\(name)' is not a map") }
+        var dict: [String: Value] = [:]
+        for (k, v) in entries {
+            dict[k] = try ValueCodec.coerce(v, to: p.type, optional: p.isOptional, target: p.objectClassName, where: "value '\(k)' of '\(className).\(name)'")
+        }
+        let keys = dict.keys.sorted()
+        var col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
+        for k in keys { ValueCodec.append(dict[k]!, to: &col, type: p.type) }
+        let t = try table(className)
+        try t.setCollection(key: key, column: try t.columnIndex(name), CollectionValue(elements: col, mapKeys: keys))
+        noteModified(className)
+    }
+
+    /// Deletes an object: its embedded objects go with it, links to it become null and it
+    /// disappears from lists and sets that held it.
+    public func delete(_ className: String, _ key: ObjKey) throws {
+        try delete(className, keys: [key])
+    }
+
+    /// Deletes several objects of one class (link clean-up is done once for all of them).
+    public func delete(_ className: String, keys: [ObjKey]) throws {
+        _ = try requireWrite()
+        let t = try table(className)
+        var gone = Set<ObjKey>()
+        var embeddedToDelete: [String: [ObjKey]] = [:]
+        for key in keys where !gone.contains(key) {
+            guard try t.exists(key) else { throw ObjectError.noSuchObject(className: className, key: key) }
+            for p in t.columns where p.type == .object {
+                guard let target = p.objectClassName, schema[target]?.isEmbedded == true else { continue }
+                if p.collection == .single {
+                    if case .object(let l) = try value(className, key, p.name) { embeddedToDelete[target, default: []].append(l.key) }
+                } else if p.collection != .map {
+                    for v in try list(className, key, p.name) { if case .object(let l) = v { embeddedToDelete[target, default: []].append(l.key) } }
+                }
+            }
+            for (i, p) in t.columns.enumerated() where hasIndex(className, p.name) {
+                let (tk, row) = try t.locate(key: key)!
+                let v = try t.value(try t.cluster(tk), row: row, column: i)
+                try indexTree(className, p.name).delete(IndexKey.key(v, key))
+            }
+            try t.delete(key: key)
+            gone.insert(key)
+            changes[className, default: ChangeCounts()].deleted += 1
+        }
+        try removeLinks(to: className, keys: gone)
+        for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }
+    }
+
+    /// Nullifies to-one links and removes list/set/map entries that point to deleted objects.
+    private func removeLinks(to className: String, keys gone: Set<ObjKey>) throws {
+        guard !gone.isEmpty else { return }
+        for (origin, propName) in incomingLinks(className) {
+            let p = try property(origin, propName)
+            let t = try table(origin)
+            let col = try t.columnIndex(propName)
+            var fixes: [(ObjKey, Value?)] = []
+            var listFixes: [ObjKey] = []
+            try t.forEachCluster { c in
+                for r in 0..<c.count {
+                    if p.collection == .single {
+                        if case .object(let l) = try t.value(c, row: r, column: col), gone.contains(l.key) { fixes.append((c.key(r), nil)) }
+                    } else {
+                        let cv = try decodeCollection(try t.collectionSlot(c, row: r, column: col), p)
+                        guard case .int(let ks) = cv.elements.values else { continue }
+                        if ks.enumerated().contains(where: { gone.contains($0.element) && cv.elements.nulls?[$0.offset] != true }) { listFixes.append(c.key(r)) }
+                    }
+                }
+                return true
+            }
+            for (k, _) in fixes { try t.set(key: k, column: col, value: .null) }
+            for k in listFixes {
+                let cv = try collection(origin, k, p)
+                if p.collection == .map {
+                    let entries = try map(origin, k, propName).map { e -> (String, Value) in
+                        if case .object(let l) = e.value, gone.contains(l.key) { return (e.key, .null) }
+                        return (e.key, e.value)
+                    }
+                    try setMap(origin, k, propName, entries)
+                } else {
+                    var kept: [Value] = []
+                    for i in 0..<cv.elements.count {
+                        let v = ValueCodec.read(cv.elements, i, type: .object, target: className)
+                        if case .object(let l) = v, gone.contains(l.key) { continue }
+                        kept.append(v)
+                    }
+                    try setList(origin, k, propName, kept, deletingRemovedEmbedded: false)
+                }
+            }
+        }
+    }
+
+    /// Deletes every object of a class.
+    public func deleteAll(_ className: String) throws {
+        try delete(className, keys: try objectKeys(className))
+    }
+
+    // MARK: commit
+
+    /// Writes the changed clusters into the storage transaction (before its commit).
+    func flush() throws {
+        for name in tables.keys.sorted() { try tables[name]!.flush() }
+    }
+
+    /// A short description of the changes (recorded in the commit history).
+    public var changeSummary: String {
+        changes.keys.sorted().map { c in
+            let x = changes[c]!
+            var parts: [String] = []
+            if x.inserted > 0 { parts.append("+\(x.inserted)") }
+            if x.modified > 0 { parts.append("~\(x.modified)") }
+            if x.deleted > 0 { parts.append("-\(x.deleted)") }
+            return "\(c) " + parts.joined(separator: " ")
+        }.joined(separator: ", ")
+    }
+
+    /// Commits the write transaction; returns the new version.
+    @discardableResult
+    public func commit() throws -> UInt64 {
+        let w = try requireWrite()
+        do { try flush() } catch { w.abort(); throw error }
+        w.note = Array(changeSummary.utf8)
+        return try w.commit()
+    }
+
+    /// Discards the write transaction's changes.
+    public func abort() { (storage as? WriteTransaction)?.abort() }
+
+    /// Ends a read transaction (releases its pinned version).
+    public func end() { (storage as? ReadTransaction)?.end() }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import StrataStorage
+
+/// An open object database file: the storage handle plus the schema this handle uses.
+///
+/// Opening with a schema writes it into a new file, adds classes that the file does not have
+/// yet (additive change), and otherwise requires the file's classes to match; a difference is
+/// `SchemaError.migrationRequired` naming each difference. Opening without a schema (the
+/// dynamic mode of the browser and the command line) uses the file's own schema.
+public final class Database: @unchecked Sendable {
+    public let store: Store
+    public private(set) var schema: Schema
+    /// The schema version stored in the file.
+    public private(set) var schemaVersion: UInt64
+
+    public init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
+        store = try Store(path: path, options: options)
+        let (fileSchema, fileVersion) = try Database.readSchema(store)
+        self.schemaVersion = fileVersion
+        guard let wanted = schema else {
+            self.schema = fileSchema ?? Schema([])
+            return
+        }
+        try wanted.validate()
+        self.schema = wanted
+        if let fileSchema {
+            let diffs = Database.differences(file: fileSchema, wanted: wanted)
+            if !diffs.isEmpty { throw SchemaError.migrationRequired(diffs) }
+            let added = wanted.objectSchemas.filter { fileSchema[$0.className] == nil }
+            if !added.isEmpty && !options.readOnly {
+                try writeSchema(Schema(fileSchema.objectSchemas + added), version: max(fileVersion, schemaVersion))
+            }
+        } else if !options.readOnly {
+            try writeSchema(wanted, version: schemaVersion)
+            self.schemaVersion = schemaVersion
+        }
+    }
+
+    /// The schema and schema version stored in the file (nil for a new file).
+    public static func readSchema(_ store: Store) throws -> (Schema?, UInt64) {
+        let r = try store.beginRead(label: "schema")
+        defer { r.end() }
+        guard let meta = try r.tree("meta") else { return (nil, 0) }
+        var version: UInt64 = 0
+        if let b = try meta.getBytes(Array("schemaVersion".utf8)), b.count == 8 { version = b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+        guard let bytes = try meta.getBytes(Array("schema".utf8)) else { return (nil, version) }
+        return (try Schema.decode(bytes), version)
+    }
+
+    /// Replaces the stored schema (used by migrations and by additive changes).
+    func writeSchema(_ s: Schema, version: UInt64) throws {
+        let w = try store.beginWrite(label: "schema")
+        let meta = try w.tree("meta", create: true)!
+        try meta.put(Array("schema".utf8), bytes: s.encode())
+        try meta.put(Array("schemaVersion".utf8), bytes: withUnsafeBytes(of: version) { Array($0) })
+        try w.commit()
+    }
+
+    /// Human-readable differences between the file's classes and the wanted ones (classes only
+    /// in the file are not differences: a handle may open a subset).
+    public static func differences(file: Schema, wanted: Schema) -> [String] {
+        var out: [String] = []
+        for w in wanted.objectSchemas {
+            guard let f = file[w.className] else { continue }
+            if f.isEmbedded != w.isEmbedded { out.append("class '\(w.className)' changed between embedded and top-level") }
+            for p in w.properties where f[p.name] == nil { out.append("property '\(w.className).\(p.name)' was added") }
+            for p in f.properties where w[p.name] == nil { out.append("property '\(w.className).\(p.name)' was removed") }
+            for p in w.properties {
+                guard let fp = f[p.name] else { continue }
+                if fp.type != p.type || fp.collection != p.collection || fp.objectClassName != p.objectClassName || fp.linkOriginPropertyName != p.linkOriginPropertyName {
+                    out.append("property '\(w.className).\(p.name)' changed type from \(fp.typeDescription) to \(p.typeDescription)")
+                } else if fp.isOptional != p.isOptional {
+                    out.append("property '\(w.className).\(p.name)' changed from \(fp.isOptional ? "optional" : "required") to \(p.isOptional ? "optional" : "required")")
+                }
+                if fp.isPrimaryKey != p.isPrimaryKey { out.append("primary key of '\(w.className)' changed") }
+                else if fp.isIndexed != p.isIndexed { out.append("index on '\(w.className).\(p.name)' was \(p.isIndexed ? "added" : "removed")") }
+            }
+        }
+        return out
+    }
+
+    /// A read transaction on the newest version.
+    public func read(label: String = "") throws -> DBTransaction {
+        DBTransaction(storage: try store.beginRead(label: label), schema: schema)
+    }
+
+    /// The write transaction (waits for other writers).
+    public func write(label: String = "") throws -> DBTransaction {
+        DBTransaction(storage: try store.beginWrite(label: label), schema: schema)
+    }
+
+    public func close() { store.close() }
+}
