@@ -1,0 +1,136 @@
+import Foundation
+import StrataStorage
+
+/// Read access to one column of one cluster, for scans (the query engine, aggregates,
+/// export). Over a committed cluster it reads straight from the mapped file without copying;
+/// over a cluster changed in the current write transaction it reads the decoded arrays.
+public struct ColumnAccessor {
+    enum Source { case view(ColumnView), mutable(MutableColumn), absent(Value) }
+    let source: Source
+    /// The property this column stores.
+    public let property: PropertySchema
+    public let count: Int
+
+    /// True when row `i` is null.
+    @inline(__always) public func isNull(_ i: Int) -> Bool {
+        switch source {
+        case .view(let v): return v.isNull(i)
+        case .mutable(let m): return m.nulls?[i] == true
+        case .absent(let d): return d.isNull
+        }
+    }
+
+    /// Integer payload of row `i` (int, bool as 0/1, date as ns since 1970, link as object key).
+    @inline(__always) public func int(_ i: Int) -> Int64 {
+        switch source {
+        case .view(let v): return v.int(i)
+        case .mutable(let m): if case .int(let a) = m.values { return a[i] }; return 0
+        case .absent(let d): return ValueCodec.intValue(d)
+        }
+    }
+
+    @inline(__always) public func double(_ i: Int) -> Double {
+        switch source {
+        case .view(let v): return v.layout == .float ? Double(v.float(i)) : v.double(i)
+        case .mutable(let m):
+            if case .double(let a) = m.values { return a[i] }
+            if case .float(let a) = m.values { return Double(a[i]) }
+            return 0
+        case .absent(let d): if case .double(let x) = d { return x }; if case .float(let f) = d { return Double(f) }; return 0
+        }
+    }
+
+    /// The UTF-8 or raw bytes of row `i` (string, data), valid while the transaction lives.
+    /// `body` receives a buffer that must not escape.
+    @inline(__always) public func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch source {
+        case .view(let v): return try body(v.layout == .fixed ? v.fixed(i) : v.bytes(i))
+        case .mutable(let m):
+            switch m.values {
+            case .bytes(let a): return try a[i].withUnsafeBytes(body)
+            case .fixed(let w, let a): return try a.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[(i * w)..<((i + 1) * w)])) }
+            default: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+        case .absent: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+    }
+
+    /// The value of row `i` as the dynamic API reads it (links are not checked for liveness).
+    public func value(_ i: Int) -> Value {
+        switch source {
+        case .view(let v): return ValueCodec.read(v, i, type: property.type, target: property.objectClassName)
+        case .mutable(let m): return ValueCodec.read(m, i, type: property.type, target: property.objectClassName)
+        case .absent(let d): return d
+        }
+    }
+
+    /// Sum of the non-null integers of the column (vectorised over committed clusters).
+    public func sumInts() -> Int64 {
+        switch source {
+        case .view(let v): return v.sumInts()
+        default:
+            var s: Int64 = 0
+            for i in 0..<count where !isNull(i) { s &+= int(i) }
+            return s
+        }
+    }
+
+    /// For committed integer columns: the frame-of-reference base and bit width, so a scan can
+    /// compare packed values directly. Nil otherwise.
+    public var packedInts: (base: Int64, width: Int, payload: UnsafeRawPointer, hasNulls: Bool)? {
+        if case .view(let v) = source, v.layout == .int { return (v.base, v.width, v.payload, v.nulls != nil) }
+        return nil
+    }
+}
+
+/// One cluster of a class, for scans.
+public struct ClusterSnapshot {
+    let table: ClassTable
+    let cluster: ClassTable.ClusterRead
+
+    /// Objects in this cluster.
+    public var count: Int { cluster.count }
+    /// Key of the object at `row`.
+    public func key(_ row: Int) -> ObjKey { cluster.key(row) }
+
+    /// The column of a single-valued stored property.
+    public func column(_ property: String) throws -> ColumnAccessor {
+        let c = try table.columnIndex(property)
+        let p = table.columns[c]
+        switch cluster {
+        case .stored(let s):
+            guard let v = try s.column(table.storage, c) else { return ColumnAccessor(source: .absent(table.defaultValue(p)), property: p, count: s.count) }
+            return ColumnAccessor(source: .view(v), property: p, count: s.count)
+        case .dirty(let m):
+            switch m.columns[c] {
+            case .decoded(let col): return ColumnAccessor(source: .mutable(col), property: p, count: m.count)
+            case .stored(let ref):
+                if ref == 0 { return ColumnAccessor(source: .absent(table.defaultValue(p)), property: p, count: m.count) }
+                return ColumnAccessor(source: .view(try table.columnView(ref)), property: p, count: m.count)
+            }
+        }
+    }
+
+    /// The elements of a list/set property of the object at `row`.
+    public func collection(_ property: String, row: Int) throws -> [Value] {
+        let c = try table.columnIndex(property)
+        let p = table.columns[c]
+        let cv = try table.txn.decodeCollection(try table.collectionSlot(cluster, row: row, column: c), p)
+        return (0..<cv.elements.count).map { ValueCodec.read(cv.elements, $0, type: p.type, target: p.objectClassName) }
+    }
+}
+
+extension DBTransaction {
+    /// Calls `body` for each cluster of `className` in key order until it returns false.
+    public func forEachCluster(_ className: String, _ body: (ClusterSnapshot) throws -> Bool) throws {
+        let t = try table(className)
+        try t.forEachCluster { try body(ClusterSnapshot(table: t, cluster: $0)) }
+    }
+
+    /// The cluster holding the object `key` and its row, for reading several of its properties.
+    public func clusterOf(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
+        let t = try table(className)
+        guard let (tk, row) = try t.locate(key: key) else { return nil }
+        return (ClusterSnapshot(table: t, cluster: try t.cluster(tk)), row)
+    }
+}
