@@ -14,6 +14,17 @@ public enum Formatting {
         return (value < 0 ? "-" : "") + result
     }
 
+    /// `512B`, `4.0K`, `12.3M`, `1.5G`: for the status bar on narrow terminals.
+    public static func shortBytes(_ value: Int64) -> String {
+        let magnitude = Double(value.magnitude)
+        if magnitude < 1024 { return "\(value)B" }
+        let units = ["K", "M", "G", "T"]
+        var scaled = magnitude / 1024
+        var unit = 0
+        while scaled >= 1024, unit < units.count - 1 { scaled /= 1024; unit += 1 }
+        return (value < 0 ? "-" : "") + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + units[unit]
+    }
+
     /// A row count, `≈` marking an estimate.
     public static func count(_ count: RowCount) -> String {
         (count.isEstimate ? "≈" : "") + number(count.value)
