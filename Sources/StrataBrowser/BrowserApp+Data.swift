@@ -98,6 +98,7 @@ extension BrowserApp {
     }
 
     func cursorTarget() -> CursorTarget? {
+        loadVisibleRows()  // keys may arrive before the first frame or after the cursor moved
         switch levels.last {
         case .table(let table)?:
             guard let row = table.row(at: table.cursorRow) else { return nil }
@@ -122,10 +123,13 @@ extension BrowserApp {
     func rowLabel(_ row: ObjectRow, _ table: TableState) -> String {
         if case .backlinks = table.source, case .link(let link)? = row.values.first { return link.label }
         var parts: [String] = []
+        let name = table.columns.firstIndex { $0.name == "name" }
         if let primary = table.columns.firstIndex(where: \.isPrimaryKey), row.values.indices.contains(primary) {
-            parts.append(row.values[primary].formatted.text)
+            // Long keys (ObjectIds, UUIDs) make poor labels when there is a name.
+            let key = row.values[primary].formatted.text
+            if key.count <= 12 || name == nil { parts.append(key) }
         }
-        if let name = table.columns.firstIndex(where: { $0.name == "name" }), row.values.indices.contains(name) {
+        if let name, row.values.indices.contains(name) {
             parts.append(row.values[name].formatted.text)
         }
         if parts.isEmpty, let ref = row.ref { parts.append("#\(ref.key)") }

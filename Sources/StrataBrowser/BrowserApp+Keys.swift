@@ -1,12 +1,13 @@
 /// Key dispatch: overlays and prompts first, then global keys, then the screen's own keys.
 extension BrowserApp {
     func dispatch(_ key: Key) {
-        if prompt != nil {
-            handlePromptKey(key)
-            return
-        }
+        // An overlay (a confirmation asked while a prompt is open) takes keys before the prompt.
         if let overlay {
             handleOverlayKey(key, overlay)
+            return
+        }
+        if prompt != nil {
+            handlePromptKey(key)
             return
         }
         message = nil
@@ -76,7 +77,7 @@ extension BrowserApp {
                 perform(action)
             case .character("n"), .character("N"), .escape, .character("q"):
                 self.overlay = nil
-                show("cancelled")
+                if prompt == nil { show("cancelled") }
             default: break
             }
         case .compaction(let step):

@@ -43,7 +43,7 @@ extension BrowserApp {
                 columns: table.columns, cursorColumn: table.cursorColumn, leftColumn: table.leftColumn,
                 width: layout.body.width - TableRenderer.gutterWidth(count: table.count.value))
             levels[levels.count - 1] = .table(table)
-            var position = table.count.value == 0 ? "empty" : "\(table.cursorRow + 1)/\(Formatting.count(table.count))"
+            var position = table.count.value == 0 ? "empty" : "\(Formatting.number(table.cursorRow + 1))/\(Formatting.count(table.count))"
             if let sort = table.sort { position = "\(sort.property) \(sort.ascending ? "▲" : "▼")  " + position }
             DataScreenRenderer.breadcrumb(crumbs, position: position, theme: theme, into: &buffer, rect: layout.breadcrumb)
             let visible = layout.visibleTableRows
@@ -120,7 +120,8 @@ extension BrowserApp {
         let width = min(72, max(10, area.width - 4))
         switch overlay {
         case .help:
-            ChromeRenderer.dialog(title: "Keys", lines: HelpOverlay.lines(width: width, theme: theme), width: width,
+            let helpWidth = min(96, max(10, area.width - 4))
+            ChromeRenderer.dialog(title: "Keys", lines: HelpOverlay.lines(width: helpWidth, theme: theme), width: helpWidth,
                                   theme: theme, into: &buffer, area: area)
         case .confirm(let question, _):
             var lines = ChromeRenderer.wrapped(question, width: min(width, 56))

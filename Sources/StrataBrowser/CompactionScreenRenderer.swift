@@ -61,8 +61,14 @@ enum CompactionScreenRenderer {
             lines.append(keys([("y", "compact"), ("n", "cancel")]))
             return ("Compaction", lines)
         case .onlineOffer(let plan):
-            let pids = plan.otherParticipants.map { "pid \($0.pid) (\($0.label))" }.joined(separator: ", ")
-            var lines = ChromeRenderer.wrapped("\(fileName) is open in \(pids): a full compaction needs the file alone.", width: width)
+            var lines = ChromeRenderer.wrapped("\(fileName) is also open in:", width: width)
+            for participant in plan.otherParticipants {
+                var line = StyledLine()
+                line.add("  pid \(participant.pid)", theme.key, width: 12)
+                line.add(participant.label, theme.text)
+                lines.append(line)
+            }
+            lines += ChromeRenderer.wrapped("A full compaction needs the file alone.", width: width)
             if plan.onlineAvailable {
                 lines += ChromeRenderer.wrapped(
                     "Online compaction runs beside them and gives back about \(Formatting.bytes(plan.onlineExpectedGain)) "

@@ -82,7 +82,7 @@ enum DataLevel {
                 if let filter = table.filter { text += " [\(filter)]" }
                 return text
             case .collection(_, let property): return property.name
-            case .backlinks: return "backlinks"
+            case .backlinks(let target): return "backlinks of \(target.label)"
             }
         case .detail(let detail): return detail.link.label.isEmpty ? "#\(detail.link.ref.key)" : detail.link.label
         }

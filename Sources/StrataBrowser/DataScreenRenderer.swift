@@ -10,7 +10,7 @@ enum DataScreenRenderer {
             let index = top + line
             guard index < classes.count else { break }
             let summary = classes[index]
-            let count = Formatting.count(summary.count)
+            let count = Formatting.compactCount(summary.count)
             let name = (summary.isEmbedded ? "◇" : " ") + summary.name
             let style = index == selected ? (focused ? theme.sidebarSelected : theme.sidebarSelectedUnfocused) : theme.text
             let nameWidth = max(1, rect.width - DisplayWidth.of(count) - 1)

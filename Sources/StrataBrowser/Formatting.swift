@@ -25,6 +25,16 @@ public enum Formatting {
         return (value < 0 ? "-" : "") + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + units[unit]
     }
 
+    /// A row count in at most 7 columns: `12,345`, `123k`, `10.0M` (`≈` marks an estimate).
+    public static func compactCount(_ count: RowCount) -> String {
+        let value = count.value
+        let text: String
+        if value < 100_000 { text = number(value) }
+        else if value < 1_000_000 { text = "\(value / 1000)k" }
+        else { text = String(format: value < 100_000_000 ? "%.1fM" : "%.0fM", Double(value) / 1_000_000) }
+        return (count.isEstimate ? "≈" : "") + text
+    }
+
     /// A row count, `≈` marking an estimate.
     public static func count(_ count: RowCount) -> String {
         (count.isEstimate ? "≈" : "") + number(count.value)

@@ -3,8 +3,8 @@ enum HelpOverlay {
     /// (keys, what they do); an empty description starts a group titled by the keys.
     static let entries: [(String, String)] = [
         ("Screens", ""),
-        ("1-5 Tab S-Tab", "Data Versions Space Log Compaction"),
-        ("c", "compact the file (from anywhere)"),
+        ("1-5 Tab S-Tab", "switch screen"),
+        ("c", "compact (anywhere)"),
         ("?", "this help"),
         ("q  Ctrl-C", "quit"),
         ("Move", ""),
@@ -13,19 +13,19 @@ enum HelpOverlay {
         ("Ctrl-d Ctrl-u", "half page down / up"),
         ("PgDn PgUp", "page down / up"),
         ("Home End", "first / last column"),
-        ("h at column 1", "class list (j k, Enter)"),
+        ("h at column 1", "class list"),
         ("Data", ""),
-        ("Enter", "follow link, open list, object"),
+        ("Enter", "open link/list/object"),
         ("Backspace", "back along the path"),
-        ("b", "backlinks (who links here)"),
-        ("/", "filter (Realm Query Language)"),
-        ("s", "sort by column (again: reverse)"),
-        ("e", "edit value under cursor"),
-        ("a", "add object / list item"),
-        ("d", "delete object / list item"),
+        ("b", "who links here"),
+        ("/", "filter (RQL query)"),
+        ("s", "sort (again: reverse)"),
+        ("e", "edit value"),
+        ("a", "add object / item"),
+        ("d", "delete object / item"),
         ("Prompts", ""),
         ("Enter  Esc", "accept / cancel"),
-        ("←→ Home End", "move in the text; Ctrl-U clears"),
+        ("←→ Ctrl-U", "move / clear"),
     ]
 
     static func lines(width: Int, theme: Theme) -> [StyledLine] {
@@ -39,7 +39,7 @@ enum HelpOverlay {
             }
             return line
         }
-        guard width >= 76 else { return entries.map { line($0, width: width) } }
+        guard width >= 70 else { return entries.map { line($0, width: width) } }
         // Two columns: split at the group boundary nearest the middle.
         let groupStarts = entries.indices.filter { entries[$0].1.isEmpty }
         let split = groupStarts.min { abs($0 - entries.count / 2) < abs($1 - entries.count / 2) } ?? entries.count / 2

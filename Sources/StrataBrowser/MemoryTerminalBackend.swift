@@ -11,6 +11,8 @@ public final class MemoryTerminalBackend: TerminalBackend {
     public private(set) var isStarted = false
     /// How many times the run loop waited, and with which timeouts.
     public private(set) var waits: [Int?] = []
+    /// Called before each wait with the number of earlier waits (tests feed changes here).
+    public var beforeWait: ((Int) -> Void)?
     private let wakeCount = WakeCounter()
 
     public init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), supportsColor: Bool = true) {
@@ -30,10 +32,13 @@ public final class MemoryTerminalBackend: TerminalBackend {
     /// Queues keys; a `.resize` key also changes ``size`` when it is read.
     public func type(_ keys: [Key]) { pendingKeys += keys }
 
+    /// Returns `.changes` after a wake-up, `.input` while keys are queued, and
+    /// `.terminate(signal: 0)` once the script is exhausted (so a scripted run always ends).
     public func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
+        beforeWait?(waits.count)
         waits.append(timeoutMilliseconds)
         if wakeCount.take() { return .changes }
-        return pendingKeys.isEmpty ? .timeout : .input
+        return pendingKeys.isEmpty ? .terminate(signal: 0) : .input
     }
 
     public func readKey() -> Key? {
