@@ -9,11 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+#include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 
 static SCREEN *cn_screen = NULL;
 static volatile sig_atomic_t cn_active = 0;
 static volatile sig_atomic_t cn_signal = 0;
+static volatile sig_atomic_t cn_resized = 0;
 static int cn_wake_fd = -1;
 static int cn_colors = 0;
 /// Color pair numbers by (foreground + 1, background + 1); 0 = not allocated yet.
@@ -35,6 +37,17 @@ static void cn_terminate_handler(int signal_number) {
     cn_signal = signal_number;
     if (cn_wake_fd >= 0) {
         char byte = 's';
+        ssize_t ignored = write(cn_wake_fd, &byte, 1);
+        (void)ignored;
+    }
+}
+
+/// SIGWINCH: note it and wake the poll(); cn_take_resize() applies the new size.
+static void cn_resize_handler(int signal_number) {
+    (void)signal_number;
+    cn_resized = 1;
+    if (cn_wake_fd >= 0) {
+        char byte = 'w';
         ssize_t ignored = write(cn_wake_fd, &byte, 1);
         (void)ignored;
     }
@@ -182,6 +195,21 @@ void cn_install_signal_handlers(int wake_fd) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    struct sigaction resize;
+    memset(&resize, 0, sizeof resize);
+    resize.sa_handler = cn_resize_handler;
+    sigemptyset(&resize.sa_mask);
+    sigaction(SIGWINCH, &resize, NULL);
+}
+
+int cn_take_resize(void) {
+    if (!cn_resized || !cn_active) return 0;
+    cn_resized = 0;
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
+        resizeterm(size.ws_row, size.ws_col);
+    }
+    return 1;
 }
 
 int cn_pending_signal(void) { return cn_signal; }

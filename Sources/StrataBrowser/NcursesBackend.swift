@@ -85,14 +85,21 @@ public final class NcursesBackend: TerminalBackend {
         if ready < 0 { return .input }  // EINTR (SIGWINCH): ncurses has a KEY_RESIZE waiting
         if ready == 0 { return .timeout }
         if fds[1].revents != 0 {
+            // Change notifications and SIGWINCH share the pipe; a resize is picked up by readKey.
             var drain = [UInt8](repeating: 0, count: 256)
-            while read(wakeRead, &drain, drain.count) > 0 {}
-            return .changes
+            var sawChange = false
+            while true {
+                let count = read(wakeRead, &drain, drain.count)
+                if count <= 0 { break }
+                if drain[0..<count].contains(1) { sawChange = true }
+            }
+            return sawChange ? .changes : .input
         }
         return .input
     }
 
     public func readKey() -> Key? {
+        if cn_take_resize() != 0 { return .resize(columns: Int(cn_columns()), rows: Int(cn_rows())) }
         var code: UInt32 = 0
         switch Int(cn_read_key(&code)) {
         case Int(CN_KEY_CHARACTER):

@@ -47,8 +47,12 @@ void cn_refresh(void);
 /// Reads one key without blocking.
 int cn_read_key(uint32_t *code);
 /// SIGINT, SIGTERM and SIGHUP record the signal and write a byte to `wake_fd`, so a poll()
-/// on that descriptor wakes; the run loop then restores the terminal and stops.
+/// on that descriptor wakes; the run loop then restores the terminal and stops. SIGWINCH
+/// also writes to `wake_fd` (see cn_take_resize).
 void cn_install_signal_handlers(int wake_fd);
+/// Whether the terminal was resized (SIGWINCH) since the last call; if so, ncurses has been told
+/// the new size (cn_columns/cn_rows return it).
+int cn_take_resize(void);
 /// The last terminating signal received, or 0.
 int cn_pending_signal(void);
 
