@@ -26,8 +26,9 @@ extension BrowserApp {
             }
         case .running:
             break  // compaction runs inside handle(); no key arrives meanwhile
-        case .finished:
+        case .finished(let result):
             overlay = nil
+            show(Self.describe(result))
         }
     }
 

@@ -31,13 +31,15 @@ enum ChromeRenderer {
         let participants = wide ? "\(status.participants) process\(status.participants == 1 ? "" : "es")" : "\(status.participants) proc"
         var parts = [info.fileName, "v\(status.version)", sizes, participants, mode]
         if let lastCompaction {
-            parts.append("compacted −\(Formatting.bytes(lastCompaction.beforeBytes - lastCompaction.afterBytes))")
+            let gain = lastCompaction.beforeBytes - lastCompaction.afterBytes
+            parts.append(wide ? "compacted −\(Formatting.bytes(gain))" : "−\(Formatting.shortBytes(gain)) compacted")
         }
         // Too narrow: drop the least important parts (compaction note, then sizes, participants).
-        var text = " " + parts.joined(separator: " │ ")
+        let separator = wide ? " │ " : " │"
+        var text = " " + parts.joined(separator: separator)
         for droppable in [5, 2, 3] where DisplayWidth.of(text) > rect.width && droppable < parts.count {
             parts[droppable] = ""
-            text = " " + parts.filter { !$0.isEmpty }.joined(separator: " │ ")
+            text = " " + parts.filter { !$0.isEmpty }.joined(separator: separator)
         }
         buffer.write(text, x: rect.x, y: rect.y, width: rect.width, style: theme.statusBar)
     }

@@ -107,7 +107,7 @@ enum FakeDemoData {
                 "name": .string(name),
                 "age": index % 5 == 4 ? .null : .int(Int64(age)),
                 "email": ascii.isEmpty || index % 6 == 5 ? .null : .string("\(ascii.prefix(12))@example.com"),
-                "born": .date(Date(timeIntervalSince1970: 86400 * Double(3650 + index * 1223))),
+                "born": .date(Date(timeIntervalSince1970: 86400 * Double(-7300 + index * 523 + index % 7 * 29))),
                 "balance": .double(Double((index * 123_457) % 1_000_000) / 100),
                 "bestFriend": index % 4 == 3 ? .null : .object(Int64((index + 5) % personNames.count)),
                 "dogs": .list(dogKeys),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A one-line text input on the message line.
 struct Prompt {
     enum Purpose {
@@ -87,5 +89,3 @@ struct StatusMessage {
     var text: String
     var isError: Bool
 }
-
-import Foundation

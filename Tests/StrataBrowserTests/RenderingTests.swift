@@ -110,6 +110,15 @@ final class RenderingTests: XCTestCase {
         XCTAssertFalse(backend.frames.last!.cells.contains { $0.style.foreground != nil || $0.style.background != nil })
     }
 
+    func testStatusBarShowsModeAtEverySize() {
+        let source = FakeDataSource(isReadOnly: true, isEncrypted: true, now: { FakeDataSource.referenceDate })
+        let narrow = BrowserApp(dataSource: source, size: TerminalSize(columns: 80, rows: 24), environment: [:])
+        XCTAssertEqual(narrow.frame().textLines()[23].trimmingCharacters(in: .whitespaces),
+                       "demo.strata │v1042 │969M total 897M used 72.0M free │3 proc │ro enc")
+        narrow.resize(to: TerminalSize(columns: 140, rows: 40))
+        XCTAssertTrue(narrow.frame().textLines()[39].contains("│ 3 processes │ read-only · encrypted"))
+    }
+
     func testFormatting() {
         XCTAssertEqual(Formatting.number(10_000_000), "10,000,000")
         XCTAssertEqual(Formatting.bytes(512), "512 B")
