@@ -14,7 +14,7 @@ extension BrowserApp {
         case .space:
             let report = spaceReport ?? dataSource.space()
             spaceReport = report
-            SpaceScreenRenderer.draw(report, scroll: scroll[.space, default: 0], theme: theme, into: &buffer, rect: rect)
+            scroll[.space] = SpaceScreenRenderer.draw(report, scroll: scroll[.space, default: 0], theme: theme, into: &buffer, rect: rect)
         case .log:
             let lines = LogScreenRenderer.lines(log, width: rect.width, theme: theme)
             scroll[.log] = LinesRenderer.draw(lines, scroll: scroll[.log, default: 0], into: &buffer, rect: rect)

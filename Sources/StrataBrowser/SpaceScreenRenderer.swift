@@ -105,12 +105,14 @@ enum SpaceScreenRenderer {
         return lines
     }
 
-    static func draw(_ report: SpaceReport, scroll: Int, theme: Theme, into buffer: inout CellBuffer, rect: Rect) {
+    /// Draws the screen; returns the scroll offset actually used (clamped to the content).
+    @discardableResult
+    static func draw(_ report: SpaceReport, scroll: Int, theme: Theme, into buffer: inout CellBuffer, rect: Rect) -> Int {
         let top = header(report, width: rect.width, theme: theme)
         let headerHeight = min(rect.height, top.count + 1)
         LinesRenderer.draw(top, scroll: 0, into: &buffer, rect: Rect(x: rect.x, y: rect.y, width: rect.width, height: headerHeight))
         let body = Rect(x: rect.x, y: rect.y + headerHeight, width: rect.width, height: rect.height - headerHeight)
-        guard !body.isEmpty else { return }
+        guard !body.isEmpty else { return 0 }
         if rect.width >= 80 {
             // Side by side: classes left, free space right; they scroll together.
             let leftWidth = (rect.width - 3) / 2
@@ -122,9 +124,10 @@ enum SpaceScreenRenderer {
                                rect: Rect(x: rect.x, y: body.y, width: leftWidth, height: body.height))
             LinesRenderer.draw(Array(right.dropFirst(min(offset, right.count))), scroll: 0, into: &buffer,
                                rect: Rect(x: rect.x + leftWidth + 3, y: body.y, width: rect.width - leftWidth - 3, height: body.height))
+            return offset
         } else {
             let lines = classLines(report, width: rect.width, theme: theme) + [.blank] + freeLines(report, width: rect.width, theme: theme)
-            LinesRenderer.draw(lines, scroll: scroll, into: &buffer, rect: body)
+            return LinesRenderer.draw(lines, scroll: scroll, into: &buffer, rect: body)
         }
     }
 }

@@ -113,6 +113,21 @@ final class NavigationTests: XCTestCase {
         XCTAssertEqual(harness.app.screen, .data)
     }
 
+    func testReportScreensScrollAndClamp() {
+        for screen in ["2", "3"] {
+            let harness = Harness()
+            harness.press(screen)
+            let top = harness.lines
+            harness.press("G")
+            let bottom = harness.lines
+            XCTAssertNotEqual(top, bottom, "screen \(screen) scrolls")
+            harness.press("k")
+            XCTAssertNotEqual(harness.lines, bottom, "one line up from the end moves at once")
+            harness.press("g")
+            XCTAssertEqual(harness.lines, top)
+        }
+    }
+
     func testHelpOverlayListsEveryKeyAndCloses() {
         let harness = Harness()
         harness.press("?")
