@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"]),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"]),
+        .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataBench"]),
     ]
 )

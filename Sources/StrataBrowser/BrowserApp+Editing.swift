@@ -1,0 +1,203 @@
+/// Filter, sort, edit, add and delete: prompts, validation by the data source, one write each.
+extension BrowserApp {
+    func startFilter() {
+        guard case .table(let table)? = levels.last, case .objects(let className) = table.source else {
+            show("/ filters class tables (Backspace back to one)")
+            return
+        }
+        prompt = Prompt(purpose: .filter(className: className), label: "Filter \(className) (Realm Query Language): ",
+                        text: table.filter ?? "")
+    }
+
+    /// `s`: sort by the column under the cursor; again reverses. The cursor stays on its object.
+    func toggleSort() {
+        guard case .table(var table)? = levels.last, case .objects(let className) = table.source,
+              table.columns.indices.contains(table.cursorColumn) else {
+            show("s sorts class tables; lists keep their order")
+            return
+        }
+        let column = table.columns[table.cursorColumn].name
+        let newSort: SortSpec? = table.sort?.property == column
+            ? SortSpec(property: column, ascending: !(table.sort?.ascending ?? true))
+            : SortSpec(property: column, ascending: true)
+        let cursorObject = table.row(at: table.cursorRow)?.ref
+        do {
+            // Validate the sort before switching: an error keeps the previous order.
+            _ = try dataSource.rows(className: className, filter: table.filter, sort: newSort, range: 0..<0)
+            if let cursorObject, let position = try dataSource.position(of: cursorObject, filter: table.filter, sort: newSort) {
+                table.cursorRow = position
+                table.topRow = max(0, position - dataLayout.visibleTableRows / 2)
+            }
+        } catch {
+            show(Self.describe(error), error: true)
+            return
+        }
+        table.sort = newSort
+        table.window = nil
+        table.clampCursor(visibleRows: dataLayout.visibleTableRows)
+        levels[levels.count - 1] = .table(table)
+        show("sorted by \(column) \(newSort!.ascending ? "ascending" : "descending")")
+    }
+
+    /// Whether edits are allowed; shows why not.
+    func refuseIfReadOnly() -> Bool {
+        guard dataSource.fileInfo.isReadOnly else { return false }
+        show("read-only: this file was opened with --read-only, edits are disabled", error: true)
+        return true
+    }
+
+    /// `e`: edit the value under the cursor.
+    func startEdit() {
+        if refuseIfReadOnly() { return }
+        guard let target = cursorTarget(), let property = target.property else {
+            show("nothing to edit here")
+            return
+        }
+        if let item = target.collection, target.object == nil {
+            prompt = Prompt(purpose: .editCollectionItem(owner: item.owner, property: item.property, index: item.index),
+                            label: "Item \(item.index + 1) of \(item.property.name) (\(item.property.type.displayName)): ",
+                            text: target.value?.editText ?? "")
+            return
+        }
+        guard let object = target.object else { return }
+        if case .table(let table)? = levels.last, case .backlinks = table.source {
+            show("backlinks are computed; Enter opens the linking object")
+            return
+        }
+        guard property.isEditableInPlace else {
+            show("\(property.name) is \(property.typeDescription): Enter opens it")
+            return
+        }
+        prompt = Prompt(purpose: .editValue(ref: object.ref, property: property),
+                        label: "\(object.ref.className).\(property.name) (\(property.typeDescription)): ",
+                        text: target.value?.editText ?? "")
+    }
+
+    /// `a`: add an object (field by field) or an item to the open collection.
+    func startAdd() {
+        if refuseIfReadOnly() { return }
+        switch levels.last {
+        case .table(let table)?:
+            switch table.source {
+            case .objects(let className):
+                if classes.first(where: { $0.name == className })?.isEmbedded == true {
+                    show("\(className) is embedded: its objects live inside their parent")
+                    return
+                }
+                let fields = table.columns.filter(\.isEditableInPlace)
+                guard !fields.isEmpty else { return }
+                prompt = addObjectPrompt(className: className, fields: fields, field: 0, values: [:])
+            case .collection(let owner, let property):
+                guard property.kind != .backlinks else {
+                    show("\(property.name) is computed from links and cannot be edited")
+                    return
+                }
+                let hint = property.kind == .map ? "key=value" : property.targetClass.map { "\($0) primary key or #key" } ?? property.type.displayName
+                prompt = Prompt(purpose: .addCollectionItem(owner: owner.ref, property: property),
+                                label: "Add to \(property.name) (\(hint)): ")
+            case .backlinks:
+                show("backlinks are computed; add a link from the other object")
+            }
+        case .detail?:
+            show("a adds in a table: Backspace to the class table, or Enter on a list")
+        case nil:
+            break
+        }
+    }
+
+    func addObjectPrompt(className: String, fields: [PropertyDescription], field: Int, values: [String: String]) -> Prompt {
+        let property = fields[field]
+        var label = "New \(className) \(field + 1)/\(fields.count) · \(property.name) (\(property.typeDescription)"
+        if property.isPrimaryKey { label += ", primary key" }
+        if property.isOptional { label += ", empty = null" }
+        return Prompt(purpose: .addObject(className: className, fields: fields, field: field, values: values), label: label + "): ")
+    }
+
+    /// `d`: delete the object (or remove the collection item) after a y/n confirmation.
+    func startDelete() {
+        if refuseIfReadOnly() { return }
+        guard let target = cursorTarget() else {
+            show("nothing to delete here")
+            return
+        }
+        if let item = target.collection {
+            let label = target.object?.label ?? target.value?.formatted.text ?? "item"
+            overlay = .confirm(question: "Remove item \(item.index + 1) (\(label)) from \(item.property.name)?",
+                               action: .removeCollectionItem(owner: item.owner, property: item.property, index: item.index, label: label))
+            return
+        }
+        guard let object = target.object else { return }
+        overlay = .confirm(question: "Delete \(object.ref.className) \(object.label)?", action: .deleteObject(object))
+    }
+
+    /// Enter in a prompt.
+    func submit(_ submitted: Prompt) {
+        let text = submitted.text
+        switch submitted.purpose {
+        case .filter(let className):
+            applyFilter(text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text, className: className)
+        case .editValue(let ref, let property):
+            write("\(ref.className).\(property.name) = \(text)") {
+                try dataSource.setValue(text: text, property: property.name, of: ref)
+            }
+        case .editCollectionItem(let owner, let property, let index):
+            write("\(property.name)[\(index + 1)] = \(text)") {
+                try dataSource.setCollectionItem(text: text, at: index, owner: owner, property: property.name)
+            }
+        case .addCollectionItem(let owner, let property):
+            write("added \(text) to \(property.name)") {
+                try dataSource.addCollectionItem(text: text, owner: owner, property: property.name)
+            }
+            if case .table(var table)? = levels.last {
+                table.cursorRow = table.count.value - 1
+                table.clampCursor(visibleRows: dataLayout.visibleTableRows)
+                levels[levels.count - 1] = .table(table)
+            }
+        case .addObject(let className, let fields, let field, var values):
+            values[fields[field].name] = text
+            if field + 1 < fields.count {
+                prompt = addObjectPrompt(className: className, fields: fields, field: field + 1, values: values)
+                return
+            }
+            var created: ObjectRef?
+            write("created \(className)") { created = try dataSource.createObject(className: className, values: values) }
+            if let created, case .table(var table)? = levels.last,
+               let position = try? dataSource.position(of: created, filter: table.filter, sort: table.sort) {
+                table.cursorRow = position
+                table.clampCursor(visibleRows: dataLayout.visibleTableRows)
+                levels[levels.count - 1] = .table(table)
+            }
+        }
+    }
+
+    private func applyFilter(_ filter: String?, className: String) {
+        guard case .table(var table)? = levels.last else { return }
+        do {
+            // Count first: an invalid query throws here and the previous view stays as it was.
+            let count = try dataSource.count(className: className, filter: filter)
+            table.filter = filter
+            table.count = count
+            table.cursorRow = 0
+            table.topRow = 0
+            table.window = nil
+            levels[levels.count - 1] = .table(table)
+            show(filter.map { "filter: \($0) — \(Formatting.count(count)) objects" } ?? "filter cleared")
+        } catch {
+            let description = (error as? BrowserError).map { error in
+                error.position.map { "query error at \($0 + 1): \(error.message)" } ?? "query error: \(error.message)"
+            } ?? Self.describe(error)
+            show(description, error: true)
+        }
+    }
+
+    /// Runs one write; on success picks up the commit (log, marks, refresh) and confirms.
+    func write(_ what: String, _ body: () throws -> Void) {
+        do {
+            try body()
+            processChanges()
+            show(what)
+        } catch {
+            show(Self.describe(error), error: true)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Something that happened to the file since the last poll.
+public struct ChangeEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// A commit (by this or another process).
+        case commit
+        /// A compaction (by another process, or automatic).
+        case compaction
+        /// An error reading changes.
+        case error
+    }
+
+    public var kind: Kind
+    public var version: UInt64
+    public var pid: Int32
+    /// Whether another process did it.
+    public var isExternal: Bool
+    /// What changed (`Dog: 1 inserted, 2 modified`), or the error message.
+    public var summary: String
+    /// Objects inserted or modified (to mark their rows for a moment).
+    public var changedObjects: [ObjectRef]
+    /// Objects deleted.
+    public var deletedObjects: [ObjectRef]
+
+    public init(kind: Kind = .commit, version: UInt64, pid: Int32, isExternal: Bool, summary: String,
+                changedObjects: [ObjectRef] = [], deletedObjects: [ObjectRef] = []) {
+        self.kind = kind
+        self.version = version
+        self.pid = pid
+        self.isExternal = isExternal
+        self.summary = summary
+        self.changedObjects = changedObjects
+        self.deletedObjects = deletedObjects
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// How a file was opened; fixed for a browsing session.
+public struct FileInfo: Hashable, Sendable {
+    /// Path or name shown in the status bar.
+    public var path: String
+    /// Opened with `--read-only`: every edit is refused.
+    public var isReadOnly: Bool
+    /// The file is encrypted (shown in the status bar).
+    public var isEncrypted: Bool
+
+    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false) {
+        self.path = path
+        self.isReadOnly = isReadOnly
+        self.isEncrypted = isEncrypted
+    }
+
+    /// The last path component, for narrow displays.
+    public var fileName: String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+}
+
+/// The file's state at the browser's current version.
+public struct FileStatus: Hashable, Sendable {
+    /// The version the browser reads.
+    public var version: UInt64
+    /// File size on disk.
+    public var totalBytes: Int64
+    /// Bytes of live data in the newest version.
+    public var usedBytes: Int64
+    /// Free bytes (reusable now or once readers move on).
+    public var freeBytes: Int64
+    /// Free bytes still needed by pinned versions (part of ``freeBytes``).
+    public var lockedBytes: Int64
+    /// Handles/processes that have the file open, this one included.
+    public var participants: Int
+
+    public init(version: UInt64, totalBytes: Int64, usedBytes: Int64, freeBytes: Int64,
+                lockedBytes: Int64, participants: Int) {
+        self.version = version
+        self.totalBytes = totalBytes
+        self.usedBytes = usedBytes
+        self.freeBytes = freeBytes
+        self.lockedBytes = lockedBytes
+        self.participants = participants
+    }
+}

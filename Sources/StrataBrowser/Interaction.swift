@@ -1,0 +1,91 @@
+import Foundation
+
+/// A one-line text input on the message line.
+struct Prompt {
+    enum Purpose {
+        case filter(className: String)
+        case editValue(ref: ObjectRef, property: PropertyDescription)
+        case editCollectionItem(owner: ObjectRef, property: PropertyDescription, index: Int)
+        case addCollectionItem(owner: ObjectRef, property: PropertyDescription)
+        /// Adding an object: one prompt per field; `values` holds the fields answered so far.
+        case addObject(className: String, fields: [PropertyDescription], field: Int, values: [String: String])
+    }
+
+    var purpose: Purpose
+    var label: String
+    var text: String
+    /// Insertion point, in characters.
+    var cursor: Int
+
+    init(purpose: Purpose, label: String, text: String = "") {
+        self.purpose = purpose
+        self.label = label
+        self.text = text
+        cursor = text.count
+    }
+
+    /// Applies an editing key; returns `false` for keys a prompt does not handle.
+    mutating func edit(_ key: Key) -> Bool {
+        var characters = Array(text)
+        switch key {
+        case .character(let character):
+            characters.insert(character, at: cursor)
+            cursor += 1
+        case .backspace:
+            guard cursor > 0 else { return true }
+            characters.remove(at: cursor - 1)
+            cursor -= 1
+        case .delete:
+            guard cursor < characters.count else { return true }
+            characters.remove(at: cursor)
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(characters.count, cursor + 1)
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = characters.count
+        case .control("u"):
+            characters.removeAll()
+            cursor = 0
+        default: return false
+        }
+        text = String(characters)
+        return true
+    }
+}
+
+/// What a yes/no confirmation does on `y`.
+enum ConfirmAction {
+    case deleteObject(ObjectLink)
+    case removeCollectionItem(owner: ObjectRef, property: PropertyDescription, index: Int, label: String)
+    case quit
+}
+
+/// The steps of the compaction flow started with `c`.
+enum CompactionStep {
+    /// Nobody else has the file open: confirm a full compaction.
+    case confirm(CompactionPlan)
+    /// Others have it open: say who, offer online compaction.
+    case onlineOffer(CompactionPlan)
+    case running(online: Bool, progress: CompactionProgress)
+    case finished(CompactionResult)
+}
+
+/// A window over the screen that takes the keys until closed.
+enum Overlay {
+    case help
+    case confirm(question: String, action: ConfirmAction)
+    case compaction(CompactionStep)
+}
+
+/// One line of the Log screen.
+public struct LogEntry: Hashable, Sendable {
+    public enum Kind: String, Sendable { case commit, compaction, error, info }
+    public var time: Date
+    public var kind: Kind
+    public var text: String
+}
+
+/// A short message on the message line until the next key.
+struct StatusMessage {
+    var text: String
+    var isError: Bool
+}
