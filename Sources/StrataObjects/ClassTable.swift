@@ -19,16 +19,42 @@ final class ClassTable {
     /// Object count changes not yet reflected in the tree's weights.
     private var weightsStale = false
 
+    /// Column index by property name.
+    let columnByName: [String: Int]
+    /// Columns with a secondary index (not an Int primary key, which is the object key).
+    let indexedColumns: [Int]
+    /// Column of the primary key, if any.
+    let pkColumn: Int?
+    /// Objects inserted / modified / deleted in this transaction.
+    var changeCounts = DBTransaction.ChangeCounts()
+
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
         self.schema = schema
         self.columns = schema.storedProperties
         self.treeName = "c/" + schema.className
+        var byName: [String: Int] = [:]
+        for (i, p) in columns.enumerated() { byName[p.name] = i }
+        columnByName = byName
+        let cols = schema.storedProperties
+        indexedColumns = cols.indices.filter { cols[$0].isIndexed && !(cols[$0].isPrimaryKey && cols[$0].type == .int) }
+        pkColumn = cols.firstIndex { $0.isPrimaryKey }
+        usesPrimaryKeyAsObjectKey = schema.primaryKeyProperty?.type == .int
+        columnTypes = cols.map(\.type)
+    }
+
+    /// True when `key` is certainly absent because it is larger than every key (appending).
+    func isBeyondLastKey(_ key: ObjKey) -> Bool {
+        if let tl = tail { return key > tl.lastKey && dirty[tl.treeKey] != nil }
+        return false
     }
 
     var storage: Transaction { txn.storage }
     var write: WriteTransaction { txn.storage as! WriteTransaction }
-    var usesPrimaryKeyAsObjectKey: Bool { schema.primaryKeyProperty?.type == .int }
+    /// An Int primary key is the object key itself.
+    let usesPrimaryKeyAsObjectKey: Bool
+    /// Per column: its type (avoids copying `PropertySchema` in hot loops).
+    let columnTypes: [PropertyType]
 
     func tree(create: Bool) throws -> BTree? {
         if let t = treeCache { return t }
@@ -120,7 +146,7 @@ final class ClassTable {
     }
 
     func columnIndex(_ property: String) throws -> Int {
-        guard let i = columns.firstIndex(where: { $0.name == property }) else {
+        guard let i = columnByName[property] else {
             throw ObjectError.unknownProperty(className: schema.className, property: property)
         }
         return i
@@ -175,7 +201,7 @@ final class ClassTable {
             return .stored(v.ref(row))
         case .dirty(let m):
             switch m.columns[column] {
-            case .decoded(let col): if case .refs(let a) = col.values { return a[row] }; return .stored(0)
+            case .decoded(let col): return col.layout == .refs ? col.refs[row] : .stored(0)
             case .stored(let ref): return ref == 0 ? .stored(0) : .stored(try columnView(ref).ref(row))
             }
         }
@@ -208,11 +234,11 @@ final class ClassTable {
         switch m.columns[c] {
         case .decoded(let col): return col
         case .stored(let ref):
-            var col: MutableColumn
+            let col: MutableColumn
             if ref == 0 {
                 // A column added by a migration: default values.
                 col = MutableColumn.empty(ColumnLayout.of(columns[c]), fixedWidth: ColumnLayout.fixedWidth(columns[c].type))
-                for _ in 0..<m.count { ValueCodec.append(defaultValue(columns[c]), to: &col, type: columns[c].type) }
+                for _ in 0..<m.count { ValueCodec.append(defaultValue(columns[c]), to: col, type: columns[c].type) }
             } else {
                 col = MutableColumn(try columnView(ref))
                 try write.freeBlockOnly(ref)
@@ -221,8 +247,6 @@ final class ClassTable {
             return col
         }
     }
-
-    private func setColumn(_ m: MutableCluster, _ c: Int, _ col: MutableColumn) { m.columns[c] = .decoded(col) }
 
     /// Allocates the key of a new object (Int primary key: the key itself).
     func newKey(primaryKey: Value?) throws -> ObjKey {
@@ -299,12 +323,13 @@ final class ClassTable {
     }
 
     private func insertRow(_ m: MutableCluster, row: Int, key: ObjKey, values: [Value]) throws {
-        for c in 0..<columns.count {
-            var col = try decodedColumn(m, c)
-            m.columns[c] = .stored(0) // drop the enum's reference so the array is mutated in place
-            if row == m.count { ValueCodec.append(values[c], to: &col, type: columns[c].type) }
-            else { ValueCodec.insert(values[c], at: row, into: &col, type: columns[c].type) }
-            m.columns[c] = .decoded(col)
+        let types = columnTypes
+        let append = row == m.count
+        for c in 0..<types.count {
+            let col: MutableColumn
+            if case .decoded(let d) = m.columns[c] { col = d } else { col = try decodedColumn(m, c) }
+            if append { ValueCodec.append(values[c], to: col, type: types[c]) }
+            else { ValueCodec.insert(values[c], at: row, into: col, type: types[c]) }
         }
         m.keys.insert(key, at: row)
     }
@@ -313,13 +338,7 @@ final class ClassTable {
         guard m.count > ObjectLimits.clusterCapacity else { return }
         let at = appending ? m.count - 1 : m.count / 2
         var rightCols: [ColumnState] = []
-        for c in 0..<columns.count {
-            var col = try decodedColumn(m, c)
-            m.columns[c] = .stored(0)
-            let r = col.split(at: at)
-            m.columns[c] = .decoded(col)
-            rightCols.append(.decoded(r))
-        }
+        for c in 0..<columns.count { rightCols.append(.decoded(try decodedColumn(m, c).split(at: at))) }
         let rightKeys = Array(m.keys[at...])
         m.keys.removeSubrange(at...)
         let right = MutableCluster(keys: rightKeys, columns: rightCols)
@@ -333,22 +352,17 @@ final class ClassTable {
     func set(key: ObjKey, column: Int, value: Value) throws {
         guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
         let m = try makeMutable(tk)
-        var col = try decodedColumn(m, column)
-        m.columns[column] = .stored(0)
-        ValueCodec.set(value, at: row, in: &col, type: columns[column].type)
-        m.columns[column] = .decoded(col)
+        ValueCodec.set(value, at: row, in: try decodedColumn(m, column), type: columns[column].type)
     }
 
     /// Replaces a collection (list/set/map) of an object.
     func setCollection(key: ObjKey, column: Int, _ value: CollectionValue) throws {
         guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
         let m = try makeMutable(tk)
-        var col = try decodedColumn(m, column)
-        guard case .refs(var slots) = col.values else { return }
-        if case .stored(let old) = slots[row], old != 0 { try write.free(old) }
-        slots[row] = .dirty(value)
-        col.values = .refs(slots)
-        m.columns[column] = .decoded(col)
+        let col = try decodedColumn(m, column)
+        guard col.layout == .refs else { return }
+        if case .stored(let old) = col.refs[row], old != 0 { try write.free(old) }
+        col.refs[row] = .dirty(value)
     }
 
     /// Removes an object. Returns its column values (for index maintenance and cascades).
@@ -357,11 +371,9 @@ final class ClassTable {
         let m = try makeMutable(tk)
         weightsStale = true
         for c in 0..<columns.count {
-            var col = try decodedColumn(m, c)
-            m.columns[c] = .stored(0)
-            if case .refs(let slots) = col.values, case .stored(let r) = slots[row], r != 0 { try write.free(r) }
+            let col = try decodedColumn(m, c)
+            if col.layout == .refs, case .stored(let r) = col.refs[row], r != 0 { try write.free(r) }
             col.remove(at: row)
-            m.columns[c] = .decoded(col)
         }
         m.keys.remove(at: row)
         if m.count == 0 {
@@ -379,7 +391,7 @@ final class ClassTable {
             let m = dirty[tk]!
             if m.count == 0 { continue }
             var refs: [BlockRef] = []
-            refs.append(try writeColumn(MutableColumn(values: .int(m.keys), nulls: nil)))
+            refs.append(try writeColumn(MutableColumn.ints(m.keys)))
             for c in 0..<columns.count {
                 switch m.columns[c] {
                 case .stored(let r):
@@ -406,8 +418,8 @@ final class ClassTable {
     /// Writes a column block (collections first: each dirty collection becomes its own block).
     func writeColumn(_ col: MutableColumn, kind: UInt8 = ObjectBlockKind.column) throws -> BlockRef {
         var refs: [BlockRef] = []
-        if case .refs(let slots) = col.values {
-            refs = try slots.map { slot in
+        if col.layout == .refs {
+            refs = try col.refs.map { slot in
                 switch slot {
                 case .stored(let r): return r
                 case .dirty(let cv): return try writeCollection(cv)
@@ -422,7 +434,7 @@ final class ClassTable {
     func writeCollection(_ cv: CollectionValue) throws -> BlockRef {
         if cv.elements.count == 0 && (cv.mapKeys?.isEmpty ?? true) { return 0 }
         if let keys = cv.mapKeys {
-            let k = try writeColumn(MutableColumn(values: .bytes(keys.map { Array($0.utf8) }), nulls: nil), kind: ObjectBlockKind.collection)
+            let k = try writeColumn(MutableColumn.strings(keys), kind: ObjectBlockKind.collection)
             let v = try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
             return try write.writeGeneric(kind: ObjectBlockKind.map, refs: [k, v], byteCount: 0) { _ in }
         }

@@ -154,103 +154,168 @@ extension UnsafeRawPointer {
     @inline(__always) func getLE64(_ o: Int) -> UInt64 { UInt64(littleEndian: loadUnaligned(fromByteOffset: o, as: UInt64.self)) }
 }
 
-/// A column decoded for modification inside a write transaction.
-struct MutableColumn {
-    enum Values {
-        case int([Int64])
-        case float([Float])
-        case double([Double])
-        case bytes([[UInt8]])
-        case fixed(Int, [UInt8])
-        case refs([CollectionSlot])
-    }
-    var values: Values
+/// A column decoded for modification inside a write transaction. A reference type with
+/// contiguous storage per layout (ints, floats, doubles, variable bytes as offsets + one data
+/// array, fixed-width bytes, collection slots), so appends and updates happen in place.
+final class MutableColumn {
+    let layout: ColumnLayout
+    /// Element size of the fixed layout.
+    let width: Int
+    var ints: [Int64] = []
+    var floats: [Float] = []
+    var doubles: [Double] = []
+    /// Bytes layout: `offsets[i]..<offsets[i+1]` of `data`. Fixed layout: `data` holds width × count.
+    var offsets: [UInt32] = [0]
+    var data: [UInt8] = []
+    var refs: [CollectionSlot] = []
     /// Per-row null flags, or nil when no row is null.
     var nulls: [Bool]?
+    private(set) var count = 0
 
-    var count: Int {
-        switch values {
-        case .int(let a): return a.count
-        case .float(let a): return a.count
-        case .double(let a): return a.count
-        case .bytes(let a): return a.count
-        case .fixed(let w, let a): return a.count / w
-        case .refs(let a): return a.count
-        }
-    }
+    init(layout: ColumnLayout, width: Int = 0) { self.layout = layout; self.width = width }
 
     static func empty(_ layout: ColumnLayout, fixedWidth: Int = 12) -> MutableColumn {
-        switch layout {
-        case .int: return MutableColumn(values: .int([]), nulls: nil)
-        case .float: return MutableColumn(values: .float([]), nulls: nil)
-        case .double: return MutableColumn(values: .double([]), nulls: nil)
-        case .bytes: return MutableColumn(values: .bytes([]), nulls: nil)
-        case .fixed: return MutableColumn(values: .fixed(fixedWidth, []), nulls: nil)
-        case .refs: return MutableColumn(values: .refs([]), nulls: nil)
-        }
+        MutableColumn(layout: layout, width: layout == .fixed ? fixedWidth : 0)
     }
 
-    init(values: Values, nulls: [Bool]?) { self.values = values; self.nulls = nulls }
+    static func ints(_ a: [Int64]) -> MutableColumn {
+        let c = MutableColumn(layout: .int); c.ints = a; c.count = a.count; return c
+    }
+
+    static func strings(_ a: [String]) -> MutableColumn {
+        let c = MutableColumn(layout: .bytes)
+        for s in a { c.appendBytes(Array(s.utf8)); c.count += 1 }
+        return c
+    }
 
     /// Decodes a stored column.
     init(_ v: ColumnView) {
+        layout = v.layout
+        width = v.layout == .fixed ? v.width : 0
         let n = v.count
+        count = n
         switch v.layout {
-        case .int: values = .int((0..<n).map { v.int($0) })
-        case .float: values = .float((0..<n).map { v.float($0) })
-        case .double: values = .double((0..<n).map { v.double($0) })
-        case .bytes: values = .bytes((0..<n).map { Array(v.bytes($0)) })
-        case .fixed:
-            var a = [UInt8](); a.reserveCapacity(n * v.width)
-            a.append(contentsOf: UnsafeRawBufferPointer(start: v.payload, count: n * v.width))
-            values = .fixed(v.width, a)
-        case .refs: values = .refs((0..<n).map { .stored(v.ref($0)) })
+        case .int: ints = (0..<n).map { v.int($0) }
+        case .float: floats = (0..<n).map { v.float($0) }
+        case .double: doubles = (0..<n).map { v.double($0) }
+        case .bytes:
+            offsets.reserveCapacity(n + 1)
+            for i in 0..<n { appendBytesRaw(v.bytes(i)) }
+        case .fixed: data = Array(UnsafeRawBufferPointer(start: v.payload, count: n * v.width))
+        case .refs: refs = (0..<n).map { .stored(v.ref($0)) }
         }
         nulls = v.nulls == nil ? nil : (0..<n).map { v.isNull($0) }
     }
 
-    mutating func setNull(_ i: Int, _ isNull: Bool) {
-        if nulls == nil {
-            if !isNull { return }
-            nulls = [Bool](repeating: false, count: count)
+    // MARK: bytes helpers
+
+    func appendBytes(_ b: [UInt8]) { data.append(contentsOf: b); offsets.append(UInt32(data.count)) }
+    func appendBytesRaw(_ b: UnsafeRawBufferPointer) { data.append(contentsOf: b); offsets.append(UInt32(data.count)) }
+    func bytesRange(_ i: Int) -> Range<Int> { Int(offsets[i])..<Int(offsets[i + 1]) }
+    func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try data.withUnsafeBytes { b in
+            if layout == .fixed { return try body(UnsafeRawBufferPointer(rebasing: b[(i * width)..<((i + 1) * width)])) }
+            return try body(UnsafeRawBufferPointer(rebasing: b[bytesRange(i)]))
         }
-        nulls![i] = isNull
+    }
+    private func replaceBytes(_ i: Int, with b: [UInt8]) {
+        let r = bytesRange(i)
+        data.replaceSubrange(r, with: b)
+        let delta = Int64(b.count) - Int64(r.count)
+        if delta != 0 { for j in (i + 1)..<offsets.count { offsets[j] = UInt32(Int64(offsets[j]) + delta) } }
     }
 
-    mutating func appendNullFlag(_ isNull: Bool) {
-        if nulls == nil { if !isNull { return }; nulls = [Bool](repeating: false, count: count - 1) }
-        nulls!.append(isNull)
-    }
+    // MARK: row operations (payload only; the caller keeps `nulls` via the helpers below)
 
-    mutating func insertNullFlag(_ isNull: Bool, at i: Int) {
-        if nulls == nil { if !isNull { return }; nulls = [Bool](repeating: false, count: count - 1) }
-        nulls!.insert(isNull, at: i)
-    }
-
-    mutating func remove(at i: Int) {
-        switch values {
-        case .int(var a): a.remove(at: i); values = .int(a)
-        case .float(var a): a.remove(at: i); values = .float(a)
-        case .double(var a): a.remove(at: i); values = .double(a)
-        case .bytes(var a): a.remove(at: i); values = .bytes(a)
-        case .fixed(let w, var a): a.removeSubrange(i * w..<(i + 1) * w); values = .fixed(w, a)
-        case .refs(var a): a.remove(at: i); values = .refs(a)
+    /// Appends a row given its payload parts (only the one matching the layout is used).
+    func appendRow(int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
+        switch layout {
+        case .int: ints.append(int)
+        case .float: floats.append(float)
+        case .double: doubles.append(double)
+        case .bytes: appendBytes(bytes)
+        case .fixed: data.append(contentsOf: bytes.count == width ? bytes : [UInt8](repeating: 0, count: width))
+        case .refs: refs.append(.stored(0))
         }
+        count += 1
+        if nulls != nil || isNull {
+            if nulls == nil { nulls = [Bool](repeating: false, count: count - 1) }
+            nulls!.append(isNull)
+        }
+    }
+
+    func insertRow(at i: Int, int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
+        if i == count { appendRow(int: int, float: float, double: double, bytes: bytes, isNull: isNull); return }
+        switch layout {
+        case .int: ints.insert(int, at: i)
+        case .float: floats.insert(float, at: i)
+        case .double: doubles.insert(double, at: i)
+        case .bytes:
+            let start = Int(offsets[i])
+            data.insert(contentsOf: bytes, at: start)
+            offsets.insert(UInt32(start), at: i)
+            if !bytes.isEmpty { for j in (i + 1)..<offsets.count { offsets[j] += UInt32(bytes.count) } }
+        case .fixed: data.insert(contentsOf: bytes.count == width ? bytes : [UInt8](repeating: 0, count: width), at: i * width)
+        case .refs: refs.insert(.stored(0), at: i)
+        }
+        count += 1
+        if nulls != nil || isNull {
+            if nulls == nil { nulls = [Bool](repeating: false, count: count - 1) }
+            nulls!.insert(isNull, at: i)
+        }
+    }
+
+    func setRow(_ i: Int, int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
+        switch layout {
+        case .int: ints[i] = int
+        case .float: floats[i] = float
+        case .double: doubles[i] = double
+        case .bytes: replaceBytes(i, with: bytes)
+        case .fixed: data.replaceSubrange(i * width..<(i + 1) * width, with: bytes.count == width ? bytes : [UInt8](repeating: 0, count: width))
+        case .refs: break
+        }
+        if nulls != nil || isNull {
+            if nulls == nil { nulls = [Bool](repeating: false, count: count) }
+            nulls![i] = isNull
+        }
+    }
+
+    func remove(at i: Int) {
+        switch layout {
+        case .int: ints.remove(at: i)
+        case .float: floats.remove(at: i)
+        case .double: doubles.remove(at: i)
+        case .bytes:
+            let r = bytesRange(i)
+            data.removeSubrange(r)
+            offsets.remove(at: i + 1)
+            if !r.isEmpty { for j in (i + 1)..<offsets.count { offsets[j] -= UInt32(r.count) } }
+        case .fixed: data.removeSubrange(i * width..<(i + 1) * width)
+        case .refs: refs.remove(at: i)
+        }
+        count -= 1
         nulls?.remove(at: i)
         if let n = nulls, !n.contains(true) { nulls = nil }
     }
 
     /// Splits off rows [at, count) into a new column.
-    mutating func split(at: Int) -> MutableColumn {
-        var right: MutableColumn
-        switch values {
-        case .int(var a): right = MutableColumn(values: .int(Array(a[at...])), nulls: nil); a.removeSubrange(at...); values = .int(a)
-        case .float(var a): right = MutableColumn(values: .float(Array(a[at...])), nulls: nil); a.removeSubrange(at...); values = .float(a)
-        case .double(var a): right = MutableColumn(values: .double(Array(a[at...])), nulls: nil); a.removeSubrange(at...); values = .double(a)
-        case .bytes(var a): right = MutableColumn(values: .bytes(Array(a[at...])), nulls: nil); a.removeSubrange(at...); values = .bytes(a)
-        case .fixed(let w, var a): right = MutableColumn(values: .fixed(w, Array(a[(at * w)...])), nulls: nil); a.removeSubrange((at * w)...); values = .fixed(w, a)
-        case .refs(var a): right = MutableColumn(values: .refs(Array(a[at...])), nulls: nil); a.removeSubrange(at...); values = .refs(a)
+    func split(at: Int) -> MutableColumn {
+        let right = MutableColumn(layout: layout, width: width)
+        switch layout {
+        case .int: right.ints = Array(ints[at...]); ints.removeSubrange(at...)
+        case .float: right.floats = Array(floats[at...]); floats.removeSubrange(at...)
+        case .double: right.doubles = Array(doubles[at...]); doubles.removeSubrange(at...)
+        case .bytes:
+            let cut = Int(offsets[at])
+            right.data = Array(data[cut...])
+            right.offsets = offsets[at...].map { $0 - UInt32(cut) }
+            data.removeSubrange(cut...)
+            offsets.removeSubrange((at + 1)...)
+        case .fixed: right.data = Array(data[(at * width)...]); data.removeSubrange((at * width)...)
+        case .refs: right.refs = Array(refs[at...]); refs.removeSubrange(at...)
         }
+        right.count = count - at
+        count = at
         if let n = nulls {
             right.nulls = Array(n[at...]); nulls = Array(n[..<at])
             if !nulls!.contains(true) { nulls = nil }
@@ -259,29 +324,35 @@ struct MutableColumn {
         return right
     }
 
-    /// The bytes section size and a writer for it. Collection refs must be flushed (`.stored`) first.
+    // MARK: encoding
+
+    /// The bytes-section size, packing width and base of the encoded column.
     func encodedSize() -> (size: Int, width: Int, base: Int64) {
         let n = count
         var size = 16
         if nulls != nil { size += ((n + 7) / 8 + 7) & ~7 }
-        var width = 0
+        var w = 0
         var base: Int64 = 0
-        switch values {
-        case .int(let a):
-            (width, base) = MutableColumn.packing(a, nulls: nulls)
-            size += (n * width + 7) / 8
+        switch layout {
+        case .int:
+            (w, base) = MutableColumn.packing(ints, nulls: nulls)
+            size += (n * w + 7) / 8
         case .float: size += 4 * n
         case .double: size += 8 * n
-        case .bytes(let a): size += 4 * (n + 1) + a.reduce(0) { $0 + $1.count }
-        case .fixed(let w, _): size += w * n; width = w
+        case .bytes: size += 4 * (n + 1) + data.count
+        case .fixed: size += width * n; w = width
         case .refs: break
         }
-        return (size, width, base)
+        return (size, w, base)
     }
 
     static func packing(_ a: [Int64], nulls: [Bool]?) -> (width: Int, base: Int64) {
         var lo = Int64.max, hi = Int64.min
-        for (i, v) in a.enumerated() where nulls == nil || !nulls![i] { lo = min(lo, v); hi = max(hi, v) }
+        if let nulls {
+            for i in 0..<a.count where !nulls[i] { lo = min(lo, a[i]); hi = max(hi, a[i]) }
+        } else {
+            for v in a { lo = min(lo, v); hi = max(hi, v) }
+        }
         if lo > hi { return (0, 0) }
         let (range, overflow) = hi.subtractingReportingOverflow(lo)
         if overflow || range > Int64(UInt32.max) { return (64, 0) }
@@ -292,68 +363,57 @@ struct MutableColumn {
         return (32, lo)
     }
 
-    var layout: ColumnLayout {
-        switch values {
-        case .int: return .int
-        case .float: return .float
-        case .double: return .double
-        case .bytes: return .bytes
-        case .fixed: return .fixed
-        case .refs: return .refs
-        }
-    }
-
-    func encode(into out: UnsafeMutableRawBufferPointer, width: Int, base: Int64) {
+    func encode(into out: UnsafeMutableRawBufferPointer, width w: Int, base: Int64) {
         let p = out.baseAddress!
         let n = count
         memset(p, 0, out.count)
         p.storeBytes(of: layout.rawValue, toByteOffset: 0, as: UInt8.self)
         p.storeBytes(of: UInt8(nulls != nil ? 1 : 0), toByteOffset: 1, as: UInt8.self)
-        p.storeBytes(of: UInt8(width), toByteOffset: 2, as: UInt8.self)
+        p.storeBytes(of: UInt8(w), toByteOffset: 2, as: UInt8.self)
         p.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 4, as: UInt32.self)
         p.storeBytes(of: UInt64(bitPattern: base).littleEndian, toByteOffset: 8, as: UInt64.self)
         var o = 16
         if let nulls {
-            for (i, isNull) in nulls.enumerated() where isNull {
-                let byte = p.load(fromByteOffset: o + i >> 3, as: UInt8.self)
-                p.storeBytes(of: byte | UInt8(1 << (i & 7)), toByteOffset: o + i >> 3, as: UInt8.self)
-            }
+            let bits = (p + o).assumingMemoryBound(to: UInt8.self)
+            for i in 0..<n where nulls[i] { bits[i >> 3] |= UInt8(1 << (i & 7)) }
             o += ((n + 7) / 8 + 7) & ~7
         }
-        switch values {
-        case .int(let a):
-            switch width {
-            case 0: break
-            case 1:
-                for i in 0..<n where a[i] != base && nulls?[i] != true {
-                    let byte = p.load(fromByteOffset: o + i >> 3, as: UInt8.self)
-                    p.storeBytes(of: byte | UInt8(1 << (i & 7)), toByteOffset: o + i >> 3, as: UInt8.self)
+        let q = p + o
+        switch layout {
+        case .int:
+            ints.withUnsafeBufferPointer { a in
+                let isNull: (Int) -> Bool = { i in self.nulls?[i] == true }
+                switch w {
+                case 0: break
+                case 1:
+                    let bits = q.assumingMemoryBound(to: UInt8.self)
+                    for i in 0..<n where a[i] != base && !isNull(i) { bits[i >> 3] |= UInt8(1 << (i & 7)) }
+                case 8:
+                    let d = q.assumingMemoryBound(to: UInt8.self)
+                    if nulls == nil { for i in 0..<n { d[i] = UInt8(truncatingIfNeeded: a[i] &- base) } }
+                    else { for i in 0..<n { d[i] = isNull(i) ? 0 : UInt8(truncatingIfNeeded: a[i] &- base) } }
+                case 16:
+                    let d = q.assumingMemoryBound(to: UInt16.self)
+                    for i in 0..<n { d[i] = (isNull(i) ? 0 : UInt16(truncatingIfNeeded: a[i] &- base)).littleEndian }
+                case 32:
+                    let d = q.assumingMemoryBound(to: UInt32.self)
+                    for i in 0..<n { d[i] = (isNull(i) ? 0 : UInt32(truncatingIfNeeded: a[i] &- base)).littleEndian }
+                default:
+                    let d = q.assumingMemoryBound(to: UInt64.self)
+                    for i in 0..<n { d[i] = UInt64(bitPattern: a[i]).littleEndian }
                 }
-            case 8:
-                let d = (p + o).assumingMemoryBound(to: UInt8.self)
-                for i in 0..<n { d[i] = nulls?[i] == true ? 0 : UInt8(truncatingIfNeeded: a[i] &- base) }
-            case 16:
-                for i in 0..<n { (p + o + 2 * i).storeBytes(of: UInt16(truncatingIfNeeded: nulls?[i] == true ? 0 : a[i] &- base).littleEndian, as: UInt16.self) }
-            case 32:
-                for i in 0..<n { (p + o + 4 * i).storeBytes(of: UInt32(truncatingIfNeeded: nulls?[i] == true ? 0 : a[i] &- base).littleEndian, as: UInt32.self) }
-            default:
-                for i in 0..<n { (p + o + 8 * i).storeBytes(of: UInt64(bitPattern: a[i]).littleEndian, as: UInt64.self) }
             }
-        case .float(let a):
-            for i in 0..<n { (p + o + 4 * i).storeBytes(of: a[i].bitPattern.littleEndian, as: UInt32.self) }
-        case .double(let a):
-            a.withUnsafeBytes { _ = memcpy(p + o, $0.baseAddress!, 8 * n) }
-        case .bytes(let a):
-            var off: UInt32 = 0
-            let data = o + 4 * (n + 1)
-            for i in 0..<n {
-                (p + o + 4 * i).storeBytes(of: off.littleEndian, as: UInt32.self)
-                a[i].withUnsafeBytes { if $0.count > 0 { _ = memcpy(p + data + Int(off), $0.baseAddress!, $0.count) } }
-                off += UInt32(a[i].count)
-            }
-            (p + o + 4 * n).storeBytes(of: off.littleEndian, as: UInt32.self)
-        case .fixed(_, let a):
-            a.withUnsafeBytes { if $0.count > 0 { _ = memcpy(p + o, $0.baseAddress!, $0.count) } }
+        case .float:
+            let d = q.assumingMemoryBound(to: UInt32.self)
+            for i in 0..<n { d[i] = floats[i].bitPattern.littleEndian }
+        case .double:
+            doubles.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q, $0.baseAddress!, $0.count) } }
+        case .bytes:
+            let d = q.assumingMemoryBound(to: UInt32.self)
+            for i in 0...n { d[i] = offsets[i].littleEndian }
+            data.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q + 4 * (n + 1), $0.baseAddress!, $0.count) } }
+        case .fixed:
+            data.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q, $0.baseAddress!, $0.count) } }
         case .refs: break
         }
     }

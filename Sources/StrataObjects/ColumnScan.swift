@@ -24,7 +24,7 @@ public struct ColumnAccessor {
     @inline(__always) public func int(_ i: Int) -> Int64 {
         switch source {
         case .view(let v): return v.int(i)
-        case .mutable(let m): if case .int(let a) = m.values { return a[i] }; return 0
+        case .mutable(let m): return m.layout == .int ? m.ints[i] : 0
         case .absent(let d): return ValueCodec.intValue(d)
         }
     }
@@ -33,8 +33,8 @@ public struct ColumnAccessor {
         switch source {
         case .view(let v): return v.layout == .float ? Double(v.float(i)) : v.double(i)
         case .mutable(let m):
-            if case .double(let a) = m.values { return a[i] }
-            if case .float(let a) = m.values { return Double(a[i]) }
+            if m.layout == .double { return m.doubles[i] }
+            if m.layout == .float { return Double(m.floats[i]) }
             return 0
         case .absent(let d): if case .double(let x) = d { return x }; if case .float(let f) = d { return Double(f) }; return 0
         }
@@ -46,11 +46,8 @@ public struct ColumnAccessor {
         switch source {
         case .view(let v): return try body(v.layout == .fixed ? v.fixed(i) : v.bytes(i))
         case .mutable(let m):
-            switch m.values {
-            case .bytes(let a): return try a[i].withUnsafeBytes(body)
-            case .fixed(let w, let a): return try a.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[(i * w)..<((i + 1) * w)])) }
-            default: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
-            }
+            if m.layout == .bytes || m.layout == .fixed { return try m.withBytes(i, body) }
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         case .absent: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
         }
     }

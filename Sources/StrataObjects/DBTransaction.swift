@@ -19,7 +19,11 @@ public final class DBTransaction {
     public let schema: Schema
     private var tables: [String: ClassTable] = [:]
     /// Per class: objects inserted / modified / deleted by this write transaction.
-    public private(set) var changes: [String: ChangeCounts] = [:]
+    public var changes: [String: ChangeCounts] {
+        var out: [String: ChangeCounts] = [:]
+        for (n, t) in tables where t.changeCounts != ChangeCounts() { out[n] = t.changeCounts }
+        return out
+    }
 
     public struct ChangeCounts: Sendable, Equatable {
         public var inserted = 0, modified = 0, deleted = 0
@@ -168,8 +172,8 @@ public final class DBTransaction {
                     guard g.refCount == 2 else { throw ColumnView.Malformed() }
                     let keys = MutableColumn(try ColumnView(try storage.genericBlock(g.ref(0))))
                     let values = MutableColumn(try ColumnView(try storage.genericBlock(g.ref(1))))
-                    guard case .bytes(let kb) = keys.values, kb.count == values.count else { throw ColumnView.Malformed() }
-                    return CollectionValue(elements: values, mapKeys: kb.map { String(decoding: $0, as: UTF8.self) })
+                    guard keys.layout == .bytes, keys.count == values.count else { throw ColumnView.Malformed() }
+                    return CollectionValue(elements: values, mapKeys: (0..<keys.count).map { i in keys.withBytes(i) { String(decoding: $0, as: UTF8.self) } })
                 }
                 return CollectionValue(elements: MutableColumn(try ColumnView(g)), mapKeys: nil)
             } catch let e as StorageError { throw e } catch {
@@ -252,12 +256,16 @@ public final class DBTransaction {
                        maps: [String: [(String, Value)]] = [:]) throws -> ObjKey {
         _ = try requireWrite()
         let t = try table(className)
-        for name in values.keys where t.schema[name] == nil { throw ObjectError.unknownProperty(className: className, property: name) }
+        if t.schema.isEmbedded { throw ObjectError.embeddedObjectCreation(className) }
+        for name in values.keys where t.columnByName[name] == nil && t.schema[name] == nil {
+            throw ObjectError.unknownProperty(className: className, property: name)
+        }
         var pkValue: Value? = nil
         if let pk = t.schema.primaryKeyProperty {
             guard let v = values[pk.name] else { throw ObjectError.missingPrimaryKey(className: className) }
             pkValue = try ValueCodec.coerce(v, to: pk.type, optional: pk.isOptional, target: nil, where: "'\(className).\(pk.name)'")
-            if let existing = try find(className, primaryKey: pkValue!) {
+            let appending: Bool = { if t.usesPrimaryKeyAsObjectKey, case .int(let k)? = pkValue { return t.isBeyondLastKey(k) }; return false }()
+            if !appending, let existing = try find(className, primaryKey: pkValue!) {
                 if update == .error { throw ObjectError.duplicatePrimaryKey(className: className, value: pkValue!.description) }
                 for (name, v) in values where name != pk.name {
                     if update == .modified, try value(className, existing, name) == (try coerce(className, name, v)) { continue }
@@ -270,21 +278,32 @@ public final class DBTransaction {
             }
         }
         var row: [Value] = []
-        for p in t.columns {
+        row.reserveCapacity(t.columns.count)
+        for (i, p) in t.columns.enumerated() {
             if p.collection != .single { row.append(.null); continue }
-            if let v = values[p.name] { row.append(try coerce(className, p.name, v)) } else { row.append(t.defaultValue(p)) }
+            if let v = values[p.name] {
+                row.append(i == t.pkColumn ? pkValue! : try coerceColumn(t, p, v))
+            } else { row.append(t.defaultValue(p)) }
         }
         let key = try t.newKey(primaryKey: pkValue)
         try t.insert(key: key, values: row)
-        // Indexes.
-        for (i, p) in t.columns.enumerated() where hasIndex(className, p.name) {
-            try indexTree(className, p.name).put(IndexKey.key(row[i], key), bytes: [])
-        }
-        changes[className, default: ChangeCounts()].inserted += 1
+        for i in t.indexedColumns { try indexTree(className, t.columns[i].name).put(IndexKey.key(row[i], key), bytes: []) }
+        t.changeCounts.inserted += 1
         for (name, ev) in embedded { try setEmbedded(className, key, name, ev) }
         for (name, l) in collections { try setList(className, key, name, l) }
         for (name, m) in maps { try setMap(className, key, name, m) }
         return key
+    }
+
+    /// Coerces a value for column `p` of table `t` (checks link targets exist).
+    @inline(__always)
+    private func coerceColumn(_ t: ClassTable, _ p: PropertySchema, _ v: Value) throws -> Value {
+        let v2 = try ValueCodec.coerce(v, to: p.type, optional: p.isOptional || p.type == .object, target: p.objectClassName, where: "'\(t.schema.className).\(p.name)'")
+        if case .object(let l) = v2, p.type == .object {
+            guard try table(l.className).exists(l.key) else { throw ObjectError.noSuchObject(className: l.className, key: l.key) }
+            if schema[l.className]?.isEmbedded == true { throw ObjectError.embeddedObjectCreation(l.className) }
+        }
+        return v2
     }
 
     private func indexTree(_ className: String, _ property: String) throws -> BTree {
@@ -292,13 +311,7 @@ public final class DBTransaction {
     }
 
     func coerce(_ className: String, _ name: String, _ v: Value) throws -> Value {
-        let p = try property(className, name)
-        let v2 = try ValueCodec.coerce(v, to: p.type, optional: p.isOptional || p.type == .object, target: p.objectClassName, where: "'\(className).\(name)'")
-        if case .object(let l) = v2, p.type == .object {
-            guard try table(l.className).exists(l.key) else { throw ObjectError.noSuchObject(className: l.className, key: l.key) }
-            if schema[l.className]?.isEmbedded == true { throw ObjectError.embeddedObjectCreation(l.className) }
-        }
-        return v2
+        try coerceColumn(try table(className), try property(className, name), v)
     }
 
     /// Sets a single-valued property.
@@ -328,8 +341,7 @@ public final class DBTransaction {
         noteModified(className)
     }
 
-    private var modifiedKeys: [String: Set<ObjKey>] = [:]
-    private func noteModified(_ className: String) { changes[className, default: ChangeCounts()].modified += 1 }
+    private func noteModified(_ className: String) { (try? table(className))?.changeCounts.modified += 1 }
 
     /// Creates an embedded object and links it from `name` of the parent (replacing, and
     /// deleting, any previous one).
@@ -365,7 +377,7 @@ public final class DBTransaction {
         }
         let k = try t.newKey(primaryKey: nil)
         try t.insert(key: k, values: row)
-        changes[className, default: ChangeCounts()].inserted += 1
+        t.changeCounts.inserted += 1
         return k
     }
 
@@ -384,8 +396,8 @@ public final class DBTransaction {
             let keep = Set(values)
             for old in try list(className, key, name) where !keep.contains(old) { if case .object(let l) = old { try delete(target, l.key) } }
         }
-        var col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
-        for v in values { ValueCodec.append(v, to: &col, type: p.type) }
+        let col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
+        for v in values { ValueCodec.append(v, to: col, type: p.type) }
         let t = try table(className)
         try t.setCollection(key: key, column: try t.columnIndex(name), CollectionValue(elements: col, mapKeys: nil))
         noteModified(className)
@@ -401,8 +413,8 @@ public final class DBTransaction {
             dict[k] = try ValueCodec.coerce(v, to: p.type, optional: p.isOptional, target: p.objectClassName, where: "value '\(k)' of '\(className).\(name)'")
         }
         let keys = dict.keys.sorted()
-        var col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
-        for k in keys { ValueCodec.append(dict[k]!, to: &col, type: p.type) }
+        let col = MutableColumn.empty(ColumnLayout.of(p.type), fixedWidth: ColumnLayout.fixedWidth(p.type))
+        for k in keys { ValueCodec.append(dict[k]!, to: col, type: p.type) }
         let t = try table(className)
         try t.setCollection(key: key, column: try t.columnIndex(name), CollectionValue(elements: col, mapKeys: keys))
         noteModified(className)
@@ -437,7 +449,7 @@ public final class DBTransaction {
             }
             try t.delete(key: key)
             gone.insert(key)
-            changes[className, default: ChangeCounts()].deleted += 1
+            t.changeCounts.deleted += 1
         }
         try removeLinks(to: className, keys: gone)
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }
@@ -458,7 +470,8 @@ public final class DBTransaction {
                         if case .object(let l) = try t.value(c, row: r, column: col), gone.contains(l.key) { fixes.append((c.key(r), nil)) }
                     } else {
                         let cv = try decodeCollection(try t.collectionSlot(c, row: r, column: col), p)
-                        guard case .int(let ks) = cv.elements.values else { continue }
+                        guard cv.elements.layout == .int else { continue }
+                        let ks = cv.elements.ints
                         if ks.enumerated().contains(where: { gone.contains($0.element) && cv.elements.nulls?[$0.offset] != true }) { listFixes.append(c.key(r)) }
                     }
                 }

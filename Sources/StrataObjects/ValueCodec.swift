@@ -86,18 +86,19 @@ enum ValueCodec {
     /// The value of row `i` of a column being modified.
     static func read(_ c: MutableColumn, _ i: Int, type: PropertyType, target: String?) -> Value {
         if c.nulls?[i] == true { return .null }
-        switch c.values {
-        case .int(let a):
+        switch c.layout {
+        case .int:
+            let x = c.ints[i]
             switch type {
-            case .bool: return .bool(a[i] != 0)
-            case .date: return .date(intToDate(a[i]))
-            case .object: return .object(ObjectLink(className: target ?? "", key: a[i]))
-            default: return .int(a[i])
+            case .bool: return .bool(x != 0)
+            case .date: return .date(intToDate(x))
+            case .object: return .object(ObjectLink(className: target ?? "", key: x))
+            default: return .int(x)
             }
-        case .float(let a): return .float(a[i])
-        case .double(let a): return .double(a[i])
-        case .bytes(let a):
-            return a[i].withUnsafeBytes { b in
+        case .float: return .float(c.floats[i])
+        case .double: return .double(c.doubles[i])
+        case .bytes:
+            return c.withBytes(i) { b in
                 switch type {
                 case .string: return .string(String(decoding: b, as: UTF8.self))
                 case .decimal128: return (try? Decimal128(string: String(decoding: b, as: UTF8.self))).map { .decimal($0) } ?? .null
@@ -105,11 +106,8 @@ enum ValueCodec {
                 default: return .data(Array(b))
                 }
             }
-        case .fixed(let w, let a):
-            return a.withUnsafeBytes { b in
-                let e = UnsafeRawBufferPointer(rebasing: b[(i * w)..<((i + 1) * w)])
-                return type == .uuid ? .uuid(uuid(e)) : .objectId(ObjectId(uncheckedBytes: Array(e)))
-            }
+        case .fixed:
+            return c.withBytes(i) { e in type == .uuid ? .uuid(uuid(e)) : .objectId(ObjectId(uncheckedBytes: Array(e))) }
         case .refs: return .null
         }
     }
@@ -143,45 +141,42 @@ enum ValueCodec {
     }
 
     /// Appends a (coerced) value to a column.
-    static func append(_ v: Value, to c: inout MutableColumn, type: PropertyType) {
-        let isNull = v.isNull
-        switch c.values {
-        case .int(var a):
-            c.values = .int([]) // release the array's buffer so the append does not copy
-            a.append(intValue(v)); c.values = .int(a)
-        case .float(var a): c.values = .float([]); a.append(isNull ? 0 : { if case .float(let f) = v { return f }; return 0 }()); c.values = .float(a)
-        case .double(var a): c.values = .double([]); a.append(isNull ? 0 : { if case .double(let d) = v { return d }; return 0 }()); c.values = .double(a)
-        case .bytes(var a): c.values = .bytes([]); a.append(bytesValue(v, type: type)); c.values = .bytes(a)
-        case .fixed(let w, var a): c.values = .fixed(w, []); a.append(contentsOf: fixedValue(v, width: w)); c.values = .fixed(w, a)
-        case .refs(var a): c.values = .refs([]); a.append(.stored(0)); c.values = .refs(a)
+    @inline(__always)
+    static func append(_ v: Value, to c: MutableColumn, type: PropertyType) {
+        switch c.layout {
+        case .int: c.appendRow(int: intValue(v), isNull: v.isNull)
+        case .float: c.appendRow(float: floatValue(v), isNull: v.isNull)
+        case .double: c.appendRow(double: doubleValue(v), isNull: v.isNull)
+        case .bytes: c.appendRow(bytes: bytesValue(v, type: type), isNull: v.isNull)
+        case .fixed: c.appendRow(bytes: fixedValue(v, width: c.width), isNull: v.isNull)
+        case .refs: c.appendRow(isNull: false)
         }
-        c.appendNullFlag(isNull)
     }
 
-    static func insert(_ v: Value, at i: Int, into c: inout MutableColumn, type: PropertyType) {
-        let isNull = v.isNull
-        switch c.values {
-        case .int(var a): c.values = .int([]); a.insert(intValue(v), at: i); c.values = .int(a)
-        case .float(var a): c.values = .float([]); a.insert({ if case .float(let f) = v { return f }; return 0 }(), at: i); c.values = .float(a)
-        case .double(var a): c.values = .double([]); a.insert({ if case .double(let d) = v { return d }; return 0 }(), at: i); c.values = .double(a)
-        case .bytes(var a): c.values = .bytes([]); a.insert(bytesValue(v, type: type), at: i); c.values = .bytes(a)
-        case .fixed(let w, var a): c.values = .fixed(w, []); a.insert(contentsOf: fixedValue(v, width: w), at: i * w); c.values = .fixed(w, a)
-        case .refs(var a): c.values = .refs([]); a.insert(.stored(0), at: i); c.values = .refs(a)
+    static func insert(_ v: Value, at i: Int, into c: MutableColumn, type: PropertyType) {
+        switch c.layout {
+        case .int: c.insertRow(at: i, int: intValue(v), isNull: v.isNull)
+        case .float: c.insertRow(at: i, float: floatValue(v), isNull: v.isNull)
+        case .double: c.insertRow(at: i, double: doubleValue(v), isNull: v.isNull)
+        case .bytes: c.insertRow(at: i, bytes: bytesValue(v, type: type), isNull: v.isNull)
+        case .fixed: c.insertRow(at: i, bytes: fixedValue(v, width: c.width), isNull: v.isNull)
+        case .refs: c.insertRow(at: i, isNull: false)
         }
-        c.insertNullFlag(isNull, at: i)
     }
 
-    static func set(_ v: Value, at i: Int, in c: inout MutableColumn, type: PropertyType) {
-        switch c.values {
-        case .int(var a): c.values = .int([]); a[i] = intValue(v); c.values = .int(a)
-        case .float(var a): c.values = .float([]); a[i] = { if case .float(let f) = v { return f }; return 0 }(); c.values = .float(a)
-        case .double(var a): c.values = .double([]); a[i] = { if case .double(let d) = v { return d }; return 0 }(); c.values = .double(a)
-        case .bytes(var a): c.values = .bytes([]); a[i] = bytesValue(v, type: type); c.values = .bytes(a)
-        case .fixed(let w, var a): c.values = .fixed(w, []); a.replaceSubrange(i * w..<(i + 1) * w, with: fixedValue(v, width: w)); c.values = .fixed(w, a)
+    static func set(_ v: Value, at i: Int, in c: MutableColumn, type: PropertyType) {
+        switch c.layout {
+        case .int: c.setRow(i, int: intValue(v), isNull: v.isNull)
+        case .float: c.setRow(i, float: floatValue(v), isNull: v.isNull)
+        case .double: c.setRow(i, double: doubleValue(v), isNull: v.isNull)
+        case .bytes: c.setRow(i, bytes: bytesValue(v, type: type), isNull: v.isNull)
+        case .fixed: c.setRow(i, bytes: fixedValue(v, width: c.width), isNull: v.isNull)
         case .refs: break
         }
-        c.setNull(i, v.isNull)
     }
+
+    static func floatValue(_ v: Value) -> Float { if case .float(let f) = v { return f }; return 0 }
+    static func doubleValue(_ v: Value) -> Double { if case .double(let d) = v { return d }; return 0 }
 
     static func intValue(_ v: Value) -> Int64 {
         switch v {
