@@ -10,7 +10,8 @@ public struct CompactionProgress: Sendable, Equatable {
     public init(bytesDone: UInt64, bytesTotal: UInt64) { self.bytesDone = bytesDone; self.bytesTotal = bytesTotal }
 }
 
-/// A progress callback (called often; keep it cheap).
+/// A progress callback (called often; keep it cheap). During a full compaction it must not begin
+/// transactions on the compacting handle (they wait for the compaction to end).
 public typealias CompactionProgressHandler = (CompactionProgress) -> Void
 
 /// What a compaction achieved.
