@@ -95,6 +95,7 @@ final class CompactionProcessTests: XCTestCase {
         let rounds = ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? defaultRounds
         var lastAcked = 0
         var compactionsSeen = 0
+        var killedMidCopy = 0
         for round in 0..<rounds {
             let child = try ChildProcess(executable: exe, arguments: [mode, path])
             _ = child.waitForLine { $0.hasPrefix("committed") }
@@ -104,6 +105,7 @@ final class CompactionProcessTests: XCTestCase {
             let acked = child.lines.compactMap { l -> Int? in
                 let p = l.split(separator: " "); return p.count == 3 && p[0] == "committed" ? Int(p[2]) : nil
             }.max() ?? lastAcked
+            if FileManager.default.fileExists(atPath: path + ".compact-tmp") { killedMidCopy += 1 }
             let store = try Store(path: path, options: storeOptions())
             XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".compact-tmp"), "round \(round)")
             let report = try store.check()
@@ -118,6 +120,8 @@ final class CompactionProcessTests: XCTestCase {
             store.close()
         }
         XCTAssertGreaterThan(compactionsSeen, 0, "some compactions completed")
+        print("\(mode): \(rounds) rounds, \(compactionsSeen) compactions acknowledged, \(killedMidCopy) kills while the copy was being written")
+        if mode == "compact" { XCTAssertGreaterThan(killedMidCopy, 0, "some kills landed while the compacted copy was being written") }
     }
 
     func testKilledDuringFullCompactionLeavesOriginalOrCompactedFile() throws {
