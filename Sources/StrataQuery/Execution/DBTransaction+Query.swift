@@ -13,12 +13,22 @@ import StrataObjects
 extension DBTransaction {
     /// Keys of the objects of `className` matching `query` (with its SORT/DISTINCT/LIMIT).
     public func objects(_ className: String, where query: String, _ arguments: Any...) throws -> [ObjKey] {
+        try objects(className, where: query, arguments: arguments)
+    }
+
+    /// Keys of the objects of `className` matching `query`, arguments given as an array.
+    public func objects(_ className: String, where query: String, arguments: [Any]) throws -> [ObjKey] {
         let e = QueryExecutor(self)
         return try e.run(e.compile(query, className: className, arguments: arguments))
     }
 
     /// Number of objects of `className` matching `query`.
     public func count(_ className: String, where query: String, _ arguments: Any...) throws -> Int {
+        try count(className, where: query, arguments: arguments)
+    }
+
+    /// Number of objects of `className` matching `query`, arguments given as an array.
+    public func count(_ className: String, where query: String, arguments: [Any]) throws -> Int {
         let e = QueryExecutor(self)
         return try e.count(e.compile(query, className: className, arguments: arguments))
     }
