@@ -82,3 +82,30 @@ extension ClusterSnapshot {
         return false
     }
 }
+
+extension DBTransaction {
+    /// The cluster holding the object `key` and its row, with one B+tree descent (where
+    /// `clusterOf` makes two) and a direct probe for dense keys before the binary search.
+    /// Used by the query engine for primary-key and index lookups.
+    public func locateObject(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
+        let t = try table(className)
+        guard let tree = try t.tree(create: false), let e = try tree.floor(ClusterKey.encode(key)) else { return nil }
+        let tk = ClusterKey.decode(e.key)
+        if let m = t.dirty[tk] {
+            guard let row = m.row(of: key) else { return nil }
+            return (ClusterSnapshot(table: t, cluster: .dirty(m)), row)
+        }
+        guard case .owned(let ref) = e.value else { return nil }
+        let s = try StoredCluster(storage, ref: ref)
+        guard s.count > 0 else { return nil }
+        let guess = key &- s.keys.int(0)
+        let row: Int
+        if guess >= 0, guess < Int64(s.count), s.keys.int(Int(guess)) == key {
+            row = Int(guess)
+        } else {
+            guard let r = s.row(of: key) else { return nil }
+            row = r
+        }
+        return (ClusterSnapshot(table: t, cluster: .stored(s)), row)
+    }
+}

@@ -80,12 +80,13 @@ struct ExecQueryGenerator {
     }
 
     mutating func ordering() -> String {
-        switch int(0...6) {
+        switch int(0...7) {
         case 0: return " SORT(\(pick(["age", "name", "score", "born", "tag", "extra", "best.age", "weight", "price"])) \(pick(["ASC", "DESC"])))"
         case 1: return " SORT(tag ASC, age DESC, name ASC)"
         case 2: return " DISTINCT(\(pick(["tag", "age", "active", "score"])))"
         case 3: return " LIMIT(\(int(0...30)))"
         case 4: return " SORT(score DESC) DISTINCT(tag, active) LIMIT(7)"
+        case 5: return " SORT(\(pick(["name", "score", "born", "extra", "active"])) \(pick(["ASC", "DESC"])), age ASC) LIMIT(\(int(0...40)))"
         default: return ""
         }
     }

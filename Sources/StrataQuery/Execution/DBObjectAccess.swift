@@ -43,7 +43,7 @@ public struct DBObjectAccess: QueryObjectAccess {
     /// The column of `property` and the row of `object`, through the cache.
     func locate(_ object: ObjectLink, _ property: String) -> (ColumnAccessor, Int)? {
         if !(cache.className == object.className && object.key >= cache.firstKey && object.key <= cache.lastKey) {
-            guard let (c, _) = try? txn.clusterOf(object.className, object.key) else { return nil }
+            guard let (c, _) = try? txn.locateObject(object.className, object.key) else { return nil }
             prime(object.className, c)
         }
         guard let c = cache.cluster, let row = c.row(of: object.key) else { return nil }

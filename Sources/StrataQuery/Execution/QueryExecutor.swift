@@ -166,7 +166,7 @@ public final class QueryExecutor {
         if !isAscending(sorted) { sorted.sort() }
         var i = 0
         while i < sorted.count {
-            guard let (c, _) = try txn.clusterOf(className, sorted[i]) else { i += 1; continue }
+            guard let (c, _) = try txn.locateObject(className, sorted[i]) else { i += 1; continue }
             let last = c.lastKey
             var j = i
             while j < sorted.count, sorted[j] <= last { j += 1 }
@@ -210,8 +210,8 @@ public final class QueryExecutor {
             for v in engineValues {
                 statistics.indexLookups += 1
                 if intKey {
-                    if case .null = v { continue }
-                    if let k = try txn.find(os.className, primaryKey: v) { keys.append(k) }
+                    // The key is the primary key; the scan skips keys with no object.
+                    if case .int(let k) = v { keys.append(k) }
                 } else {
                     keys.append(contentsOf: try txn.indexLookup(os.className, property, v))
                 }
@@ -292,9 +292,13 @@ public final class QueryExecutor {
     /// Applies SORT / DISTINCT / LIMIT clauses in order.
     public func applyOrdering(_ clauses: [BoundOrderingClause], to keys: [ObjKey], className: String) throws -> [ObjKey] {
         var result = keys
-        for clause in clauses {
+        for (index, clause) in clauses.enumerated() {
             switch clause {
-            case .sort(let sortKeys): result = try sorted(result, className: className, by: sortKeys)
+            case .sort(let sortKeys):
+                // SORT then LIMIT(k): select the first k without sorting everything.
+                var limit: Int? = nil
+                if let next = clauses.dropFirst(index + 1).first, case .limit(let k) = next { limit = k }
+                result = try sorted(result, className: className, by: sortKeys, limit: limit)
             case .distinct(let paths): result = try distinct(result, className: className, by: paths)
             case .limit(let n): if result.count > n { result.removeSubrange(max(n, 0)...) }
             }
@@ -303,18 +307,36 @@ public final class QueryExecutor {
     }
 
     /// Stable sort by several keys (nulls first ascending, last descending).
-    public func sorted(_ keys: [ObjKey], className: String, by sortKeys: [BoundSortKey]) throws -> [ObjKey] {
-        guard keys.count > 1, !sortKeys.isEmpty else { return keys }
+    /// With `limit`, only the first `limit` objects of the sorted order are returned.
+    public func sorted(_ keys: [ObjKey], className: String, by sortKeys: [BoundSortKey], limit: Int? = nil) throws -> [ObjKey] {
+        guard keys.count > 1, !sortKeys.isEmpty else { return limit.map { Array(keys.prefix(max($0, 0))) } ?? keys }
         let columns = try sortKeys.map { try SortColumn(values: pathValues($0.path, className: className, keys: keys)) }
-        var order = Array(0..<keys.count)
-        order.sort { a, b in
-            for (k, key) in sortKeys.enumerated() {
+        let ascending = sortKeys.map(\.ascending)
+        func before(_ a: Int, _ b: Int) -> Bool {
+            for k in 0..<columns.count {
                 let o = columns[k].compare(a, b)
                 if o == 0 { continue }
-                return key.ascending ? o < 0 : o > 0
+                return ascending[k] ? o < 0 : o > 0
             }
             return a < b
         }
+        if let limit, limit < keys.count / 8 {
+            // Bounded insertion: keep the best `limit` positions in order.
+            guard limit > 0 else { return [] }
+            var best: [Int] = []
+            best.reserveCapacity(limit + 1)
+            for i in 0..<keys.count {
+                if best.count == limit, !before(i, best[limit - 1]) { continue }
+                var lo = 0, hi = best.count
+                while lo < hi { let mid = (lo + hi) / 2; if before(i, best[mid]) { hi = mid } else { lo = mid + 1 } }
+                best.insert(i, at: lo)
+                if best.count > limit { best.removeLast() }
+            }
+            return best.map { keys[$0] }
+        }
+        var order = Array(0..<keys.count)
+        order.sort(by: before)
+        if let limit, order.count > limit { order.removeSubrange(max(limit, 0)...) }
         return order.map { keys[$0] }
     }
 
@@ -345,7 +367,7 @@ public final class QueryExecutor {
         let order = isAscending(keys) ? Array(keys.indices) : keys.indices.sorted { keys[$0] < keys[$1] }
         var i = 0
         while i < order.count {
-            guard let (c, _) = try txn.clusterOf(className, keys[order[i]]) else { i += 1; continue }
+            guard let (c, _) = try txn.locateObject(className, keys[order[i]]) else { i += 1; continue }
             let col = try c.column(property)
             let last = c.lastKey
             while i < order.count, keys[order[i]] <= last {
@@ -357,29 +379,67 @@ public final class QueryExecutor {
     }
 }
 
-/// Sort keys of one column, typed where that makes comparisons cheap.
+/// Sort keys of one column, typed where that makes comparisons cheap. Comparisons follow
+/// `sortCompare`: nulls first, NaN before other numbers, strings by UTF-8 bytes.
 struct SortColumn {
     enum Storage {
+        /// Int, Bool (0/1) and Date (nanoseconds) values.
         case ints([Int64], [Bool])
+        case doubles([Double], [Bool])
+        case strings([[UInt8]?])
         case values([QueryValue])
     }
     let storage: Storage
 
     init(values: [QueryValue]) {
-        var ints: [Int64] = []
-        var nulls: [Bool] = []
-        ints.reserveCapacity(values.count)
-        nulls.reserveCapacity(values.count)
-        var typed = true
+        var kind = 0  // 0: undecided, 1: ints, 2: doubles, 3: strings, 4: mixed
         for v in values {
+            let k: Int
             switch v {
-            case .int(let i): ints.append(i); nulls.append(false)
-            case .null: ints.append(0); nulls.append(true)
-            default: typed = false
+            case .null: continue
+            case .int, .bool: k = 1
+            case .date(let t): k = t.nanosecondsSince1970 == nil ? 4 : 1
+            case .double, .float: k = 2
+            case .string: k = 3
+            default: k = 4
             }
-            if !typed { break }
+            if kind == 0 { kind = k } else if kind != k { kind = 4 }
+            if kind == 4 { break }
         }
-        storage = typed ? .ints(ints, nulls) : .values(values)
+        // Bools and ints never share a column unless mixed; mixed columns use `values`.
+        if kind == 1, values.contains(where: { if case .bool = $0 { return true } else { return false } }),
+           values.contains(where: { if case .bool = $0 { return false } else { return !$0.isNull } }) {
+            kind = 4
+        }
+        switch kind {
+        case 0, 1:
+            var ints: [Int64] = [], nulls: [Bool] = []
+            ints.reserveCapacity(values.count); nulls.reserveCapacity(values.count)
+            for v in values {
+                switch v {
+                case .int(let i): ints.append(i); nulls.append(false)
+                case .bool(let b): ints.append(b ? 1 : 0); nulls.append(false)
+                case .date(let t): ints.append(t.nanosecondsSince1970 ?? 0); nulls.append(false)
+                default: ints.append(0); nulls.append(true)
+                }
+            }
+            storage = .ints(ints, nulls)
+        case 2:
+            var ds: [Double] = [], nulls: [Bool] = []
+            ds.reserveCapacity(values.count); nulls.reserveCapacity(values.count)
+            for v in values {
+                switch v {
+                case .double(let d): ds.append(d); nulls.append(false)
+                case .float(let f): ds.append(Double(f)); nulls.append(false)
+                default: ds.append(0); nulls.append(true)
+                }
+            }
+            storage = .doubles(ds, nulls)
+        case 3:
+            storage = .strings(values.map { if case .string(let s) = $0 { return Array(s.utf8) } else { return nil } })
+        default:
+            storage = .values(values)
+        }
     }
 
     /// -1, 0 or 1 in the reference evaluator's sort order.
@@ -388,6 +448,24 @@ struct SortColumn {
         case .ints(let v, let n):
             if n[a] || n[b] { return n[a] == n[b] ? 0 : (n[a] ? -1 : 1) }
             return v[a] < v[b] ? -1 : (v[a] == v[b] ? 0 : 1)
+        case .doubles(let v, let n):
+            if n[a] || n[b] { return n[a] == n[b] ? 0 : (n[a] ? -1 : 1) }
+            let x = v[a], y = v[b]
+            if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? 0 : (x.isNaN ? -1 : 1) }
+            return x < y ? -1 : (x == y ? 0 : 1)
+        case .strings(let v):
+            switch (v[a], v[b]) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?):
+                let m = Swift.min(x.count, y.count)
+                if m > 0 {
+                    let c = x.withUnsafeBytes { xp in y.withUnsafeBytes { yp in memcmp(xp.baseAddress!, yp.baseAddress!, m) } }
+                    if c != 0 { return c < 0 ? -1 : 1 }
+                }
+                return x.count == y.count ? 0 : (x.count < y.count ? -1 : 1)
+            }
         case .values(let v):
             return sortCompare(v[a], v[b]).rawValue
         }

@@ -107,6 +107,9 @@ final class ClusterEvaluator {
     let access: DBObjectAccess?
     let evaluator: QueryEvaluator<DBObjectAccess>?
     var rows = 0
+    /// 64 bytes for the int kernels.
+    let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
+    deinit { scratch.deallocate() }
     /// Objects given to the reference evaluator.
     var fallbackEvaluations = 0
 
@@ -175,7 +178,7 @@ final class ClusterEvaluator {
         case .ints(let slot, let test):
             try columns.fetch(slot)
             if let raw = columns.raws[slot], raw.layout == .int {
-                scanInts(raw, test, cand, out, words: words, rows: rows)
+                scanInts(raw, test, cand, out, words: words, rows: rows, scratch: scratch)
             } else {
                 let col = columns.accessors[slot]!
                 for w in 0..<words { out[w] = 0 }
@@ -271,32 +274,38 @@ func genericMatches(_ l: QueryValue, _ op: QueryOperator, _ options: QueryString
     return UInt64(littleEndian: UnsafeRawPointer(nulls).loadUnaligned(fromByteOffset: w &* 8, as: UInt64.self))
 }
 
-/// Sets bit j of out-word for every row whose packed value p satisfies (p - lo) <= span
-/// (unsigned), OR-ing into `out`.
+/// ORs into `out` a bit for every row whose packed value p satisfies (p - lo) <= span
+/// (unsigned). Each block of 64 rows is tested into 64 result bytes (a loop the compiler
+/// vectorises), then packed 8 bytes at a time into bits with a multiply.
 @inline(__always)
 func scanPacked<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type, _ payload: UnsafeRawPointer, rows: Int,
-                                                         lo: UInt64, span: UInt64, _ out: UnsafeMutablePointer<UInt64>) {
+                                                         lo: UInt64, span: UInt64, _ out: UnsafeMutablePointer<UInt64>,
+                                                         scratch: UnsafeMutablePointer<UInt8>) {
     let p = payload.assumingMemoryBound(to: T.self)
     let lo = T(truncatingIfNeeded: lo), span = T(truncatingIfNeeded: span)
     var w = 0
     var i = 0
-    while i < rows {
-        let n = min(64, rows &- i)
+    let full = rows & ~63
+    while i < full {
+        let q = p + i
+        for j in 0..<64 { scratch[j] = (T(littleEndian: q[j]) &- lo) <= span ? 1 : 0 }
         var bits: UInt64 = 0
-        if n == 64 {
-            for j in 0..<64 {
-                let v = T(littleEndian: p[i &+ j])
-                bits |= UInt64((v &- lo) <= span ? 1 : 0) &<< UInt64(j)
-            }
-        } else {
-            for j in 0..<n {
-                let v = T(littleEndian: p[i &+ j])
-                bits |= UInt64((v &- lo) <= span ? 1 : 0) &<< UInt64(j)
-            }
+        let sw = UnsafeRawPointer(scratch)
+        for k in 0..<8 {
+            let x = sw.loadUnaligned(fromByteOffset: k &* 8, as: UInt64.self)
+            bits |= ((x &* 0x0102_0408_1020_4080) >> 56) << UInt64(k &* 8)
         }
         out[w] |= bits
         w &+= 1
         i &+= 64
+    }
+    if i < rows {
+        var bits: UInt64 = 0
+        for j in 0..<(rows &- i) {
+            let v = T(littleEndian: p[i &+ j])
+            bits |= UInt64((v &- lo) <= span ? 1 : 0) &<< UInt64(j)
+        }
+        out[w] |= bits
     }
 }
 
@@ -310,7 +319,8 @@ func scanPacked<T: FixedWidthInteger & UnsignedInteger>(_ type: T.Type, _ payloa
     return x
 }
 
-func scanInts(_ raw: RawColumn, _ t: IntTest, _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int, rows: Int) {
+func scanInts(_ raw: RawColumn, _ t: IntTest, _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int, rows: Int,
+              scratch: UnsafeMutablePointer<UInt8>) {
     // Sparse candidates, or an IN set: test row by row.
     let dense = t.set == nil && maskCount(cand, words) * 8 >= rows
     if !dense {
@@ -345,15 +355,15 @@ func scanInts(_ raw: RawColumn, _ t: IntTest, _ cand: UnsafePointer<UInt64>, _ o
             if plo > phi || plo > maxPacked || phi < 0 { continue }
             let span = UInt64(phi - plo)
             switch raw.width {
-            case 8: scanPacked(UInt8.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out)
-            case 16: scanPacked(UInt16.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out)
-            default: scanPacked(UInt32.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out)
+            case 8: scanPacked(UInt8.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out, scratch: scratch)
+            case 16: scanPacked(UInt16.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out, scratch: scratch)
+            default: scanPacked(UInt32.self, raw.payload, rows: rows, lo: UInt64(plo), span: span, out, scratch: scratch)
             }
         }
     default:
         for r in t.ranges {
             scanPacked(UInt64.self, raw.payload, rows: rows, lo: UInt64(bitPattern: r.lo),
-                       span: UInt64(bitPattern: r.hi &- r.lo), out)
+                       span: UInt64(bitPattern: r.hi &- r.lo), out, scratch: scratch)
         }
     }
     // Null rows store 0: replace their bits by matchNull.
@@ -471,19 +481,9 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
     for w in 0..<words { out[w] = 0 }
     if let raw, raw.layout == .bytes {
         let offsets = raw.payload, data = raw.data, size = raw.dataSize
-        // Fast prefix test: hoist the needle out of the loop.
-        if case .beginsWith(let needle) = t, raw.nulls == nil, !needle.isEmpty {
-            needle.withUnsafeBytes { nb in
-                let np = nb.baseAddress!, nn = nb.count
-                let first = nb[0]
-                forEachRow(cand, words) { i in
-                    let s = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
-                    let e = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4 &+ 4, as: UInt32.self)))
-                    guard s <= e, e <= size, e &- s >= nn else { return }
-                    let a = data + s
-                    if a.load(as: UInt8.self) == first && memcmp(a, np, nn) == 0 { out[i >> 6] |= 1 << UInt64(i & 63) }
-                }
-            }
+        // Fast prefix test: the needle's first 8 bytes as a masked word compare.
+        if case .beginsWith(let needle) = t, !needle.isEmpty {
+            scanPrefix(raw, needle, cand, out, words: words)
             return
         }
         forEachRow(cand, words) { i in
@@ -503,5 +503,46 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
     forEachRow(cand, words) { i in
         let hit = col.isNull(i) ? matchNull : col.withBytes(i) { bytesMatch($0.baseAddress, $0.count, t) }
         if hit { out[i >> 6] |= 1 << UInt64(i & 63) }
+    }
+}
+
+/// BEGINSWITH on a committed bytes column: rows whose bytes start with `needle` (null rows
+/// never match). Needles of up to 8 bytes compare one masked 64-bit load where the row's data
+/// has 8 readable bytes; longer needles compare the first 8 bytes and then memcmp the rest.
+func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int) {
+    let offsets = raw.payload, data = raw.data, size = raw.dataSize
+    let nn = needle.count
+    let head = min(nn, 8)
+    var word: UInt64 = 0
+    for b in 0..<head { word |= UInt64(needle[b]) << UInt64(8 * b) }
+    let mask: UInt64 = head == 8 ? ~0 : (UInt64(1) << UInt64(8 * head)) &- 1
+    needle.withUnsafeBytes { nb in
+        let np = nb.baseAddress!
+        for w in 0..<words {
+            var bits = cand[w]
+            var hits: UInt64 = 0
+            if let nulls = raw.nulls { bits &= ~nullWord(nulls, w) }
+            while bits != 0 {
+                let b = bits.trailingZeroBitCount
+                bits &= bits &- 1
+                let i = w &<< 6 | b
+                let s = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
+                let e = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4 &+ 4, as: UInt32.self)))
+                // Branch-free on the data so the loads of several rows overlap.
+                let inBounds = s <= e && e <= size
+                let a = data + (inBounds ? s : 0)
+                let long = inBounds && e &- s >= nn
+                var ok: Bool
+                if s &+ 8 <= size {
+                    let v = UInt64(littleEndian: a.loadUnaligned(as: UInt64.self))
+                    ok = (v & mask == word) == long && long
+                } else {
+                    ok = long && memcmp(a, np, head) == 0
+                }
+                if nn > 8 && ok { ok = memcmp(a + 8, np + 8, nn &- 8) == 0 }
+                hits |= UInt64(ok ? 1 : 0) &<< UInt64(b)
+            }
+            out[w] = hits
+        }
     }
 }
