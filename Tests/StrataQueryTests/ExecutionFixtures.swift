@@ -85,7 +85,7 @@ struct ExecWorld {
     var people: [ExecPerson] = []
     var dogs: [(name: String, age: Int64, owner: Int64?)] = []
 
-    static let letters = ["a", "b", "B", "c", "é", "ab", "Bo", "ä", "z"]
+    static let letters = ["a", "b", "B", "c", "é", "ab", "Bo", "ä", "z", "s", "ß", "\u{17F}", "K", "\u{212A}", "k"]
 
     static func randomName(_ rng: inout SeededRNG) -> String {
         (0..<Int.random(in: 0...4, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()

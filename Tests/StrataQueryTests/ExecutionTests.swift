@@ -30,6 +30,8 @@ struct ExecQueryGenerator {
         case 10: return ("name \(pick(["BEGINSWITH", "ENDSWITH", "CONTAINS"])) \(quote())", [])
         case 11: return ("name \(pick(cmp)) \(quote())", [])
         case 12: return ("name \(pick(["==", "!="])) nil", [])
+        case 13 where int(0...1) == 0:
+            return ("name \(pick(["BEGINSWITH", "CONTAINS", "==", "!=", "ENDSWITH"]))[c] '\(pick(["k", "S", "ss", "BO", "b", "", "é"]))'", [])
         case 13: return ("name \(pick(["BEGINSWITH", "CONTAINS", "==", "ENDSWITH"]))\(pick(["[c]", "[d]", "[cd]"])) \(quote())", [])
         case 14: return ("name LIKE '\(pick(["*b*", "?", "B*", "*é", "a?b*"]))'", [])
         case 15: return ("name IN {\(quote()), \(quote()), nil}", [])
@@ -322,6 +324,27 @@ final class ExecutionTests: XCTestCase {
         XCTAssertEqual(qs.classNamed("Person")?.property(named: "extra")?.type, .any)
         XCTAssertEqual(QueryTimestamp(nanosecondsSince1970: -1), QueryTimestamp(seconds: -1, nanoseconds: 999_999_999))
         XCTAssertEqual(QueryTimestamp(nanosecondsSince1970: -1).nanosecondsSince1970, -1)
+    }
+
+    func testCaseInsensitiveFastPathAgreesOnUnicodeFolding() throws {
+        let dir = ExecTempDir()
+        let db = try Database(path: dir.path("c.strata"), schema: execSchema)
+        defer { db.close() }
+        let names = ["KELVIN", "\u{212A}elvin", "\u{17F}am", "SAM", "STRASSE", "Straße", "strasse", "", "İstanbul", "istanbul"]
+        let w = try db.write()
+        for (i, n) in names.enumerated() { try w.create("Person", values: ["id": .int(Int64(i)), "name": .string(n)]) }
+        try w.create("Person", values: ["id": .int(99)])
+        try w.commit()
+        let r = try db.read()
+        defer { r.end() }
+        XCTAssertEqual(try assertAgrees(r, "Person", "name BEGINSWITH[c] 'k'"), [0, 1])
+        XCTAssertEqual(try assertAgrees(r, "Person", "name ==[c] 'sam'"), [2, 3])
+        XCTAssertEqual(try assertAgrees(r, "Person", "name ==[c] 'straße'"), [4, 5, 6])
+        XCTAssertEqual(try assertAgrees(r, "Person", "name !=[c] 'STRASSE'").count, names.count + 1 - 3)
+        try assertAgrees(r, "Person", "name CONTAINS[c] 'ss'")
+        try assertAgrees(r, "Person", "name ENDSWITH[c] 'BUL'")
+        try assertAgrees(r, "Person", "name BEGINSWITH[c] ''")
+        try assertAgrees(r, "Person", "name BEGINSWITH[c] 'i'")
     }
 
     func testDateArgumentMatchesStoredDate() throws {

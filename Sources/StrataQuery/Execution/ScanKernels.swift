@@ -192,6 +192,24 @@ final class ClusterEvaluator {
         case .bytes(let slot, let test, let matchNull):
             try columns.fetch(slot)
             scanBytes(columns.accessors[slot]!, columns.raws[slot], test, matchNull, cand, out, words: words)
+        case .foldedBytes(let slot, let test, let matchNull, let op, let constant):
+            try columns.fetch(slot)
+            let col = columns.accessors[slot]!
+            for w in 0..<words { out[w] = 0 }
+            let constants = [constant]
+            forEachRow(cand, words) { i in
+                let hit: Bool
+                if col.isNull(i) {
+                    hit = matchNull
+                } else {
+                    let ascii: Bool? = col.withBytes(i) { b in
+                        guard isASCII(b) else { return nil }
+                        return foldedMatch(b, test)
+                    }
+                    hit = ascii ?? genericMatches(readQueryValue(col, i), op, .caseInsensitive, constants)
+                }
+                if hit { out[i >> 6] |= 1 << UInt64(i & 63) }
+            }
         case .generic(let left, let op, let options, let right):
             for s in [left, right] { if case .column(let slot) = s { try columns.fetch(slot) } }
             for w in 0..<words { out[w] = 0 }
@@ -544,5 +562,54 @@ func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt6
             }
             out[w] = hits
         }
+    }
+}
+
+// MARK: ASCII case folding
+
+@inline(__always) func isASCII(_ b: UnsafeRawBufferPointer) -> Bool {
+    guard let p = b.baseAddress else { return true }
+    let n = b.count
+    var i = 0
+    while i &+ 8 <= n {
+        if p.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+        i &+= 8
+    }
+    while i < n { if p.load(fromByteOffset: i, as: UInt8.self) >= 0x80 { return false }; i &+= 1 }
+    return true
+}
+
+@inline(__always) func asciiLower(_ c: UInt8) -> UInt8 { c &- 65 < 26 ? c | 0x20 : c }
+
+/// `fold(row) op needle` for an ASCII row and an already folded ASCII needle.
+@inline(__always) func foldedEqual(_ p: UnsafeRawPointer, _ at: Int, _ needle: [UInt8]) -> Bool {
+    for k in 0..<needle.count where asciiLower(p.load(fromByteOffset: at &+ k, as: UInt8.self)) != needle[k] { return false }
+    return true
+}
+
+func foldedMatch(_ b: UnsafeRawBufferPointer, _ t: BytesTest) -> Bool {
+    let n = b.count
+    guard let p = b.baseAddress else {
+        switch t {
+        case .equal(let x): return x.isEmpty
+        case .notEqual(let x): return !x.isEmpty
+        case .beginsWith(let x), .endsWith(let x), .contains(let x): return x.isEmpty
+        default: return false
+        }
+    }
+    switch t {
+    case .equal(let x): return n == x.count && foldedEqual(p, 0, x)
+    case .notEqual(let x): return !(n == x.count && foldedEqual(p, 0, x))
+    case .beginsWith(let x): return n >= x.count && foldedEqual(p, 0, x)
+    case .endsWith(let x): return n >= x.count && foldedEqual(p, n - x.count, x)
+    case .contains(let x):
+        if x.isEmpty { return true }
+        var i = 0
+        while i + x.count <= n {
+            if foldedEqual(p, i, x) { return true }
+            i += 1
+        }
+        return false
+    default: return false
     }
 }

@@ -78,6 +78,9 @@ enum ScanLeaf {
     case doubles(column: Int, DoubleTest, matchNull: Bool)
     case bytes(column: Int, BytesTest, matchNull: Bool)
     case generic(left: GenericOperand, op: QueryOperator, options: QueryStringOptions, right: GenericOperand)
+    /// `[c]` against an ASCII needle (after case folding): ASCII rows compare lower-cased bytes,
+    /// other rows take the generic path with `constant`.
+    case foldedBytes(column: Int, BytesTest, matchNull: Bool, op: QueryOperator, constant: QueryValue)
     case fallback(BoundComparison)
 
     var cost: Int {
@@ -85,6 +88,7 @@ enum ScanLeaf {
         case .ints: return 1
         case .doubles: return 2
         case .bytes: return 4
+        case .foldedBytes: return 8
         case .generic: return 20
         case .fallback: return 200
         }
@@ -195,10 +199,32 @@ struct ScanCompiler {
             default: break
             }
             if let constants, c.options.isEmpty, let fast = fastLeaf(name, type, op, constants) { return fast }
+            if c.options == .caseInsensitive, type == .string, let constants, constants.count == 1,
+               case .string(let needle) = constants[0], let folded = ScanCompiler.asciiFolded(needle) {
+                let v = constants[0]
+                let test: BytesTest?
+                switch op {
+                case .equal: test = .equal(folded)
+                case .notEqual: test = .notEqual(folded)
+                case .beginsWith: test = .beginsWith(folded)
+                case .endsWith: test = .endsWith(folded)
+                case .contains: test = .contains(folded)
+                default: test = nil
+                }
+                if let test { return .foldedBytes(column: slot(name), test, matchNull: op == .notEqual, op: op, constant: v) }
+            }
         }
         // Generic: every operand is a column of the object itself or a constant.
         guard let l = genericOperand(left), let r = genericOperand(right) else { return fallback(c) }
         return .generic(left: l, op: op, options: c.options, right: r)
+    }
+
+    /// The case-folded UTF-8 of `s` when it is all ASCII (nil otherwise).
+    static func asciiFolded(_ s: String) -> [UInt8]? {
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: transform(s, .caseInsensitive))
+        let bytes = Array(String(scalars).utf8)
+        return bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
     }
 
     private mutating func fallback(_ c: BoundComparison) -> ScanLeaf {
