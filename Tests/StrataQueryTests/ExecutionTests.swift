@@ -54,7 +54,13 @@ struct ExecQueryGenerator {
             let v = pick(["1", "0.5", "'a'", "true", "nil", "T50:0"])
             return ("extra \(v == "nil" || v == "true" ? pick(["==", "!="]) : pick(cmp)) \(v)", [])
         case 32: return ("best \(pick(["==", "!="])) nil", [])
-        case 33: return ("best.age \(pick(cmp)) \(int(0...99))", [])
+        case 33:
+            switch int(0...3) {
+            case 0: return ("best.name \(pick(["BEGINSWITH", "==", "!=", "CONTAINS[c]"])) \(quote())", [])
+            case 1: return ("best.score \(pick(["==", "!="])) nil", [])
+            case 2: return ("best.age IN {1, 2, 3, 40}", [])
+            default: return ("best.age \(pick(cmp)) \(int(0...99))", [])
+            }
         case 34: return ("ANY nums \(pick(cmp)) \(int(0...10))", [])
         case 35: return (pick(["nums.@count > 2", "nums.@sum >= 12", "friends.@count == 0", "labels.@count > 1",
                                "counts['a'] > 4", "ANY labels ==[c] 'x'", "ALL friends.age > 30"]), [])
@@ -103,7 +109,10 @@ final class ExecutionTests: XCTestCase {
         let r = try db.read()
         defer { r.end() }
         var gen = ExecQueryGenerator(rng: SeededRNG(seed: 7), ids: world.people.map(\.id))
-        for _ in 0..<200 {
+        defer { ClusterEvaluator.linkMapThreshold = 4096 }
+        for i in 0..<200 {
+            // Half of the queries read link targets through a whole-column map.
+            ClusterEvaluator.linkMapThreshold = i % 2 == 0 ? 0 : 4096
             let (p, args) = gen.predicate()
             let q = p + gen.ordering()
             do { try assertAgrees(r, "Person", q, args) } catch { XCTFail("\(q): \(error)") }

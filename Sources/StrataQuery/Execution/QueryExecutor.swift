@@ -80,6 +80,7 @@ public final class QueryExecutor {
 
     /// The number of objects matching a predicate (no keys are materialised).
     public func count(_ predicate: BoundPredicate, className: String, among keys: [ObjKey]? = nil) throws -> Int {
+        _ = try objectSchema(className)
         if keys == nil, case .constant(true) = predicate { return try txn.count(className) }
         var n = 0
         try scan(predicate, className: className, among: keys) { _, mask, words in

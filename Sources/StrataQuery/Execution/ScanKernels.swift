@@ -113,7 +113,26 @@ final class ClusterEvaluator {
     /// Objects given to the reference evaluator.
     var fallbackEvaluations = 0
 
+    let txn: DBTransaction
+    /// Per `link.property` leaf: the target objects that satisfy its comparison.
+    var linkSets: [Int: KeySet] = [:]
+    var linkRowsEvaluated = 0
+    var linkAccess: DBObjectAccess?
+    /// Rows evaluated object by object before a link leaf reads the whole target column.
+    nonisolated(unsafe) static var linkMapThreshold = 4096
+
+    /// The objects of `className` for which `comparison` (a `link.property` comparison
+    /// re-rooted at the target, see `ScanCompiler`) holds, scanned with the same kernels.
+    func matchingTargets(_ className: String, _ comparison: BoundComparison) throws -> KeySet {
+        guard case .path(let p) = comparison.left, p.steps.count == 2 else { return KeySet([]) }
+        var c = comparison
+        c.left = .path(BoundKeyPath(variable: nil, steps: [p.steps[1]], type: p.type, isToMany: false, text: p.text))
+        let keys = try QueryExecutor(txn).filter(.comparison(c), className: className)
+        return KeySet(keys)
+    }
+
     init(plan: ScanPlan, className: String, txn: DBTransaction) {
+        self.txn = txn
         self.plan = plan
         self.className = className
         if plan.needsEvaluator {
@@ -215,6 +234,36 @@ final class ClusterEvaluator {
             for w in 0..<words { out[w] = 0 }
             forEachRow(cand, words) { i in
                 if genericMatches(operand(left, i), op, options, operands(right, i)) { out[i >> 6] |= 1 << UInt64(i & 63) }
+            }
+        case .linkedValue(let slot, let target, let property, let op, let options, let right, let comparison, let leafId):
+            try columns.fetch(slot)
+            let col = columns.accessors[slot]!
+            for w in 0..<words { out[w] = 0 }
+            let setKey = leafId
+            if linkSets[setKey] == nil, linkRowsEvaluated >= ClusterEvaluator.linkMapThreshold {
+                linkSets[setKey] = try matchingTargets(target, comparison)
+            }
+            if let matching = linkSets[setKey] {
+                // Targets that satisfy the comparison come from one scan of the target class.
+                let nullMatches = genericMatches(.null, op, options, right)
+                forEachRow(cand, words) { i in
+                    if col.isNull(i) ? nullMatches : matching.contains(col.int(i)) { out[i >> 6] |= 1 << UInt64(i & 63) }
+                }
+            } else {
+                // Few rows so far: read each target through the object access.
+                let a = linkAccess ?? DBObjectAccess(txn)
+                linkAccess = a
+                var n = 0
+                forEachRow(cand, words) { i in
+                    n += 1
+                    var v = QueryValue.null
+                    if !col.isNull(i) {
+                        let t = ObjectLink(className: target, key: col.int(i))
+                        if (try? txn.exists(target, t.key)) == true { v = a.value(of: t, property: property) }
+                    }
+                    if genericMatches(v, op, options, right) { out[i >> 6] |= 1 << UInt64(i & 63) }
+                }
+                linkRowsEvaluated += n
             }
         case .fallback(let c):
             for w in 0..<words { out[w] = 0 }
@@ -611,5 +660,32 @@ func foldedMatch(_ b: UnsafeRawBufferPointer, _ t: BytesTest) -> Bool {
         }
         return false
     default: return false
+    }
+}
+
+/// A set of object keys: a bitmap over the key range when the keys are dense, else a hash set.
+struct KeySet {
+    private var base: Int64 = 0
+    private var bits: [UInt64] = []
+    private var set: Set<ObjKey>? = nil
+
+    /// `keys` in ascending order.
+    init(_ keys: [ObjKey]) {
+        guard let first = keys.first, let last = keys.last else { return }
+        let (span, overflow) = last.subtractingReportingOverflow(first)
+        if !overflow, span / 64 <= Int64(keys.count) * 4 + 1024 {
+            base = first
+            bits = [UInt64](repeating: 0, count: Int(span / 64) + 1)
+            for k in keys { let o = Int(k - first); bits[o >> 6] |= 1 << UInt64(o & 63) }
+        } else {
+            set = Set(keys)
+        }
+    }
+
+    @inline(__always) func contains(_ k: ObjKey) -> Bool {
+        if let set { return set.contains(k) }
+        let (o, overflow) = k.subtractingReportingOverflow(base)
+        guard !overflow, o >= 0, o < Int64(bits.count) * 64 else { return false }
+        return bits[Int(o) >> 6] & (1 << UInt64(o & 63)) != 0
     }
 }

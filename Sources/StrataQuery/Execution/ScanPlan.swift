@@ -81,6 +81,10 @@ enum ScanLeaf {
     /// `[c]` against an ASCII needle (after case folding): ASCII rows compare lower-cased bytes,
     /// other rows take the generic path with `constant`.
     case foldedBytes(column: Int, BytesTest, matchNull: Bool, op: QueryOperator, constant: QueryValue)
+    /// `link.property op constants` through a to-one link: the target property's values are
+    /// read once per query into a map (after a few objects went the per-object way).
+    case linkedValue(link: Int, target: String, property: String, op: QueryOperator, options: QueryStringOptions,
+                     right: [QueryValue], comparison: BoundComparison, id: Int)
     case fallback(BoundComparison)
 
     var cost: Int {
@@ -90,6 +94,7 @@ enum ScanLeaf {
         case .bytes: return 4
         case .foldedBytes: return 8
         case .generic: return 20
+        case .linkedValue: return 40
         case .fallback: return 200
         }
     }
@@ -214,6 +219,18 @@ struct ScanCompiler {
                 if let test { return .foldedBytes(column: slot(name), test, matchNull: op == .notEqual, op: op, constant: v) }
             }
         }
+        // `link.property op constants`: the target's values come from one column scan.
+        if case .path(let p) = left, p.variable == nil, p.steps.count == 2,
+           case .link(let linkName, let target) = p.steps[0], case .value(let property, _) = p.steps[1],
+           let lp = schema[linkName], lp.collection == .single, lp.type == .object {
+            switch right {
+            case .value(let v):
+                return .linkedValue(link: slot(linkName), target: target, property: property, op: op, options: c.options, right: [v], comparison: c, id: nextLinkLeaf())
+            case .values(let vs):
+                return .linkedValue(link: slot(linkName), target: target, property: property, op: op, options: c.options, right: vs, comparison: c, id: nextLinkLeaf())
+            default: break
+            }
+        }
         // Generic: every operand is a column of the object itself or a constant.
         guard let l = genericOperand(left), let r = genericOperand(right) else { return fallback(c) }
         return .generic(left: l, op: op, options: c.options, right: r)
@@ -226,6 +243,9 @@ struct ScanCompiler {
         let bytes = Array(String(scalars).utf8)
         return bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
     }
+
+    private var linkLeaves = 0
+    private mutating func nextLinkLeaf() -> Int { linkLeaves += 1; return linkLeaves }
 
     private mutating func fallback(_ c: BoundComparison) -> ScanLeaf {
         needsEvaluator = true
