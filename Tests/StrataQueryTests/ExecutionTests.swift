@@ -209,6 +209,17 @@ final class ExecutionTests: XCTestCase {
             let q = p + gen.ordering()
             do { try assertAgrees(w, "Person", q, args) } catch { XCTFail("\(q): \(error)") }
         }
+        // Aggregates over dirty clusters agree with values read one by one.
+        let e = QueryExecutor(w)
+        for q in ["age < 50", "TRUEPREDICATE", "tag == 'violet'", "score > 0"] {
+            let pred = try e.compile(q, className: "Person").predicate
+            let keys = try e.filter(pred, className: "Person")
+            let ages = try keys.map { k -> Int64 in if case .int(let a) = try w.value("Person", k, "age") { return a }; return 0 }
+            XCTAssertEqual(try e.aggregate(.sum, property: "age", className: "Person", where: pred), .int(ages.reduce(0, +)), q)
+            XCTAssertEqual(try e.aggregate(.max, property: "age", className: "Person", where: pred), ages.max().map { .int($0) } ?? .null, q)
+            let scores = try keys.compactMap { k -> Double? in if case .double(let d) = try w.value("Person", k, "score") { return d }; return nil }
+            XCTAssertEqual(try e.aggregate(.count, property: "score", className: "Person", where: pred), .int(Int64(scores.count)), q)
+        }
         // The index sees this transaction's changes.
         let violet = try assertAgrees(w, "Person", "tag == 'violet'")
         XCTAssertGreaterThanOrEqual(violet.count, 200)
@@ -317,6 +328,13 @@ final class ExecutionTests: XCTestCase {
         XCTAssertEqual(error("age > $0")?.kind, .argument)
         XCTAssertEqual(error("age > $0", NSObject())?.kind, .argument)
         XCTAssertThrowsError(try r.objects("Nope", where: "TRUEPREDICATE"))
+        XCTAssertThrowsError(try r.count("Nope", where: "TRUEPREDICATE")) { XCTAssertTrue($0 is QueryError) }
+        // A class without objects.
+        XCTAssertEqual(try r.objects("Dog", where: "age > 1 SORT(name ASC)"), [])
+        XCTAssertEqual(try r.count("Dog", where: "TRUEPREDICATE"), 0)
+        XCTAssertEqual(try r.aggregate(.sum, of: "age", in: "Dog"), .int(0))
+        XCTAssertEqual(try r.aggregate(.avg, of: "age", in: "Dog"), .null)
+        XCTAssertEqual(try r.objects("Person", where: "TRUEPREDICATE LIMIT(0)"), [])
         XCTAssertEqual(error("name == $0", Optional<String>.none as Any), nil)
     }
 
