@@ -5,7 +5,7 @@
 // INTEGRATION: this file needs `Results`, `ResultsStage` and `ObjectBase` from the typed API
 // (Sources/StrataObjects/API on branch helper-api). Until that branch is merged it is compiled
 // out; after merging, delete the `#if STRATA_RESULTS_API` line below and the `#endif` at the
-// end (it was built and tested against helper-api 38a6380).
+// end (it was built and tested against helper-api 3c21fd1).
 #if STRATA_RESULTS_API
 import Foundation
 import StrataObjects
