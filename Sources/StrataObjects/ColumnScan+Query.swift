@@ -10,8 +10,10 @@ import Foundation
 ///   endian unsigned), or the raw Int64 when `width` is 64 (then `base` is 0). A null row
 ///   stores 0.
 /// - float / double: `count` little-endian IEEE values at `payload`.
-/// - bytes (string, data, decimal128, mixed): `count + 1` u32 offsets at `payload`, then the
-///   data at `data`; row `i` is `data[offset(i) ..< offset(i + 1)]`.
+/// - bytes (string, data, decimal128, mixed): `count + 1` offsets of `offsetSize` bytes (2 or 4,
+///   little endian) at `payload` — read them with `offset(_:)` — then the data at `data`; row `i`
+///   is `data[offset(i) ..< offset(i + 1)]`.
+/// - Integer columns stored as an arithmetic sequence (dense keys) have no raw form.
 /// - fixed (objectId, uuid): `width` bytes per row at `payload`.
 public struct RawColumn {
     public enum Layout: Sendable { case int, float, double, bytes, fixed }
@@ -25,6 +27,14 @@ public struct RawColumn {
     public let data: UnsafeRawPointer
     /// Size of the data section (bytes layout), else 0.
     public let dataSize: Int
+    /// Size of one offset of the bytes layout (2 or 4).
+    public let offsetSize: Int
+
+    /// Offset `i` of the bytes layout.
+    @inline(__always) public func offset(_ i: Int) -> Int {
+        offsetSize == 2 ? Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)))
+                        : Int(UInt32(littleEndian: payload.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
+    }
 }
 
 extension ColumnAccessor {
@@ -32,6 +42,7 @@ extension ColumnAccessor {
     /// the current write transaction, and present in the cluster).
     public var raw: RawColumn? {
         guard case .view(let v) = source else { return nil }
+        if v.layout == .int && v.width == ColumnView.sequenceWidth { return nil }
         let layout: RawColumn.Layout
         switch v.layout {
         case .int: layout = .int
@@ -44,11 +55,11 @@ extension ColumnAccessor {
         var data = v.payload
         var dataSize = 0
         if layout == .bytes {
-            data = v.payload + (v.count + 1) * 4
-            dataSize = v.payloadSize - (v.count + 1) * 4
+            data = v.payload + (v.count + 1) * v.offsetSize
+            dataSize = v.payloadSize - (v.count + 1) * v.offsetSize
         }
         return RawColumn(layout: layout, count: v.count, nulls: v.nulls, payload: v.payload, width: v.width,
-                         base: v.base, data: data, dataSize: dataSize)
+                         base: v.base, data: data, dataSize: dataSize, offsetSize: v.offsetSize)
     }
 
     /// True when no row of the column can be null (a committed column without a null bitmap,

@@ -547,7 +547,7 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
                _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int) {
     for w in 0..<words { out[w] = 0 }
     if let raw, raw.layout == .bytes {
-        let offsets = raw.payload, data = raw.data, size = raw.dataSize
+        let data = raw.data, size = raw.dataSize
         // Fast prefix test: the needle's first 8 bytes as a masked word compare.
         if case .beginsWith(let needle) = t, !needle.isEmpty {
             scanPrefix(raw, needle, cand, out, words: words)
@@ -558,8 +558,8 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
             if let nulls = raw.nulls, nulls[i >> 3] & (1 << UInt8(i & 7)) != 0 {
                 hit = matchNull
             } else {
-                var s = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
-                var e = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4 &+ 4, as: UInt32.self)))
+                var s = raw.offset(i)
+                var e = raw.offset(i &+ 1)
                 if !(s <= e && e <= size) { s = 0; e = 0 }
                 hit = bytesMatch(data + s, e - s, t)
             }
@@ -577,7 +577,7 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
 /// never match). Needles of up to 8 bytes compare one masked 64-bit load where the row's data
 /// has 8 readable bytes; longer needles compare the first 8 bytes and then memcmp the rest.
 func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int) {
-    let offsets = raw.payload, data = raw.data, size = raw.dataSize
+    let data = raw.data, size = raw.dataSize
     let nn = needle.count
     let head = min(nn, 8)
     var word: UInt64 = 0
@@ -593,8 +593,8 @@ func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt6
                 let b = bits.trailingZeroBitCount
                 bits &= bits &- 1
                 let i = w &<< 6 | b
-                let s = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
-                let e = Int(UInt32(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* 4 &+ 4, as: UInt32.self)))
+                let s = raw.offset(i)
+                let e = raw.offset(i &+ 1)
                 // Branch-free on the data so the loads of several rows overlap.
                 let inBounds = s <= e && e <= size
                 let a = data + (inBounds ? s : 0)
