@@ -1,0 +1,339 @@
+import Foundation
+
+/// One property of a model class as the typed API knows it.
+struct PropInfo {
+    let index: Int
+    let name: String
+    let schema: PropertySchema
+    let valueType: any _Persistable.Type
+    /// Set for links (single, list, set, map) and linking objects.
+    let targetType: ObjectBase.Type?
+}
+
+/// What Strata knows about one `Object`/`EmbeddedObject` subclass: its schema, its properties
+/// in declaration order and a probe instance that maps key paths to properties.
+final class ClassInfo: @unchecked Sendable {
+    static let globalLock = NSRecursiveLock()
+    nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
+
+    let type: ObjectBase.Type
+    let className: String
+    let isEmbedded: Bool
+    private(set) var properties: [PropInfo] = []
+    private(set) var objectSchema: ObjectSchema
+    private var tagToIndex: [Int32: Int] = [:]
+    private var keyPathIndex: [AnyKeyPath: Int] = [:]
+    private(set) var nameToIndex: [String: Int] = [:]
+    /// An instance built in tagging mode; used only under `globalLock`.
+    let probe: ObjectBase
+
+    /// The class info of `type`, built on first use.
+    static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        globalLock.lock(); defer { globalLock.unlock() }
+        if let i = byType[ObjectIdentifier(type)] { return i }
+        let i = ClassInfo(type)
+        byType[ObjectIdentifier(type)] = i
+        return i
+    }
+
+    private init(_ type: ObjectBase.Type) {
+        guard type != Object.self && type != EmbeddedObject.self && type != ObjectBase.self else {
+            strataProgrammerError("\(type) itself cannot be stored: declare a subclass with @Persisted properties")
+        }
+        self.type = type
+        self.className = type.className()
+        self.isEmbedded = type is EmbeddedObject.Type
+        let saved = probeTagCounter.value
+        probeTagCounter.value = 1
+        let probe = type.init()
+        probeTagCounter.value = saved
+        probe._isProbe = true
+        self.probe = probe
+        var found: [(String, _AnyPersisted)] = []
+        func collect(_ m: Mirror) {
+            if let s = m.superclassMirror { collect(s) }
+            for c in m.children {
+                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else { continue }
+                found.append((String(label.dropFirst()), p))
+            }
+        }
+        collect(Mirror(reflecting: probe))
+        var props: [PropInfo] = []
+        for (i, (name, p)) in found.enumerated() {
+            let vt = Swift.type(of: p)._valueType
+            let shape = vt._strataShape
+            var origin: String? = nil
+            if shape.type == .linkingObjects, let lo = p._initialAny as? _AnyLinkingObjects { origin = lo._originPropertyName }
+            let ps = PropertySchema(name: name, type: shape.type, collection: shape.collection, isOptional: shape.optional,
+                                    objectClassName: shape.objectType.map { $0.className() },
+                                    linkOriginPropertyName: origin,
+                                    isPrimaryKey: p._flags & 1 != 0, isIndexed: p._flags & 2 != 0)
+            props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType))
+            if p._tag >= 0 { tagToIndex[p._tag] = i }
+            nameToIndex[name] = i
+        }
+        properties = props
+        objectSchema = ObjectSchema(className: className, properties: props.map(\.schema), isEmbedded: isEmbedded)
+    }
+
+    /// The property a `@Persisted` storage key path refers to.
+    func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
+        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
+        if let i = keyPathIndex[keyPath] { return i }
+        guard let p = probe as? E, let i = tagToIndex[p[keyPath: keyPath]._tag] else {
+            strataProgrammerError("cannot map a @Persisted property of \(E.self) to the schema of \(className)")
+        }
+        keyPathIndex[keyPath] = i
+        return i
+    }
+
+    /// The property names a key path reads (`\Person.dog?.name` → ["dog", "name"]).
+    func propertyNames(_ keyPath: AnyKeyPath) -> [String] {
+        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
+        KeyPathRecorder.recorded = []
+        _ = probe[keyPath: keyPath]
+        let r = KeyPathRecorder.recorded
+        KeyPathRecorder.recorded = []
+        return r.map { $0.0.properties[$0.1].name }
+    }
+
+    /// Every class reachable through links from `types` (the schema of a configuration).
+    static func closure(_ types: [ObjectBase.Type]) -> [ClassInfo] {
+        var out: [ClassInfo] = []
+        var seen = Set<ObjectIdentifier>()
+        var queue = types
+        while let t = queue.popLast() {
+            guard seen.insert(ObjectIdentifier(t)).inserted else { continue }
+            let info = ClassInfo.of(t)
+            out.append(info)
+            for p in info.properties { if let tt = p.targetType { queue.append(tt) } }
+        }
+        return out
+    }
+
+    /// Every class built so far (the schema when a configuration lists no object types).
+    static var allKnown: [ClassInfo] { globalLock.lock(); defer { globalLock.unlock() }; return Array(byType.values) }
+}
+
+/// The common base of `Object` and `EmbeddedObject` (RealmSwift's `ObjectBase`).
+open class ObjectBase: CustomStringConvertible {
+    /// The realm this object is managed by (nil while unmanaged).
+    final var _core: RealmCore?
+    final var _key: ObjKey = -1
+    /// Values of an unmanaged object, by property index.
+    final var _unmanagedValues: [Int: Any] = [:]
+    final var _isProbe = false
+    private final var _infoCache: ClassInfo?
+
+    /// Creates an unmanaged object with default values.
+    public required init() {}
+
+    /// The name of the class in the database: the Swift type's own name, without module or
+    /// enclosing types. Override to store the class under another name.
+    open class func className() -> String { _typeName(self, qualified: false) }
+
+    final var _classInfo: ClassInfo {
+        if let i = _infoCache { return i }
+        let i = ClassInfo.of(type(of: self))
+        _infoCache = i
+        return i
+    }
+
+    /// The realm managing this object, or nil when unmanaged.
+    public var realm: Realm? { _core.map { Realm(core: $0) } }
+    /// The schema of this object's class.
+    public var objectSchema: ObjectSchema { _core?.coordinator.db.schema[_classInfo.className] ?? _classInfo.objectSchema }
+    /// True when the object was deleted, or its realm invalidated; reading it then traps.
+    public var isInvalidated: Bool {
+        guard let core = _core else { return false }
+        return !core.read { txn in (try? txn.exists(_classInfo.className, _key)) ?? false }
+    }
+    /// True for an object of a frozen realm (immutable, readable from any thread).
+    public var isFrozen: Bool { _core?.isFrozen ?? false }
+    /// The key of a managed object within its class (nil when unmanaged). Used by the dynamic API.
+    public var objectKey: ObjKey? { _core == nil ? nil : _key }
+
+    // MARK: reading and writing through the realm
+
+    final func _readValue(_ index: Int) -> Value {
+        let info = _classInfo, key = _key
+        return _core!.read { txn in
+            strataTry { try txn.value(info.className, key, info.properties[index].name) }
+        }
+    }
+
+    /// Writes a single-valued property (links to unmanaged objects add them; embedded objects
+    /// are created as children).
+    final func _writeSingle<V: _StrataValue>(_ index: Int, _ value: V) {
+        let info = _classInfo, key = _key, p = info.properties[index]
+        _core!.write { txn, adder in
+            if p.schema.type == .object, let tt = p.targetType, tt is EmbeddedObject.Type {
+                try adder.assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: value as? ObjectBase)
+                return
+            }
+            if p.schema.isPrimaryKey { throw ObjectError.primaryKeyChange(className: info.className) }
+            try txn.set(info.className, key, p.name, try value._strataEncode(_StrataContext(core: adder.core, adder: adder)))
+        }
+    }
+
+    /// The value of a property as a Swift value (`Any`), managed or not.
+    final func _value(at index: Int) -> Any {
+        let p = _classInfo.properties[index]
+        if _core != nil { return p.valueType._strataGet(self, index) }
+        if let v = _unmanagedValues[index] { return v }
+        let v = _initialValue(index) ?? p.valueType._strataDefault()
+        _unmanagedValues[index] = v
+        return v
+    }
+
+    /// The declared default of a property, read through `Mirror`.
+    final func _initialValue(_ index: Int) -> Any? {
+        var all: [_AnyPersisted] = []
+        func collect(_ m: Mirror) {
+            if let s = m.superclassMirror { collect(s) }
+            for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { all.append(p) } }
+        }
+        collect(Mirror(reflecting: self))
+        return index < all.count ? all[index]._initialAny : nil
+    }
+
+    /// Sets a property from a loosely typed value (dictionary values of `create`, KVC).
+    final func _setValue(_ any: Any?, at index: Int) throws {
+        let p = _classInfo.properties[index]
+        guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_classInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
+        let v = try _typedValue(any, p)
+        if _core != nil { _setTyped(v, p) } else { _unmanagedValues[index] = v }
+    }
+
+    private func _typedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
+        func open<T: _Persistable>(_ t: T.Type) throws -> any _Persistable { try T._strataFromAny(any as Any) }
+        return try open(p.valueType)
+    }
+
+    private func _setTyped(_ v: any _Persistable, _ p: PropInfo) {
+        func open<T: _Persistable>(_ v: T) { T._strataSet(self, p.index, v) }
+        open(v)
+    }
+
+    /// Reads or writes a property by name (RealmSwift's key-value coding subscript).
+    public subscript(key: String) -> Any? {
+        get {
+            guard let i = _classInfo.nameToIndex[key] else { strataProgrammerError("class '\(_classInfo.className)' has no property named '\(key)'") }
+            return unwrapAny(_value(at: i))
+        }
+        set {
+            guard let i = _classInfo.nameToIndex[key] else { strataProgrammerError("class '\(_classInfo.className)' has no property named '\(key)'") }
+            do { try _setValue(newValue, at: i) } catch { strataProgrammerError("\(error)") }
+        }
+    }
+
+    /// The property values, in declaration order.
+    public var description: String {
+        if _core != nil && isInvalidated { return "[invalid object]" }
+        let info = _classInfo
+        var parts: [String] = []
+        for p in info.properties where p.schema.type != .linkingObjects {
+            let v = _value(at: p.index)
+            let text: String
+            if let o = unwrapAny(v) as? ObjectBase { text = "\(o._classInfo.className) \(o._core != nil ? "#\(o._key)" : "(unmanaged)")" }
+            else if let c = v as? CustomStringConvertible { text = c.description }
+            else { text = "\(unwrapAny(v) ?? "nil")" }
+            parts.append("\t\(p.name) = \(text);")
+        }
+        return "\(info.className) {\n" + parts.joined(separator: "\n") + "\n}"
+    }
+
+    // MARK: key paths
+
+    /// The property names a key path of this class reads (`\Person.dog?.name` → "dog.name").
+    public static func _propertyName(for keyPath: AnyKeyPath) -> String {
+        ClassInfo.of(self).propertyNames(keyPath).joined(separator: ".")
+    }
+}
+
+/// Unwraps `Optional<Any>` stored in an `Any`.
+func unwrapAny(_ v: Any) -> Any? {
+    let m = Mirror(reflecting: v)
+    guard m.displayStyle == .optional else { return v }
+    return m.children.first?.value
+}
+
+/// A top-level object class (RealmSwift's `Object`): subclass it and declare `@Persisted`
+/// properties.
+open class Object: ObjectBase {
+    public required init() { super.init() }
+
+    /// Creates an unmanaged object from a dictionary (property name → value), an array (values
+    /// in property order) or another object.
+    public convenience init(value: Any) {
+        self.init()
+        do { try ObjectAdder.apply(value, to: self) } catch { strataProgrammerError("\(error)") }
+    }
+
+    /// Calls `block` on the object's thread (or `queue`) after each commit that changes this
+    /// object, with the changed properties (old and new values), or `.deleted`.
+    /// `keyPaths` limits the properties that trigger it.
+    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        guard let core = _core, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
+        return core.addObjectObserver(me, keyPaths: keyPaths, queue: queue, block)
+    }
+
+    /// Observes with key paths given as Swift key paths (`[\Dog.name]`).
+    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map { T._propertyName(for: $0) }, on: queue, block)
+    }
+}
+
+/// An object that lives inside its parent object (RealmSwift's `EmbeddedObject`): it has no
+/// primary key, cannot be added on its own, and is deleted with its parent.
+open class EmbeddedObject: ObjectBase {
+    public required init() { super.init() }
+
+    /// Creates an unmanaged embedded object from a dictionary, an array or another object.
+    public convenience init(value: Any) {
+        self.init()
+        do { try ObjectAdder.apply(value, to: self) } catch { strataProgrammerError("\(error)") }
+    }
+}
+
+extension ObjectBase: Hashable {
+    /// Managed objects are equal when they are the same row of the same file; unmanaged
+    /// objects only to themselves.
+    public static func == (a: ObjectBase, b: ObjectBase) -> Bool {
+        if a === b { return true }
+        guard let ca = a._core, let cb = b._core else { return false }
+        return ca.coordinator === cb.coordinator && a._key == b._key && a._classInfo.className == b._classInfo.className
+    }
+    public func hash(into h: inout Hasher) {
+        if _core != nil { h.combine(_key); h.combine(_classInfo.className) } else { h.combine(ObjectIdentifier(self)) }
+    }
+}
+
+extension ObjectBase: _StrataValue {
+    public static var _strataType: PropertyType { .object }
+    public static var _strataObjectType: ObjectBase.Type? { self }
+    public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self {
+        guard case .object(let l) = value, let core = ctx.core else {
+            strataProgrammerError("expected a link to \(className()), found \(value)")
+        }
+        return core.makeObject(Self.self, key: l.key)
+    }
+    public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
+        if let core = _core, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
+            return .object(ObjectLink(className: _classInfo.className, key: _key))
+        }
+        guard let adder = ctx.adder else {
+            throw ObjectError.wrongType("a link", expected: "managed objects", got: "an unmanaged \(_classInfo.className)")
+        }
+        return .object(ObjectLink(className: _classInfo.className, key: try adder.add(self)))
+    }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        if let o = any as? Self { return o }
+        if let d = any as? [String: Any] { let o = Self(); try ObjectAdder.apply(d, to: o); return o }
+        if let a = any as? [Any] { let o = Self(); try ObjectAdder.apply(a, to: o); return o }
+        throw ObjectError.wrongType("a link to \(className())", expected: "\(className()) objects", got: "\(type(of: any))")
+    }
+}
