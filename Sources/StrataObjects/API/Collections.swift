@@ -31,17 +31,28 @@ protocol _UnmanagedMap {
 }
 
 private func ownerOf(_ object: ObjectBase, _ index: Int) -> CollectionOwner {
-    let info = object._classInfo
+    let info = object._rlmClassInfo
     let p = info.properties[index]
-    return CollectionOwner(core: object._core!, className: info.className, key: object._key, property: p.name,
+    return CollectionOwner(core: object._rlmCore!, className: info.className, key: object._rlmKey, property: p.name,
                            isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
+}
+
+/// Collections whose elements can be read as `Any` (to copy them into another collection).
+protocol _AnyElements { var _anyElements: [Any] { get } }
+
+/// The elements of an array, list, set or results given as `Any`.
+func anyElements(_ any: Any) -> [Any] {
+    guard let u = unwrapAny(any) else { return [] }
+    if let a = u as? [Any] { return a }
+    if let c = u as? _AnyElements { return c._anyElements }
+    return []
 }
 
 // MARK: - List
 
 /// An ordered collection property (RealmSwift's `List`). Unmanaged, it is an in-memory array;
 /// managed, it reads and writes the database (writes inside a write transaction).
-public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection, RangeReplaceableCollection,
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements,
                                                       _Persistable, _UnmanagedCollection, CustomStringConvertible {
     var storage: [Element] = []
     let owner: CollectionOwner?
@@ -85,6 +96,22 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         o.core.write { _, adder in try adder.replaceElements(o, current.map { $0 as any _StrataValue }) }
     }
 
+    /// Appends an element (objects are added to the realm when the list is managed).
+    public func append(_ object: Element) { replaceSubrange(endIndex..<endIndex, with: [object]) }
+    /// Appends several elements.
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        let n = endIndex; replaceSubrange(n..<n, with: Array(objects))
+    }
+    /// Inserts an element at `index`.
+    public func insert(_ object: Element, at index: Int) { replaceSubrange(index..<index, with: [object]) }
+    /// Removes the element at `index`.
+    public func remove(at index: Int) { replaceSubrange(index..<index + 1, with: []) }
+    /// Removes every element.
+    public func removeAll() { replaceSubrange(0..<endIndex, with: []) }
+    /// Removes the first element.
+    public func removeFirst() { remove(at: 0) }
+    /// Removes the last element.
+    public func removeLast() { remove(at: endIndex - 1) }
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
         var v = Array(values)
@@ -130,17 +157,17 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let l = Self()
-        if let arr = unwrapAny(any) as? [Any] { for e in arr { l.storage.append(try Element._strataFromAny(e)) } }
-        else if let s = unwrapAny(any) as? any Sequence { for e in s as! any Sequence<Any> { l.storage.append(try Element._strataFromAny(e)) } }
+        for e in anyElements(any) { l.storage.append(try Element._strataFromAny(e)) }
         return l
     }
     var _elementsForAdd: [any _StrataValue] { values.map { $0 as any _StrataValue } }
+    var _anyElements: [Any] { values.map { $0 as Any } }
 }
 
 // MARK: - MutableSet
 
 /// A set of unique values or objects (RealmSwift's `MutableSet`).
-public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _Persistable, _UnmanagedCollection, CustomStringConvertible {
+public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements, _Persistable, _UnmanagedCollection, CustomStringConvertible {
     var storage: [Element] = []
     let owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
@@ -210,11 +237,12 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let s = Self()
-        if let arr = unwrapAny(any) as? [Any] { s.storage = try arr.map { try Element._strataFromAny($0) } }
+        s.storage = try anyElements(any).map { try Element._strataFromAny($0) }
         var seen = Set<Element>(); s.storage = s.storage.filter { seen.insert($0).inserted }
         return s
     }
     var _elementsForAdd: [any _StrataValue] { values.map { $0 as any _StrataValue } }
+    var _anyElements: [Any] { values.map { $0 as Any } }
 }
 
 // MARK: - Map
@@ -341,9 +369,9 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingOb
     }
     public static func _strataDefault() -> LinkingObjects { LinkingObjects(_originProperty: "") }
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> LinkingObjects {
-        let info = object._classInfo
+        let info = object._rlmClassInfo
         return LinkingObjects(propertyName: info.properties[index].schema.linkOriginPropertyName ?? "",
-                              target: (object._core!, info.className, object._key))
+                              target: (object._rlmCore!, info.className, object._rlmKey))
     }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: LinkingObjects) {
         strataProgrammerError("LinkingObjects properties are read-only")

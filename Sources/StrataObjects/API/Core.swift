@@ -290,8 +290,8 @@ final class RealmCore: @unchecked Sendable {
 
     func makeObject<T: ObjectBase>(_ type: T.Type, key: ObjKey) -> T {
         let o = type.init()
-        o._core = self
-        o._key = key
+        o._rlmCore = self
+        o._rlmKey = key
         return o
     }
     func makeObject(className: String, key: ObjKey) -> ObjectBase? {

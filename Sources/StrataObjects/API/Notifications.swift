@@ -116,7 +116,7 @@ extension RealmCore {
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, queue: DispatchQueue?,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         let target = deliveryCore(queue)
-        let obj = target === self ? object : target.makeObject(T.self, key: object._key)
+        let obj = target === self ? object : target.makeObject(T.self, key: object._rlmKey)
         return target.register(ObjectObserver(object: obj, core: target, keyPaths: keyPaths, block: block))
     }
 
@@ -140,14 +140,14 @@ extension RealmCore {
         observerLock.unlock()
         guard wanted && !already else { return }
         switch confinement {
-        case .thread(_, true): DispatchQueue.main.async { self.deliverScheduled() }
-        case .queue(let q, _): q.async { self.deliverScheduled() }
+        case .thread(_, true): DispatchQueue.main.async { [weak self] in self?.deliverScheduled() }
+        case .queue(let q, _): q.async { [weak self] in self?.deliverScheduled() }
         default:
             observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
         }
     }
 
-    private func deliverScheduled() {
+    func deliverScheduled() {
         observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
         if writeTxn != nil { return }
         if autorefresh {
@@ -409,7 +409,7 @@ final class ObjectObserver<T: Object>: CoreObserver {
 
     /// Each watched property's value(s); nil when the object is gone.
     private func snapshot() -> [String: [Value]]? {
-        let info = object._classInfo, key = object._key
+        let info = object._rlmClassInfo, key = object._rlmKey
         return core.read { txn -> [String: [Value]]? in
             guard (try? txn.exists(info.className, key)) == true else { return nil }
             var out: [String: [Value]] = [:]
@@ -437,7 +437,7 @@ final class ObjectObserver<T: Object>: CoreObserver {
             if notify { block(.deleted) }
             return
         }
-        let info = object._classInfo
+        let info = object._rlmClassInfo
         var changes: [PropertyChange] = []
         for p in info.properties where now[p.name] != nil && now[p.name] != last[p.name] {
             if p.schema.collection == .single, let vt = p.valueType as? any _StrataValue.Type {

@@ -47,7 +47,7 @@ final class ClassInfo: @unchecked Sendable {
         probeTagCounter.value = 1
         let probe = type.init()
         probeTagCounter.value = saved
-        probe._isProbe = true
+        probe._rlmIsProbe = true
         self.probe = probe
         var found: [(String, _AnyPersisted)] = []
         func collect(_ m: Mirror) {
@@ -118,12 +118,12 @@ final class ClassInfo: @unchecked Sendable {
 /// The common base of `Object` and `EmbeddedObject` (RealmSwift's `ObjectBase`).
 open class ObjectBase: CustomStringConvertible {
     /// The realm this object is managed by (nil while unmanaged).
-    final var _core: RealmCore?
-    final var _key: ObjKey = -1
+    final var _rlmCore: RealmCore?
+    final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index.
-    final var _unmanagedValues: [Int: Any] = [:]
-    final var _isProbe = false
-    private final var _infoCache: ClassInfo?
+    final var _rlmValues: [Int: Any] = [:]
+    final var _rlmIsProbe = false
+    private final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
     public required init() {}
@@ -132,41 +132,41 @@ open class ObjectBase: CustomStringConvertible {
     /// enclosing types. Override to store the class under another name.
     open class func className() -> String { _typeName(self, qualified: false) }
 
-    final var _classInfo: ClassInfo {
-        if let i = _infoCache { return i }
+    final var _rlmClassInfo: ClassInfo {
+        if let i = _rlmInfoCache { return i }
         let i = ClassInfo.of(type(of: self))
-        _infoCache = i
+        _rlmInfoCache = i
         return i
     }
 
     /// The realm managing this object, or nil when unmanaged.
-    public var realm: Realm? { _core.map { Realm(core: $0) } }
+    public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }
     /// The schema of this object's class.
-    public var objectSchema: ObjectSchema { _core?.coordinator.db.schema[_classInfo.className] ?? _classInfo.objectSchema }
+    public var objectSchema: ObjectSchema { _rlmCore?.coordinator.db.schema[_rlmClassInfo.className] ?? _rlmClassInfo.objectSchema }
     /// True when the object was deleted, or its realm invalidated; reading it then traps.
     public var isInvalidated: Bool {
-        guard let core = _core else { return false }
-        return !core.read { txn in (try? txn.exists(_classInfo.className, _key)) ?? false }
+        guard let core = _rlmCore else { return false }
+        return !core.read { txn in (try? txn.exists(_rlmClassInfo.className, _rlmKey)) ?? false }
     }
     /// True for an object of a frozen realm (immutable, readable from any thread).
-    public var isFrozen: Bool { _core?.isFrozen ?? false }
+    public var isFrozen: Bool { _rlmCore?.isFrozen ?? false }
     /// The key of a managed object within its class (nil when unmanaged). Used by the dynamic API.
-    public var objectKey: ObjKey? { _core == nil ? nil : _key }
+    public var objectKey: ObjKey? { _rlmCore == nil ? nil : _rlmKey }
 
     // MARK: reading and writing through the realm
 
-    final func _readValue(_ index: Int) -> Value {
-        let info = _classInfo, key = _key
-        return _core!.read { txn in
+    final func _rlmReadValue(_ index: Int) -> Value {
+        let info = _rlmClassInfo, key = _rlmKey
+        return _rlmCore!.read { txn in
             strataTry { try txn.value(info.className, key, info.properties[index].name) }
         }
     }
 
     /// Writes a single-valued property (links to unmanaged objects add them; embedded objects
     /// are created as children).
-    final func _writeSingle<V: _StrataValue>(_ index: Int, _ value: V) {
-        let info = _classInfo, key = _key, p = info.properties[index]
-        _core!.write { txn, adder in
+    final func _rlmWriteSingle<V: _StrataValue>(_ index: Int, _ value: V) {
+        let info = _rlmClassInfo, key = _rlmKey, p = info.properties[index]
+        _rlmCore!.write { txn, adder in
             if p.schema.type == .object, let tt = p.targetType, tt is EmbeddedObject.Type {
                 try adder.assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: value as? ObjectBase)
                 return
@@ -177,17 +177,17 @@ open class ObjectBase: CustomStringConvertible {
     }
 
     /// The value of a property as a Swift value (`Any`), managed or not.
-    final func _value(at index: Int) -> Any {
-        let p = _classInfo.properties[index]
-        if _core != nil { return p.valueType._strataGet(self, index) }
-        if let v = _unmanagedValues[index] { return v }
-        let v = _initialValue(index) ?? p.valueType._strataDefault()
-        _unmanagedValues[index] = v
+    final func _rlmValue(at index: Int) -> Any {
+        let p = _rlmClassInfo.properties[index]
+        if _rlmCore != nil { return p.valueType._strataGet(self, index) }
+        if let v = _rlmValues[index] { return v }
+        let v = _rlmInitialValue(index) ?? p.valueType._strataDefault()
+        _rlmValues[index] = v
         return v
     }
 
     /// The declared default of a property, read through `Mirror`.
-    final func _initialValue(_ index: Int) -> Any? {
+    final func _rlmInitialValue(_ index: Int) -> Any? {
         var all: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }
@@ -198,19 +198,19 @@ open class ObjectBase: CustomStringConvertible {
     }
 
     /// Sets a property from a loosely typed value (dictionary values of `create`, KVC).
-    final func _setValue(_ any: Any?, at index: Int) throws {
-        let p = _classInfo.properties[index]
-        guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_classInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
-        let v = try _typedValue(any, p)
-        if _core != nil { _setTyped(v, p) } else { _unmanagedValues[index] = v }
+    final func _rlmSetValue(_ any: Any?, at index: Int) throws {
+        let p = _rlmClassInfo.properties[index]
+        guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_rlmClassInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
+        let v = try _rlmTypedValue(any, p)
+        if _rlmCore != nil { _rlmSetTyped(v, p) } else { _rlmValues[index] = v }
     }
 
-    private func _typedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
+    private func _rlmTypedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
         func open<T: _Persistable>(_ t: T.Type) throws -> any _Persistable { try T._strataFromAny(any as Any) }
         return try open(p.valueType)
     }
 
-    private func _setTyped(_ v: any _Persistable, _ p: PropInfo) {
+    private func _rlmSetTyped(_ v: any _Persistable, _ p: PropInfo) {
         func open<T: _Persistable>(_ v: T) { T._strataSet(self, p.index, v) }
         open(v)
     }
@@ -218,24 +218,24 @@ open class ObjectBase: CustomStringConvertible {
     /// Reads or writes a property by name (RealmSwift's key-value coding subscript).
     public subscript(key: String) -> Any? {
         get {
-            guard let i = _classInfo.nameToIndex[key] else { strataProgrammerError("class '\(_classInfo.className)' has no property named '\(key)'") }
-            return unwrapAny(_value(at: i))
+            guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }
+            return unwrapAny(_rlmValue(at: i))
         }
         set {
-            guard let i = _classInfo.nameToIndex[key] else { strataProgrammerError("class '\(_classInfo.className)' has no property named '\(key)'") }
-            do { try _setValue(newValue, at: i) } catch { strataProgrammerError("\(error)") }
+            guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }
+            do { try _rlmSetValue(newValue, at: i) } catch { strataProgrammerError("\(error)") }
         }
     }
 
     /// The property values, in declaration order.
     public var description: String {
-        if _core != nil && isInvalidated { return "[invalid object]" }
-        let info = _classInfo
+        if _rlmCore != nil && isInvalidated { return "[invalid object]" }
+        let info = _rlmClassInfo
         var parts: [String] = []
         for p in info.properties where p.schema.type != .linkingObjects {
-            let v = _value(at: p.index)
+            let v = _rlmValue(at: p.index)
             let text: String
-            if let o = unwrapAny(v) as? ObjectBase { text = "\(o._classInfo.className) \(o._core != nil ? "#\(o._key)" : "(unmanaged)")" }
+            if let o = unwrapAny(v) as? ObjectBase { text = "\(o._rlmClassInfo.className) \(o._rlmCore != nil ? "#\(o._rlmKey)" : "(unmanaged)")" }
             else if let c = v as? CustomStringConvertible { text = c.description }
             else { text = "\(unwrapAny(v) ?? "nil")" }
             parts.append("\t\(p.name) = \(text);")
@@ -253,9 +253,13 @@ open class ObjectBase: CustomStringConvertible {
 
 /// Unwraps `Optional<Any>` stored in an `Any`.
 func unwrapAny(_ v: Any) -> Any? {
-    let m = Mirror(reflecting: v)
-    guard m.displayStyle == .optional else { return v }
-    return m.children.first?.value
+    var cur = v
+    while true {
+        let m = Mirror(reflecting: cur)
+        guard m.displayStyle == .optional else { return cur }
+        guard let inner = m.children.first?.value else { return nil }
+        cur = inner
+    }
 }
 
 /// A top-level object class (RealmSwift's `Object`): subclass it and declare `@Persisted`
@@ -275,7 +279,7 @@ open class Object: ObjectBase {
     /// `keyPaths` limits the properties that trigger it.
     public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
-        guard let core = _core, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
+        guard let core = _rlmCore, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
         return core.addObjectObserver(me, keyPaths: keyPaths, queue: queue, block)
     }
 
@@ -303,11 +307,11 @@ extension ObjectBase: Hashable {
     /// objects only to themselves.
     public static func == (a: ObjectBase, b: ObjectBase) -> Bool {
         if a === b { return true }
-        guard let ca = a._core, let cb = b._core else { return false }
-        return ca.coordinator === cb.coordinator && a._key == b._key && a._classInfo.className == b._classInfo.className
+        guard let ca = a._rlmCore, let cb = b._rlmCore else { return false }
+        return ca.coordinator === cb.coordinator && a._rlmKey == b._rlmKey && a._rlmClassInfo.className == b._rlmClassInfo.className
     }
     public func hash(into h: inout Hasher) {
-        if _core != nil { h.combine(_key); h.combine(_classInfo.className) } else { h.combine(ObjectIdentifier(self)) }
+        if _rlmCore != nil { h.combine(_rlmKey); h.combine(_rlmClassInfo.className) } else { h.combine(ObjectIdentifier(self)) }
     }
 }
 
@@ -321,13 +325,13 @@ extension ObjectBase: _StrataValue {
         return core.makeObject(Self.self, key: l.key)
     }
     public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
-        if let core = _core, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
-            return .object(ObjectLink(className: _classInfo.className, key: _key))
+        if let core = _rlmCore, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
+            return .object(ObjectLink(className: _rlmClassInfo.className, key: _rlmKey))
         }
         guard let adder = ctx.adder else {
-            throw ObjectError.wrongType("a link", expected: "managed objects", got: "an unmanaged \(_classInfo.className)")
+            throw ObjectError.wrongType("a link", expected: "managed objects", got: "an unmanaged \(_rlmClassInfo.className)")
         }
-        return .object(ObjectLink(className: _classInfo.className, key: try adder.add(self)))
+        return .object(ObjectLink(className: _rlmClassInfo.className, key: try adder.add(self)))
     }
     public static func _strataDefault() -> Self { Self() }
     public static func _strataFromAny(_ any: Any) throws -> Self {

@@ -14,7 +14,7 @@ final class ObjectAdder {
     private var ctx: _StrataContext { _StrataContext(core: core, adder: self) }
 
     private func isMine(_ o: ObjectBase) -> Bool {
-        guard let c = o._core else { return false }
+        guard let c = o._rlmCore else { return false }
         if c === core { return true }
         if c.coordinator === core.coordinator && !c.isFrozen {
             strataProgrammerError("Object is already managed by the Realm of another thread; pass it with ThreadSafeReference")
@@ -25,7 +25,7 @@ final class ObjectAdder {
     /// The values of an unmanaged object by property index (declared defaults filled in, and
     /// kept so that a generated default such as a new ObjectId is stable).
     private func unmanagedValues(_ o: ObjectBase) -> [Any] {
-        let info = o._classInfo
+        let info = o._rlmClassInfo
         var initial: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }
@@ -33,9 +33,9 @@ final class ObjectAdder {
         }
         collect(Mirror(reflecting: o))
         return info.properties.map { p in
-            if let v = o._unmanagedValues[p.index] { return v }
+            if let v = o._rlmValues[p.index] { return v }
             let v = (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault()
-            o._unmanagedValues[p.index] = v
+            o._rlmValues[p.index] = v
             return v
         }
     }
@@ -53,9 +53,9 @@ final class ObjectAdder {
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
-        if isMine(o) { return o._key }
+        if isMine(o) { return o._rlmKey }
         if let k = inProgress[ObjectIdentifier(o)] { return k }
-        let info = o._classInfo
+        let info = o._rlmClassInfo
         if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
         guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
             throw SchemaError.noSuchClass(info.className)
@@ -64,9 +64,9 @@ final class ObjectAdder {
         let key = try txn.create(info.className, values: try primitives(info, values), update: policy)
         inProgress[ObjectIdentifier(o)] = key
         defer { inProgress[ObjectIdentifier(o)] = nil }
-        o._core = core; o._key = key
+        o._rlmCore = core; o._rlmKey = key
         try fill(o, info, key, values)
-        o._unmanagedValues = [:]
+        o._rlmValues = [:]
         return key
     }
 
@@ -81,7 +81,7 @@ final class ObjectAdder {
                 if p.targetType is EmbeddedObject.Type {
                     try assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: target)
                 } else {
-                    let v: Value = try target.map { .object(ObjectLink(className: $0._classInfo.className, key: try add($0))) } ?? .null
+                    let v: Value = try target.map { .object(ObjectLink(className: $0._rlmClassInfo.className, key: try add($0))) } ?? .null
                     if policy == .modified, (try? txn.value(info.className, key, p.name)) == v { continue }
                     try txn.set(info.className, key, p.name, v)
                 }
@@ -106,16 +106,16 @@ final class ObjectAdder {
     /// Sets (or clears) the embedded object of a to-one property, creating it from `child`.
     func assignEmbedded(parentClass: String, parentKey: ObjKey, property: String, child: ObjectBase?) throws {
         guard let child else { try txn.setEmbedded(parentClass, parentKey, property, nil); return }
-        if child._core != nil {
-            if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._key { return }
+        if child._rlmCore != nil {
+            if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._rlmKey { return }
             strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
         }
-        let info = child._classInfo
+        let info = child._rlmClassInfo
         let values = unmanagedValues(child)
         guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
-        child._core = core; child._key = k
+        child._rlmCore = core; child._rlmKey = k
         try fill(child, info, k, values)
-        child._unmanagedValues = [:]
+        child._rlmValues = [:]
     }
 
     /// Replaces the elements of a list or set property (adding unmanaged objects, creating
@@ -127,23 +127,23 @@ final class ObjectAdder {
             let current = Set(try txn.list(owner.className, owner.key, owner.property))
             for e in elements {
                 guard let o = unwrapAny(e) as? ObjectBase else { continue }
-                if o._core != nil {
-                    let link = Value.object(ObjectLink(className: o._classInfo.className, key: o._key))
+                if o._rlmCore != nil {
+                    let link = Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))
                     guard isMine(o), current.contains(link) else {
                         strataProgrammerError("Cannot add an existing managed embedded object to a list: append an unmanaged copy")
                     }
                     final.append(link)
                 } else {
-                    let info = o._classInfo
+                    let info = o._rlmClassInfo
                     let values = unmanagedValues(o)
                     guard let k = try txn.setEmbedded(owner.className, owner.key, owner.property, try primitives(info, values)) else { continue }
-                    o._core = core; o._key = k
+                    o._rlmCore = core; o._rlmKey = k
                     created.append((o, info, k, values))
                     final.append(.object(ObjectLink(className: info.className, key: k)))
                 }
             }
             try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
-            for (o, info, k, values) in created { try fill(o, info, k, values); o._unmanagedValues = [:] }
+            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmValues = [:] }
             return
         }
         let values = try elements.map { try $0._strataEncode(ctx) }
@@ -182,10 +182,10 @@ final class ObjectAdder {
             return zip(settable, a).map { ($0.index, $1) }
         }
         if let o = value as? ObjectBase {
-            let oi = o._classInfo
+            let oi = o._rlmClassInfo
             return try settable.compactMap { p in
                 guard let j = oi.nameToIndex[p.name] else { return nil }
-                return (p.index, o._value(at: j))
+                return (p.index, o._rlmValue(at: j))
             }
         }
         throw ObjectError.wrongType("the value for '\(info.className)'", expected: "a dictionary, an array or an object", got: "\(type(of: value))")
@@ -193,7 +193,7 @@ final class ObjectAdder {
 
     /// Sets the given values on an unmanaged object.
     static func apply(_ value: Any, to o: ObjectBase) throws {
-        for (i, v) in try normalize(value, o._classInfo) { try o._setValue(v, at: i) }
+        for (i, v) in try normalize(value, o._rlmClassInfo) { try o._rlmSetValue(v, at: i) }
     }
 
     func create<T: Object>(_ type: T.Type, value: Any, update: UpdatePolicy) throws -> T {
@@ -210,12 +210,12 @@ final class ObjectAdder {
                    let nv = anyToValue(v), let cur = try? txn.value(info.className, existing, p.name),
                    let coerced = try? ValueCodec.coerce(nv, to: p.schema.type, optional: p.schema.isOptional, target: nil, where: ""),
                    coerced == cur { continue }
-                try obj._setValue(v, at: i)
+                try obj._rlmSetValue(v, at: i)
             }
             return obj
         }
         let obj = T()
-        for (i, v) in given { try obj._setValue(v, at: i) }
+        for (i, v) in given { try obj._rlmSetValue(v, at: i) }
         policy = update; defer { policy = .error }
         _ = try add(obj)
         return obj

@@ -59,12 +59,12 @@ extension _Persistable where Self: _StrataValue {
         _PropertyShape(type: _strataType, collection: .single, optional: _strataOptional, objectType: _strataObjectType)
     }
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
-        let core = object._core!
-        let v = object._readValue(index)
+        let core = object._rlmCore!
+        let v = object._rlmReadValue(index)
         return _strataDecode(v, _StrataContext(core: core))
     }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Self) {
-        object._writeSingle(index, value)
+        object._rlmWriteSingle(index, value)
     }
 }
 
@@ -139,31 +139,31 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
         get {
             var index = Int(object[keyPath: storageKeyPath]._index)
             if index < 0 {
-                index = object._classInfo.propertyIndex(for: storageKeyPath)
-                if !object._isProbe { object[keyPath: storageKeyPath]._index = Int32(index) }
+                index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
+                if !object._rlmIsProbe { object[keyPath: storageKeyPath]._index = Int32(index) }
             }
-            if object._core != nil {
+            if object._rlmCore != nil {
                 return Value._strataGet(object, index)
             }
-            if object._isProbe {
-                KeyPathRecorder.record(object._classInfo, index)
+            if object._rlmIsProbe {
+                KeyPathRecorder.record(object._rlmClassInfo, index)
                 return Value._strataProbeValue()
             }
-            if let v = object._unmanagedValues[index] { return v as! Value }
+            if let v = object._rlmValues[index] { return v as! Value }
             let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
-            object._unmanagedValues[index] = v
+            object._rlmValues[index] = v
             return v
         }
         set {
             var index = Int(object[keyPath: storageKeyPath]._index)
             if index < 0 {
-                index = object._classInfo.propertyIndex(for: storageKeyPath)
+                index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
                 object[keyPath: storageKeyPath]._index = Int32(index)
             }
-            if object._core != nil {
+            if object._rlmCore != nil {
                 Value._strataSet(object, index, newValue)
             } else {
-                object._unmanagedValues[index] = newValue
+                object._rlmValues[index] = newValue
             }
         }
     }

@@ -229,10 +229,10 @@ public struct Realm: Equatable {
         core.write { txn, _ in
             var byClass: [String: [ObjKey]] = [:]
             for o in list {
-                guard o._core === core || (o._core?.coordinator === core.coordinator && o._core?.isFrozen == false) else {
+                guard o._rlmCore === core || (o._rlmCore?.coordinator === core.coordinator && o._rlmCore?.isFrozen == false) else {
                     strataProgrammerError("Can only delete an object from the Realm it belongs to")
                 }
-                byClass[o._classInfo.className, default: []].append(o._key)
+                byClass[o._rlmClassInfo.className, default: []].append(o._rlmKey)
             }
             for (c, keys) in byClass.sorted(by: { $0.key < $1.key }) {
                 try txn.delete(c, keys: keys.filter { (try? txn.exists(c, $0)) == true })

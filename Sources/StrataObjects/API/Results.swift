@@ -137,8 +137,8 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     /// The position of `object` in the results.
     public func index(of object: Element) -> Int? {
-        guard object._core?.coordinator === core.core.coordinator else { return nil }
-        return core.keys().firstIndex(of: object._key)
+        guard object._rlmCore?.coordinator === core.core.coordinator else { return nil }
+        return core.keys().firstIndex(of: object._rlmKey)
     }
 
     // MARK: aggregates

@@ -33,7 +33,7 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
 
 extension Object: ThreadConfined {
     public func _strataHandover() -> (_Handover, UInt64) {
-        (_Handover(className: _classInfo.className, key: _key, base: nil, stages: [], property: nil), _core!.read { $0.version })
+        (_Handover(className: _rlmClassInfo.className, key: _rlmKey, base: nil, stages: [], property: nil), _rlmCore!.read { $0.version })
     }
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Self? {
         let core = ctx.core!
@@ -43,15 +43,15 @@ extension Object: ThreadConfined {
 
     /// An immutable copy of this object at the realm's current version, readable from any thread.
     public func freeze() -> Self {
-        guard let c = _core else { strataProgrammerError("Cannot freeze an unmanaged object") }
-        return c.frozenCore().makeObject(Self.self, key: _key)
+        guard let c = _rlmCore else { strataProgrammerError("Cannot freeze an unmanaged object") }
+        return c.frozenCore().makeObject(Self.self, key: _rlmKey)
     }
     /// The live object on the current thread's realm (nil when it was deleted).
     public func thaw() -> Self? {
-        guard let c = _core else { return self }
+        guard let c = _rlmCore else { return self }
         let live = c.coordinator.core(for: .currentThread())
-        guard live.read({ (try? $0.exists(_classInfo.className, _key)) ?? false }) else { return nil }
-        return live.makeObject(Self.self, key: _key)
+        guard live.read({ (try? $0.exists(_rlmClassInfo.className, _rlmKey)) ?? false }) else { return nil }
+        return live.makeObject(Self.self, key: _rlmKey)
     }
 }
 

@@ -184,7 +184,7 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
         case .string(let s): return .string(s)
         case .data(let d): return .data([UInt8](d))
         case .date(let d): return .date(d)
-        case .object(let o): return o._core != nil ? .object(ObjectLink(className: o._classInfo.className, key: o._key)) : .null
+        case .object(let o): return o._rlmCore != nil ? .object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey)) : .null
         case .objectId(let o): return .objectId(o)
         case .decimal128(let d): return .decimal(d)
         case .uuid(let u): return .uuid(u)
@@ -226,7 +226,7 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
     public var description: String {
         switch self {
         case .none: return "none"
-        case .object(let o): return "object(\(o._classInfo.className))"
+        case .object(let o): return "object(\(o._rlmClassInfo.className))"
         default: return plainValue.description
         }
     }
