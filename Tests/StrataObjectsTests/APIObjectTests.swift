@@ -218,6 +218,7 @@ final class APIObjectTests: XCTestCase {
         }
         XCTAssertEqual(p.dogs.map(\.name), ["d1", "d0", "d0", "d3"])
         XCTAssertEqual(p.dogs.index(of: d[3]), 3)
+        XCTAssertEqual(p.dogs.asResults().map(\.name), ["d1", "d0", "d0", "d3"])
         XCTAssertEqual(realm.objects(ADog.self).count, 5, "removing from a list does not delete the object")
         try realm.write {
             p.tags.insert("x"); p.tags.insert("y"); p.tags.insert("x"); p.tags.remove("y")

@@ -196,9 +196,10 @@ final class NotificationTests: XCTestCase {
             r.refresh()              // delivers .initial
             ready.signal()
             committed.wait()
-            let deadline = Date().addingTimeInterval(5)
-            while !r.hasPendingChanges && Date() < deadline { usleep(1000) }
+            XCTAssertTrue(r.waitForChange(timeout: 5))
+            XCTAssertTrue(r.hasPendingChanges)
             r.refresh()
+            XCTAssertFalse(r.hasPendingChanges)
             seenCounts = counts
             t.invalidate()
             polled.fulfill()

@@ -164,6 +164,22 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     var _anyElements: [Any] { values.map { $0 as Any } }
 }
 
+extension List where Element: ObjectBase {
+    /// The list's objects as live `Results` (so the query module's `filter`/`sorted` apply).
+    public func asResults() -> Results<Element> {
+        guard let o = owner else { strataProgrammerError("only managed lists can become Results") }
+        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+    }
+}
+
+extension MutableSet where Element: ObjectBase {
+    /// The set's objects as live `Results`.
+    public func asResults() -> Results<Element> {
+        guard let o = owner else { strataProgrammerError("only managed sets can become Results") }
+        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+    }
+}
+
 // MARK: - MutableSet
 
 /// A set of unique values or objects (RealmSwift's `MutableSet`).

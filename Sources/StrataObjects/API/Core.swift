@@ -283,7 +283,15 @@ final class RealmCore: @unchecked Sendable {
 
     /// Blocks until another commit is seen or `timeout` passes. True when a commit was seen.
     func waitForChange(timeout: TimeInterval) -> Bool {
-        changeSignal.wait(timeout: .now() + timeout) == .success
+        verify()
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            let current = (readTxn ?? writeTxn)?.version ?? 0
+            if coordinator.db.store.publishedVersion > current { return true }
+            if changeSignal.wait(timeout: deadline) == .timedOut {
+                return coordinator.db.store.publishedVersion > current
+            }
+        }
     }
 
     // MARK: objects

@@ -26,12 +26,20 @@ final class ObjectAdder {
     /// kept so that a generated default such as a new ObjectId is stable).
     private func unmanagedValues(_ o: ObjectBase) -> [Any] {
         let info = o._rlmClassInfo
+        if o._rlmValues.count < info.properties.count, let readers = info.allInitialReaders {
+            return info.properties.map { p in
+                if let v = o._rlmValues[p.index] { return v }
+                let v = readers[p.index](o) ?? p.valueType._strataDefault()
+                o._rlmValues[p.index] = v
+                return v
+            }
+        }
         var initial: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }
             for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { initial.append(p) } }
         }
-        collect(Mirror(reflecting: o))
+        if o._rlmValues.count < info.properties.count { collect(Mirror(reflecting: o)) }
         return info.properties.map { p in
             if let v = o._rlmValues[p.index] { return v }
             let v = (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault()

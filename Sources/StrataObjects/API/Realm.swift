@@ -185,6 +185,10 @@ public struct Realm: Equatable {
     /// True when a newer version than the one this realm reads has been committed (cheap: one
     /// atomic load). A polling loop calls `refresh()` when it is true.
     public var hasPendingChanges: Bool { core.hasPendingChanges }
+    /// Blocks the calling thread until a commit by any thread or process is seen, or `timeout`
+    /// passes (no CPU use while waiting). True when a commit was seen. Call `refresh()` after.
+    @discardableResult
+    public func waitForChange(timeout: TimeInterval) -> Bool { core.waitForChange(timeout: timeout) }
 
     // MARK: objects
 

@@ -148,8 +148,21 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         guard let p = objectSchema[property], p.collection == .single else {
             strataProgrammerError("'\(property)' is not a single-valued property of '\(c)'")
         }
+        let rc = core
         return core.core.read { txn in
-            strataTry { try core.evaluate(txn).map { try txn.value(c, $0, property) }.filter { !$0.isNull } }
+            strataTry {
+                if rc.isWholeClass {
+                    // Column by column, cluster by cluster.
+                    var out: [Value] = []
+                    try txn.forEachCluster(c) { cl in
+                        let col = try cl.column(property)
+                        for i in 0..<col.count where !col.isNull(i) { out.append(col.value(i)) }
+                        return true
+                    }
+                    return out
+                }
+                return try rc.evaluate(txn).map { try txn.value(c, $0, property) }.filter { !$0.isNull }
+            }
         }
     }
     /// The smallest value of a property (nil when there are no non-null values).
@@ -162,7 +175,18 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     }
     /// The sum of a numeric property (0 when empty).
     public func sum<T: _StrataValue & AdditiveArithmetic>(ofProperty property: String) -> T {
-        values(property).map { T._strataDecode($0, _StrataContext(core: core.core)) }.reduce(.zero, +)
+        if core.isWholeClass, objectSchema[property]?.type == .int, objectSchema[property]?.collection == .single {
+            let c = className
+            let total: Int64 = core.core.read { txn in
+                strataTry {
+                    var s: Int64 = 0
+                    try txn.forEachCluster(c) { cl in s &+= try cl.column(property).sumInts(); return true }
+                    return s
+                }
+            }
+            return T._strataDecode(.int(total), _StrataContext(core: core.core))
+        }
+        return values(property).map { T._strataDecode($0, _StrataContext(core: core.core)) }.reduce(.zero, +)
     }
     /// The average of a numeric property (nil when empty).
     public func average<T: _StrataValue & BinaryFloatingPoint>(ofProperty property: String) -> T? {
