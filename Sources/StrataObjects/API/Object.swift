@@ -8,6 +8,12 @@ struct PropInfo {
     let valueType: any _Persistable.Type
     /// Set for links (single, list, set, map) and linking objects.
     let targetType: ObjectBase.Type?
+    /// For single values: converts the Swift value (as `Any`) to a `Value`.
+    let encode: ((Any, _StrataContext) throws -> Value)?
+}
+
+private func makeEncoder<V: _StrataValue>(_ t: V.Type) -> (Any, _StrataContext) throws -> Value {
+    { any, ctx in try (any as! V)._strataEncode(ctx) }
 }
 
 /// What Strata knows about one `Object`/`EmbeddedObject` subclass: its schema, its properties
@@ -71,7 +77,8 @@ final class ClassInfo: @unchecked Sendable {
                                     objectClassName: shape.objectType.map { $0.className() },
                                     linkOriginPropertyName: origin,
                                     isPrimaryKey: p._flags & 1 != 0, isIndexed: p._flags & 2 != 0)
-            props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType))
+            let enc = (vt as? any _StrataValue.Type).map { makeEncoder($0) }
+            props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType, encode: enc))
             if p._tag >= 0 { tagToIndex[p._tag] = i }
             nameToIndex[name] = i
         }
@@ -81,6 +88,23 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The property a `@Persisted` storage key path refers to.
     func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
+        // Key path literals are uniqued objects: the identity lookup avoids hashing the path.
+        let id = ObjectIdentifier(keyPath)
+        identityLock.lock()
+        if let i = keyPathIdentity[id] { identityLock.unlock(); return i }
+        identityLock.unlock()
+        let i = slowPropertyIndex(for: keyPath)
+        identityLock.lock()
+        if keyPathIdentity.count < 4 * properties.count + 16 { keyPathIdentity[id] = i; keyPathRetained.append(keyPath) }
+        identityLock.unlock()
+        return i
+    }
+    private let identityLock = NSLock()
+    private var keyPathIdentity: [ObjectIdentifier: Int] = [:]
+    /// Keeps the key paths of `keyPathIdentity` alive (their identities must stay unique).
+    private var keyPathRetained: [AnyKeyPath] = []
+
+    private func slowPropertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
         Self.globalLock.lock(); defer { Self.globalLock.unlock() }
         if let i = keyPathIndex[keyPath] { return i }
         guard let p = probe as? E, let i = tagToIndex[p[keyPath: keyPath]._tag] else {

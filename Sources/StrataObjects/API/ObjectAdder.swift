@@ -52,9 +52,11 @@ final class ObjectAdder {
     /// other objects).
     private func primitives(_ info: ClassInfo, _ values: [Any]) throws -> [String: Value] {
         var out: [String: Value] = [:]
+        out.reserveCapacity(info.properties.count)
+        let ctx = self.ctx
         for p in info.properties where p.schema.collection == .single && p.schema.type != .object
             && p.schema.type != .linkingObjects && p.schema.type != .mixed {
-            out[p.name] = try (values[p.index] as! any _StrataValue)._strataEncode(ctx)
+            out[p.name] = try p.encode!(values[p.index], ctx)
         }
         return out
     }

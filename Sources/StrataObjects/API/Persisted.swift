@@ -70,6 +70,14 @@ extension _Persistable where Self: _StrataValue {
 
 let probeTagCounter = ThreadLocalInt()
 
+/// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
+/// Not generic, so wrapper initialisers do not instantiate metadata.
+func persistedNextTag() -> Int32 {
+    let c = probeTagCounter.value
+    if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
+    return -1
+}
+
 /// Type-erased view of a `@Persisted` wrapper, read through `Mirror` for schema discovery and
 /// for adding unmanaged objects.
 protocol _AnyPersisted {
@@ -95,18 +103,12 @@ protocol _AnyPersisted {
 public struct Persisted<Value: _Persistable>: _AnyPersisted {
     /// Tag given while Strata builds the schema probe of a class (maps key paths to properties).
     var _tag: Int32
-    /// The property index, cached on first access.
-    var _index: Int32 = -1
     /// 1 = primary key, 2 = indexed.
     var _flags: UInt8
     /// The declared default (nil: the type's default).
     var _initial: Value?
 
-    private static func nextTag() -> Int32 {
-        let c = probeTagCounter.value
-        if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
-        return -1
-    }
+    @inline(__always) private static func nextTag() -> Int32 { persistedNextTag() }
 
     /// A property with the type's default value.
     public init() { _tag = Self.nextTag(); _flags = 0; _initial = nil }
@@ -137,11 +139,7 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            var index = Int(object[keyPath: storageKeyPath]._index)
-            if index < 0 {
-                index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
-                if !object._rlmIsProbe { object[keyPath: storageKeyPath]._index = Int32(index) }
-            }
+            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
             if object._rlmCore != nil {
                 return Value._strataGet(object, index)
             }
@@ -155,11 +153,7 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             return v
         }
         set {
-            var index = Int(object[keyPath: storageKeyPath]._index)
-            if index < 0 {
-                index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
-                object[keyPath: storageKeyPath]._index = Int32(index)
-            }
+            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
             if object._rlmCore != nil {
                 Value._strataSet(object, index, newValue)
             } else {
