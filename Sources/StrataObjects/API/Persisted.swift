@@ -72,7 +72,7 @@ let probeTagCounter = ThreadLocalInt()
 
 /// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
 /// Not generic, so wrapper initialisers do not instantiate metadata.
-func persistedNextTag() -> Int32 {
+@usableFromInline func persistedNextTag() -> Int32 {
     let c = probeTagCounter.value
     if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
     return -1
@@ -102,24 +102,24 @@ protocol _AnyPersisted {
 @propertyWrapper
 public struct Persisted<Value: _Persistable>: _AnyPersisted {
     /// Tag given while Strata builds the schema probe of a class (maps key paths to properties).
-    var _tag: Int32
+    @usableFromInline var _tag: Int32
     /// 1 = primary key, 2 = indexed.
-    var _flags: UInt8
+    @usableFromInline var _flags: UInt8
     /// The declared default (nil: the type's default).
-    var _initial: Value?
+    @usableFromInline var _initial: Value?
 
-    @inline(__always) private static func nextTag() -> Int32 { persistedNextTag() }
+    @inlinable static func nextTag() -> Int32 { persistedNextTag() }
 
     /// A property with the type's default value.
-    public init() { _tag = Self.nextTag(); _flags = 0; _initial = nil }
+    @inlinable public init() { _tag = Self.nextTag(); _flags = 0; _initial = nil }
     /// A property with a default value.
-    public init(wrappedValue: Value) { _tag = Self.nextTag(); _flags = 0; _initial = wrappedValue }
+    @inlinable public init(wrappedValue: Value) { _tag = Self.nextTag(); _flags = 0; _initial = wrappedValue }
     /// The primary key (Int, String, ObjectId or UUID, optionally optional) or an indexed property.
-    public init(primaryKey: Bool = false, indexed: Bool = false) {
+    @inlinable public init(primaryKey: Bool = false, indexed: Bool = false) {
         _tag = Self.nextTag(); _flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0); _initial = nil
     }
     /// The primary key or an indexed property, with a default value.
-    public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
+    @inlinable public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
         _tag = Self.nextTag(); _flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0); _initial = wrappedValue
     }
 
