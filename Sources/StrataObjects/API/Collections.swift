@@ -73,6 +73,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func index(after i: Int) -> Int { i + 1 }
     public func index(before i: Int) -> Int { i - 1 }
 
+    /// The element at `position` (traps when out of bounds); setting replaces it.
     public subscript(position: Int) -> Element {
         get {
             guard let o = owner else { return storage[position] }
@@ -83,6 +84,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         set { replaceSubrange(position..<position + 1, with: [newValue]) }
     }
 
+    /// Iterates over a snapshot of the elements.
     public func makeIterator() -> IndexingIterator<[Element]> { values.makeIterator() }
 
     /// Replaces a range of elements (every mutating method of the list goes through here).
@@ -129,8 +131,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func index(of object: Element) -> Int? { values.firstIndex(of: object) }
 
     /// The realm of the owning object.
+    /// The realm of the owning object (nil when unmanaged).
     public var realm: Realm? { owner.map { Realm(core: $0.core) } }
+    /// True when the owning object was deleted.
     public var isInvalidated: Bool { guard let o = owner else { return false }; return !o.core.read { (try? $0.exists(o.className, o.key)) ?? false } }
+    /// True when the owning object is frozen.
     public var isFrozen: Bool { owner?.core.isFrozen ?? false }
     public var description: String { "List<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
 
@@ -206,6 +211,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { owner?.count() ?? storage.count }
+    /// The element at `position` in the set's stored order.
     public subscript(position: Int) -> Element { values[position] }
     public func makeIterator() -> IndexingIterator<[Element]> { values.makeIterator() }
 
@@ -276,6 +282,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     let owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
 
+    /// An empty unmanaged map.
     public required init() { owner = nil }
     init(owner: CollectionOwner) { self.owner = owner }
 
@@ -291,6 +298,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
 
     /// Number of entries.
     public var count: Int { owner?.count() ?? storage.count }
+    /// True when the map has no entries.
     public var isEmpty: Bool { count == 0 }
     /// The keys, sorted.
     public var keys: [Key] { entries.map(\.key) }
@@ -357,7 +365,9 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingOb
     public let propertyName: String
     let target: (core: RealmCore, className: String, key: ObjKey)?
 
+    /// Linking objects of `fromType` through `property` (RealmSwift's older spelling).
     public init(fromType: Element.Type, property: String) { propertyName = property; target = nil }
+    /// Used by `@Persisted(originProperty:)`.
     public init(_originProperty: String) { propertyName = _originProperty; target = nil }
     init(propertyName: String, target: (RealmCore, String, ObjKey)) { self.propertyName = propertyName; self.target = target }
     var _originPropertyName: String { propertyName }
@@ -370,6 +380,7 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingOb
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { keys.count }
+    /// The linking object at `position`.
     public subscript(position: Int) -> Element { target!.core.makeObject(Element.self, key: keys[position]) }
 
     /// The linking objects as `Results` (filter and sort them like any results).
@@ -377,6 +388,7 @@ public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingOb
         guard let t = target else { strataProgrammerError("linking objects of an unmanaged object have no results") }
         return Results(core: t.core, className: Element.className(), base: .backlinks(t.className, t.key, propertyName), stages: [])
     }
+    /// The realm of the owning object (nil when unmanaged).
     public var realm: Realm? { target.map { Realm(core: $0.core) } }
     public var description: String { "LinkingObjects<\(Element.className())>(\(count) objects)" }
 

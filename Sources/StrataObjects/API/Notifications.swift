@@ -44,8 +44,11 @@ public enum RealmMapChange<Collection> {
 
 /// One changed property of an observed object; values are nil for collections.
 public struct PropertyChange {
+    /// The property name.
     public let name: String
+    /// The value before the commit (nil for collections and deleted links).
     public let oldValue: Any?
+    /// The value after the commit (nil for collections).
     public let newValue: Any?
 }
 

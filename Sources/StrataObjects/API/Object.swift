@@ -300,6 +300,7 @@ func unwrapAny(_ v: Any) -> Any? {
 /// A top-level object class (RealmSwift's `Object`): subclass it and declare `@Persisted`
 /// properties.
 open class Object: ObjectBase {
+    /// Creates an unmanaged object with default values.
     public required init() { super.init() }
 
     /// Creates an unmanaged object from a dictionary (property name → value), an array (values
@@ -328,6 +329,7 @@ open class Object: ObjectBase {
 /// An object that lives inside its parent object (RealmSwift's `EmbeddedObject`): it has no
 /// primary key, cannot be added on its own, and is deleted with its parent.
 open class EmbeddedObject: ObjectBase {
+    /// Creates an unmanaged embedded object with default values.
     public required init() { super.init() }
 
     /// Creates an unmanaged embedded object from a dictionary, an array or another object.

@@ -73,6 +73,7 @@ public struct Realm: Equatable {
         /// seen in this process (Swift on Linux cannot list subclasses, so list them here).
         public var objectTypes: [ObjectBase.Type]?
 
+        /// A configuration (the default file is `default.strata` in the current directory).
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
                     schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
                     shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil) {

@@ -96,7 +96,9 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var realm: Realm? { Realm(core: core.core) }
     /// The schema of the class.
     public var objectSchema: ObjectSchema { core.core.coordinator.db.schema[className]! }
+    /// True for results of a frozen realm.
     public var isFrozen: Bool { core.core.isFrozen }
+    /// Results are never invalidated (they re-evaluate on the realm's current version).
     public var isInvalidated: Bool { false }
 
     func rebound(to other: RealmCore) -> Results<Element> {
@@ -107,13 +109,18 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { core.count() }
+    /// Number of objects (O(1) without stages).
     public var count: Int { core.count() }
+    /// True when there are no objects.
     public var isEmpty: Bool { core.count() == 0 }
     public func index(after i: Int) -> Int { i + 1 }
     public func index(before i: Int) -> Int { i - 1 }
 
+    /// The object at `position` (traps when out of bounds).
     public subscript(position: Int) -> Element { core.core.makeObject(Element.self, key: core.key(at: position)) }
+    /// The first object, or nil.
     public var first: Element? { isEmpty ? nil : self[0] }
+    /// The last object, or nil.
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
     /// Iterates in pages of keys (1024 at a time).
@@ -133,6 +140,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             return results.core.core.makeObject(Element.self, key: k)
         }
     }
+    /// Iterates in pages of keys.
     public func makeIterator() -> Iterator { Iterator(results: self) }
 
     /// The position of `object` in the results.

@@ -231,6 +231,7 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
         }
     }
 
+    /// The payload when the value is of that case, else nil.
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     public var floatValue: Float? { if case .float(let f) = self { return f }; return nil }
@@ -243,6 +244,7 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
     public var uuidValue: UUID? { if case .uuid(let u) = self { return u }; return nil }
     /// The linked object, cast to `T`.
     public func object<T: Object>(_ type: T.Type) -> T? { if case .object(let o) = self { return o as? T }; return nil }
+    /// The linked object, if any.
     public var dynamicObject: Object? { if case .object(let o) = self { return o }; return nil }
 
     public static func == (a: AnyRealmValue, b: AnyRealmValue) -> Bool {
