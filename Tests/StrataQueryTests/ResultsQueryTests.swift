@@ -1,7 +1,6 @@
 // Tests of Results.filter / where / sorted / distinct over the typed API (branch helper-api).
 // INTEGRATION: compiled out until helper-api is merged; then delete the `#if` line below and
 // the `#endif` at the end (together with those of Sources/StrataQuery/Results/Results+Query.swift).
-#if STRATA_RESULTS_API
 import XCTest
 import Foundation
 import Strata
@@ -102,4 +101,3 @@ final class ResultsQueryTests: XCTestCase {
                        made.filter { $0.best?.id == made[3].id }.map(\.id))
     }
 }
-#endif

@@ -1,12 +1,5 @@
-// Realm Query Language on the typed `Results` of StrataObjects (branch helper-api):
-// `filter`, the typed `where { }`, `sorted`, `distinct`, as `ResultsStage`s run by the
-// `QueryExecutor`.
-//
-// INTEGRATION: this file needs `Results`, `ResultsStage` and `ObjectBase` from the typed API
-// (Sources/StrataObjects/API on branch helper-api). Until that branch is merged it is compiled
-// out; after merging, delete the `#if STRATA_RESULTS_API` line below and the `#endif` at the
-// end (it was built and tested against helper-api 3c21fd1).
-#if STRATA_RESULTS_API
+// Realm Query Language on the typed `Results` of StrataObjects: `filter`, the typed
+// `where { }`, `sorted`, `distinct`, as `ResultsStage`s run by the `QueryExecutor`.
 import Foundation
 import StrataObjects
 
@@ -286,4 +279,3 @@ extension Query where T == Bool {
         return (text, args)
     }
 }
-#endif
