@@ -23,6 +23,10 @@ final class ClassTable {
     let columnByName: [String: Int]
     /// Columns with a secondary index (not an Int primary key, which is the object key).
     let indexedColumns: [Int]
+    /// Columns linking to embedded objects (deleted with their parent).
+    lazy var embeddedLinkColumns: [Int] = columns.indices.filter { c in
+        columns[c].type == .object && columns[c].objectClassName.map { txn.schema[$0]?.isEmbedded == true } == true
+    }
     /// Column of the primary key, if any.
     let pkColumn: Int?
     /// Objects inserted / modified / deleted in this transaction.
@@ -389,6 +393,34 @@ final class ClassTable {
             try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
             dirty[tk] = nil
             if tail?.treeKey == tk { tail = nil }
+        }
+    }
+
+    /// Removes several objects, rewriting each affected cluster once.
+    func delete(keys: [ObjKey]) throws {
+        var byCluster: [Int64: [Int]] = [:]
+        for key in keys {
+            guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+            byCluster[tk, default: []].append(row)
+        }
+        weightsStale = true
+        for (tk, rows) in byCluster {
+            let m = try makeMutable(tk)
+            var remove = [Bool](repeating: false, count: m.count)
+            for r in rows { remove[r] = true }
+            for c in 0..<columns.count {
+                let col = try decodedColumn(m, c)
+                if col.layout == .refs {
+                    for r in rows { if case .stored(let ref) = col.refs[r], ref != 0 { try write.free(ref) } }
+                }
+                col.removeRows(remove)
+            }
+            m.keys = m.keys.indices.filter { !remove[$0] }.map { m.keys[$0] }
+            if m.count == 0 {
+                try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
+                dirty[tk] = nil
+                if tail?.treeKey == tk { tail = nil }
+            }
         }
     }
 

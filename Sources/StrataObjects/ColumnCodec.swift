@@ -310,6 +310,29 @@ final class MutableColumn {
         if let n = nulls, !n.contains(true) { nulls = nil }
     }
 
+    /// Removes the rows whose `remove` flag is set, in one pass.
+    func removeRows(_ remove: [Bool]) {
+        let keep = remove.indices.filter { !remove[$0] }
+        if keep.count == count { return }
+        switch layout {
+        case .int: ints = keep.map { ints[$0] }
+        case .float: floats = keep.map { floats[$0] }
+        case .double: doubles = keep.map { doubles[$0] }
+        case .bytes:
+            var nd: [UInt8] = []; nd.reserveCapacity(data.count)
+            var no: [UInt32] = [0]; no.reserveCapacity(keep.count + 1)
+            for i in keep { nd.append(contentsOf: data[bytesRange(i)]); no.append(UInt32(nd.count)) }
+            data = nd; offsets = no
+        case .fixed:
+            var nd: [UInt8] = []; nd.reserveCapacity(keep.count * width)
+            for i in keep { nd.append(contentsOf: data[(i * width)..<((i + 1) * width)]) }
+            data = nd
+        case .refs: refs = keep.map { refs[$0] }
+        }
+        if let n = nulls { nulls = keep.map { n[$0] }; if !nulls!.contains(true) { nulls = nil } }
+        count = keep.count
+    }
+
     /// Splits off rows [at, count) into a new column.
     func split(at: Int) -> MutableColumn {
         let right = MutableColumn(layout: layout, width: width)
