@@ -36,7 +36,11 @@ public final class StrataBenchEngine: BenchEngine {
 
     public func insert(_ rows: [BenchRow]) throws -> Int {
         let w = try opened().write(label: "bench insert")
-        for r in rows { try w.insertRow("Item", Self.row(r)) }
+        try w.appendObjects("Item", count: rows.count, columns: [
+            "id": .ints(rows.map { Int64($0.id) }), "name": .strings(rows.map(\.name)),
+            "age": .ints(rows.map { Int64($0.age) }), "score": .doubles(rows.map(\.score)),
+            "active": .bools(rows.map(\.active)),
+        ])
         try w.commit()
         return rows.count
     }

@@ -256,6 +256,15 @@ final class MutableColumn {
         }
     }
 
+    /// Appends a non-null string row without an intermediate array.
+    func appendStringRow(_ s: String) {
+        var s = s
+        s.withUTF8 { data.append(contentsOf: $0) }
+        offsets.append(UInt32(data.count))
+        count += 1
+        if nulls != nil { nulls!.append(false) }
+    }
+
     func insertRow(at i: Int, int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
         if i == count { appendRow(int: int, float: float, double: double, bytes: bytes, isNull: isNull); return }
         switch layout {
