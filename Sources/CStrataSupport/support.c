@@ -109,3 +109,10 @@ int strata_gettid(void) {
     return 0;
 #endif
 }
+
+#ifdef __linux__
+#include <sys/mman.h>
+int strata_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+#else
+int strata_memfd_create(const char *name) { (void)name; errno = ENOSYS; return -1; }
+#endif

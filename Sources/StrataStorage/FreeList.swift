@@ -79,14 +79,38 @@ struct SpaceAllocator {
     let newVersion: UInt64
     /// Allocations must end at or below this offset when set (online compaction).
     var limit: UInt64?
+    /// Clean-page rule (encrypted files): free space this transaction may not allocate because
+    /// it shares a 4096-byte page with bytes a committed version can see. It stays free (written
+    /// back as free for all) and becomes usable once the rest of its page is free too.
+    private(set) var parked: [(offset: UInt64, length: UInt64)] = []
 
-    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64) {
+    /// - Parameter wholePages: encrypted files. Every page this transaction writes must hold no
+    ///   byte any committed version can see (pages are re-encrypted whole, and a torn page write
+    ///   must only damage dead pages): only the page-aligned interior of reusable extents is
+    ///   allocatable, and allocation from the end starts on a page boundary.
+    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64, wholePages: Bool = false) {
         self.logicalSize = logicalSize
         self.newVersion = newVersion
         for e in entries {
             if e.isReusable(readers: readers) { reusable.append((e.offset, e.length)) } else { held.append(e) }
         }
         coalesceReusable()
+        if wholePages {
+            let page = UInt64(PageLayout.pageSize)
+            var usable: [(offset: UInt64, length: UInt64)] = []
+            for r in reusable {
+                let end = r.offset + r.length
+                let lo = (r.offset + page - 1) & ~(page - 1), hi = end & ~(page - 1)
+                if lo < hi {
+                    if lo > r.offset { parked.append((r.offset, lo - r.offset)) }
+                    usable.append((lo, hi - lo))
+                    if hi < end { parked.append((hi, end - hi)) }
+                } else { parked.append(r) }
+            }
+            reusable = usable
+            let alignedEnd = (logicalSize + page - 1) & ~(page - 1)
+            if alignedEnd > logicalSize { parked.append((logicalSize, alignedEnd - logicalSize)); self.logicalSize = alignedEnd }
+        }
     }
 
     private mutating func coalesceReusable() {
@@ -100,7 +124,7 @@ struct SpaceAllocator {
         largestReusableBound = .max
     }
 
-    var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } }
+    var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
 
     /// Returns the offset of `length` bytes (a multiple of 8): first fit from the lowest offset,
     /// else from the end of the allocated area.
@@ -155,6 +179,8 @@ struct SpaceAllocator {
     /// free-for-all space at the end of the allocated area is given back to the logical size.
     /// Returns the entries sorted by offset.
     mutating func finalEntries() -> [FreeExtent] {
+        reusable.append(contentsOf: parked)
+        parked.removeAll()
         coalesceReusable()
         while let last = reusable.last, last.offset + last.length == logicalSize {
             logicalSize = last.offset

@@ -35,13 +35,15 @@ public final class WriteTransaction: Transaction {
         readerVersions = store.lock?.liveReaderVersions() ?? []
         var entries: [FreeExtent] = []
         if base.freeListRef != 0 {
-            let v = try store.blockView(base.freeListRef, limit: base.logicalSize)
+            let scratch = PageArena()
+            let v = try store.blockView(base.freeListRef, limit: base.logicalSize, arena: scratch, writer: true)
             guard v.kindByte == BlockKind.freeList.rawValue else {
                 throw StorageError.corrupted(path: store.path, detail: "free list block \(base.freeListRef) has kind \(v.kindByte)")
             }
             entries = try FreeListCodec.decode(v, logicalSize: base.logicalSize, path: store.path)
         }
-        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1)
+        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
+                               wholePages: store.crypto != nil)
         staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
         super.init(store: store)
         catalogState = TreeState(name: "", root: base.catalogRef, weighted: false)
@@ -61,7 +63,7 @@ public final class WriteTransaction: Transaction {
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
         if stagingCount > 0 && ref >= stagingStart && ref < stagingStart + UInt64(stagingCount) { try flushStaging() }
-        return try store.blockView(ref, limit: alloc.logicalSize)
+        return try store.blockView(ref, limit: alloc.logicalSize, arena: arena, writer: true)
     }
 
     override func release(_ ref: BlockRef) throws {
@@ -182,7 +184,7 @@ public final class WriteTransaction: Transaction {
             // The free list: its own old block is freed by this commit, its new block is
             // allocated before the final list is computed (allocation never adds entries).
             if base.freeListRef != 0 { try release(base.freeListRef) }
-            let upper = alloc.reusable.count + alloc.held.count + alloc.freedNow.count + 1
+            let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
             let flLength = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
             let flRef = alloc.allocate(UInt64(flLength))
             let entries = alloc.finalEntries()
@@ -198,7 +200,7 @@ public final class WriteTransaction: Transaction {
             try store.io.sync()
             let meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
-            try meta.encode().withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
+            try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
@@ -219,6 +221,9 @@ public final class WriteTransaction: Transaction {
 
     private func finish() {
         ended = true
+        // Pages of a rolled-back transaction must never reach the file (no-op after a commit).
+        store.encryptedIO?.discardPending()
+        arena.clear()
         trees.removeAll()
         catalogState = nil
         stagingCount = 0

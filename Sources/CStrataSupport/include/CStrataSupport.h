@@ -36,4 +36,8 @@ int strata_lock_holder(int fd, int64_t start, int64_t len, int kind);
 
 /// The calling thread's kernel id.
 int strata_gettid(void);
+
+/// An anonymous memory-backed file (memfd_create, close-on-exec) for in-memory databases:
+/// mmap, pwrite and byte-range locks work on it as on a file. Returns -1 (errno set) on error.
+int strata_memfd_create(const char *name);
 #endif
