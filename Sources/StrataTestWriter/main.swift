@@ -1,6 +1,8 @@
 // A child process for the storage crash and multi-process tests. Not part of the product.
 //
 //   StrataTestWriter churn PATH SEED      commit forever; after commit n print "committed V n"
+//   StrataTestWriter churn-encrypted PATH SEED   as churn, on a file encrypted with the test key
+//                                         (bytes i*7+3 for i in 0..<64)
 //   StrataTestWriter reader PATH LABEL    pin the newest version, print "pinned V", then sleep
 //   StrataTestWriter add PATH ID COUNT    COUNT commits, each adding 1 to keys "p<ID>" and "total"
 //   StrataTestWriter compact PATH         churn commits (as churn), after every third one a full
@@ -33,8 +35,10 @@ func readU64(_ b: [UInt8]?) -> UInt64 { guard let b, b.count == 8 else { return 
 
 do {
     switch args[1] {
-    case "churn":
-        let store = try Store(path: path)
+    case "churn", "churn-encrypted":
+        var options = StoreOptions()
+        if args[1] == "churn-encrypted" { options.encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
+        let store = try Store(path: path, options: options)
         var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
         while true {
             n += 1
