@@ -57,7 +57,10 @@ let package = Package(
         ),
         // A tiny writer used by the crash tests: commits in a loop and acknowledges each commit.
         .executableTarget(name: "StrataTestWriter", dependencies: ["StrataStorage"]),
-        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"]),
+        .testTarget(
+            name: "StrataStorageTests",
+            dependencies: ["StrataStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),

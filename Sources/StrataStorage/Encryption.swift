@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStrataSupport
 import Crypto
 import _CryptoExtras
 import Foundation
@@ -60,12 +61,26 @@ final class PageCrypto: @unchecked Sendable {
     /// Stored in the meta slots: tells a wrong key from an unencrypted or corrupted file.
     let keyCheck: [UInt8]
 
-    init(key: [UInt8]) throws {
+    /// AES-256 round keys for the AES-NI path (CStrataSupport); nil: swift-crypto's portable
+    /// `AES._CBC` (same output, much slower: it expands the key for every 16-byte block).
+    private let schedule: UnsafeMutablePointer<UInt8>?
+
+    /// - Parameter portable: use swift-crypto's `AES._CBC` even when AES-NI is available (tests
+    ///   check that both paths produce the same bytes).
+    init(key: [UInt8], portable: Bool = false) throws {
         guard key.count == 64 else { throw StorageError.invalidEncryptionKey(length: key.count) }
         aesKey = SymmetricKey(data: key[0..<32])
         hmacKey = SymmetricKey(data: key[32..<64])
         keyCheck = PageCrypto.keyCheck(for: key)
+        let s = UnsafeMutablePointer<UInt8>.allocate(capacity: 480)
+        if !portable, key.withUnsafeBufferPointer({ strata_aes256_init(s, $0.baseAddress!) }) == 1 { schedule = s } else {
+            s.deallocate(); schedule = nil
+        }
     }
+
+    deinit { schedule?.deallocate() }
+
+    var usesAESNI: Bool { schedule != nil }
 
     /// HMAC-SHA-256 keyed with the whole 64-byte key over a constant label: binds both halves.
     static func keyCheck(for key: [UInt8]) -> [UInt8] {
@@ -102,10 +117,15 @@ final class PageCrypto: @unchecked Sendable {
         var rng = SystemRandomNumberGenerator()
         entry.storeBytes(of: rng.next() as UInt64, toByteOffset: 0, as: UInt64.self)
         entry.storeBytes(of: rng.next() as UInt64, toByteOffset: 8, as: UInt64.self)
-        let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(start: entry, count: 16))
-        let ct = try AES._CBC.encrypt(UnsafeRawBufferPointer(start: plaintext, count: PageLayout.pageSize),
-                                      using: aesKey, iv: iv, noPadding: true)
-        ct.withUnsafeBytes { _ = memcpy(ciphertext, $0.baseAddress!, PageLayout.pageSize) }
+        if let schedule {
+            strata_aes256_cbc_encrypt(schedule, entry.assumingMemoryBound(to: UInt8.self), plaintext.assumingMemoryBound(to: UInt8.self),
+                                      ciphertext.assumingMemoryBound(to: UInt8.self), UInt64(PageLayout.pageSize))
+        } else {
+            let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(start: entry, count: 16))
+            let ct = try AES._CBC.encrypt(UnsafeRawBufferPointer(start: plaintext, count: PageLayout.pageSize),
+                                          using: aesKey, iv: iv, noPadding: true)
+            ct.withUnsafeBytes { _ = memcpy(ciphertext, $0.baseAddress!, PageLayout.pageSize) }
+        }
         let m = mac(page: page, iv: entry, ciphertext: ciphertext)
         m.withUnsafeBytes { _ = memcpy(entry + 16, $0.baseAddress!, 32) }
     }
@@ -120,6 +140,11 @@ final class PageCrypto: @unchecked Sendable {
             return diff == 0
         }
         guard ok else { return false }
+        if let schedule {
+            strata_aes256_cbc_decrypt(schedule, entry.assumingMemoryBound(to: UInt8.self), ciphertext.assumingMemoryBound(to: UInt8.self),
+                                      plaintext.assumingMemoryBound(to: UInt8.self), UInt64(PageLayout.pageSize))
+            return true
+        }
         let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(start: entry, count: 16))
         let pt = try AES._CBC.decrypt(UnsafeRawBufferPointer(start: ciphertext, count: PageLayout.pageSize),
                                       using: aesKey, iv: iv, noPadding: true)

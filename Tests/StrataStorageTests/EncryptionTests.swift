@@ -4,6 +4,8 @@ import Foundation
 import Glibc
 #endif
 @testable import StrataStorage
+import Crypto
+import _CryptoExtras
 
 let testKey: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
 let otherKey: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
@@ -47,6 +49,36 @@ final class EncryptionTests: XCTestCase {
         XCTAssertEqual(try t.totalWeight, UInt64(keys.count), file: file, line: line)
         for k in keys { XCTAssertEqual(try t.getBytes(key(k)), sampleValue(k), "key \(k)", file: file, line: line) }
         assertSound(store, file: file, line: line)
+    }
+
+    func testAESNIPathMatchesSwiftCrypto() throws {
+        let fast = try PageCrypto(key: testKey)
+        let portable = try PageCrypto(key: testKey, portable: true)
+        XCTAssertFalse(portable.usesAESNI)
+        print("AES-NI available: \(fast.usesAESNI)")
+        var rng = SplitMix64(seed: 3)
+        let plain = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16); defer { plain.deallocate() }
+        let ct1 = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16); defer { ct1.deallocate() }
+        let ct2 = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16); defer { ct2.deallocate() }
+        let back = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 16); defer { back.deallocate() }
+        var e1 = [UInt8](repeating: 0, count: 48), e2 = [UInt8](repeating: 0, count: 48)
+        for round in 0..<20 {
+            for i in 0..<512 { plain.storeBytes(of: rng.next(), toByteOffset: i * 8, as: UInt64.self) }
+            try e1.withUnsafeMutableBytes { try fast.seal(page: UInt64(round + 2), plaintext: plain, ciphertext: ct1, entry: $0.baseAddress!) }
+            // Same IV through the portable path: same ciphertext and MAC.
+            e2 = e1
+            let iv = try AES._CBC.IV(ivBytes: e1[0..<16])
+            let ct = try AES._CBC.encrypt(UnsafeRawBufferPointer(start: plain, count: 4096), using: portable.aesKey, iv: iv, noPadding: true)
+            ct.withUnsafeBytes { _ = memcpy(ct2, $0.baseAddress!, 4096) }
+            XCTAssertEqual(memcmp(ct1, ct2, 4096), 0, "AES-256-CBC output differs from swift-crypto")
+            for c in [fast, portable] {
+                memset(back, 0, 4096)
+                XCTAssertTrue(try e2.withUnsafeBytes { try c.open(page: UInt64(round + 2), ciphertext: ct1, entry: $0.baseAddress!, into: back) })
+                XCTAssertEqual(memcmp(back, plain, 4096), 0)
+                // Another page number (a swapped page) fails authentication.
+                XCTAssertFalse(try e2.withUnsafeBytes { try c.open(page: UInt64(round + 3), ciphertext: ct1, entry: $0.baseAddress!, into: back) })
+            }
+        }
     }
 
     func testPageLayoutRoundTrips() {
