@@ -117,6 +117,23 @@ int strata_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXE
 int strata_memfd_create(const char *name) { (void)name; errno = ENOSYS; return -1; }
 #endif
 
+#ifdef __linux__
+#include <sys/random.h>
+#endif
+int strata_random_bytes(void *p, uint64_t n) {
+    uint64_t done = 0;
+    while (done < n) {
+#ifdef __linux__
+        ssize_t r = getrandom((char *)p + done, (size_t)(n - done), 0);
+#else
+        ssize_t r = -1; errno = ENOSYS;
+#endif
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        done += (uint64_t)r;
+    }
+    return 0;
+}
+
 /* AES-256 (FIPS-197) with AES-NI; key expansion as in Intel's AES-NI white paper. */
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <wmmintrin.h>

@@ -113,10 +113,9 @@ final class PageCrypto: @unchecked Sendable {
 
     /// Encrypts the 4096-byte `plaintext` of logical page `page` into `ciphertext` with a fresh
     /// random IV and writes IV + MAC (48 bytes) to `entry`.
-    func seal(page: UInt64, plaintext: UnsafeRawPointer, ciphertext: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer) throws {
-        var rng = SystemRandomNumberGenerator()
-        entry.storeBytes(of: rng.next() as UInt64, toByteOffset: 0, as: UInt64.self)
-        entry.storeBytes(of: rng.next() as UInt64, toByteOffset: 8, as: UInt64.self)
+    func seal(page: UInt64, plaintext: UnsafeRawPointer, ciphertext: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
+              iv: UnsafeRawPointer? = nil) throws {
+        if let iv { memcpy(entry, iv, 16) } else { try PageCrypto.randomBytes(entry, 16) }
         if let schedule {
             strata_aes256_cbc_encrypt(schedule, entry.assumingMemoryBound(to: UInt8.self), plaintext.assumingMemoryBound(to: UInt8.self),
                                       ciphertext.assumingMemoryBound(to: UInt8.self), UInt64(PageLayout.pageSize))
@@ -128,6 +127,11 @@ final class PageCrypto: @unchecked Sendable {
         }
         let m = mac(page: page, iv: entry, ciphertext: ciphertext)
         m.withUnsafeBytes { _ = memcpy(entry + 16, $0.baseAddress!, 32) }
+    }
+
+    /// Fills `count` bytes with the kernel's cryptographic randomness (getrandom).
+    static func randomBytes(_ p: UnsafeMutableRawPointer, _ count: Int) throws {
+        if strata_random_bytes(p, UInt64(count)) != 0 { throw StorageError.io(path: "", operation: "getrandom", errno: errno) }
     }
 
     /// Authenticates and decrypts logical page `page`. False when the MAC does not match (a
@@ -256,6 +260,10 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
         let run = UnsafeMutableRawPointer.allocate(byteCount: PageLayout.pageSize * Int(PageLayout.pagesPerGroup), alignment: 16)
         defer { run.deallocate() }
         var entries: [UInt64: [UInt8]] = [:]   // IV page offset → its bytes
+        // Fresh random IVs for every page, drawn with one call.
+        let ivs = UnsafeMutableRawPointer.allocate(byteCount: 16 * pages.count, alignment: 16)
+        defer { ivs.deallocate() }
+        try PageCrypto.randomBytes(ivs, 16 * pages.count)
         var i = 0
         while i < pages.count {
             let group = (pages[i] - PageLayout.firstDataPage) / PageLayout.pagesPerGroup
@@ -276,7 +284,8 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
                 let p = pages[k]
                 let slot = Int(PageLayout.entryOffset(p) - ivPage)
                 try entries[ivPage]!.withUnsafeMutableBytes { e in
-                    try crypto.seal(page: p, plaintext: dirty[p]!.bytes, ciphertext: run + (k - i) * PageLayout.pageSize, entry: e.baseAddress! + slot)
+                    try crypto.seal(page: p, plaintext: dirty[p]!.bytes, ciphertext: run + (k - i) * PageLayout.pageSize,
+                                    entry: e.baseAddress! + slot, iv: ivs + 16 * k)
                 }
             }
             try inner.write(UnsafeRawBufferPointer(start: run, count: (j - i + 1) * PageLayout.pageSize),
@@ -403,8 +412,17 @@ final class PageArena {
     private var held: [ObjectIdentifier: PageBuffer] = [:]
     private var copies: [UnsafeMutableRawPointer] = []
 
-    func page(_ p: UInt64) -> PageBuffer? { pages[p] }
-    func keep(_ p: UInt64, _ b: PageBuffer) { pages[p] = b }
+    // The last page looked up: scans and descents hit the same page many times in a row.
+    private var lastIndex: UInt64 = .max
+    private var lastPage: PageBuffer?
+
+    @inline(__always) func page(_ p: UInt64) -> PageBuffer? {
+        if p == lastIndex { return lastPage }
+        guard let b = pages[p] else { return nil }
+        lastIndex = p; lastPage = b
+        return b
+    }
+    func keep(_ p: UInt64, _ b: PageBuffer) { pages[p] = b; lastIndex = p; lastPage = b }
     func hold(_ b: PageBuffer) { held[ObjectIdentifier(b)] = b }
     func span(_ ref: BlockRef) -> UnsafeMutableRawPointer? { spans[ref] }
     func keepSpan(_ ref: BlockRef, _ p: UnsafeMutableRawPointer) { spans[ref] = p }
@@ -412,6 +430,7 @@ final class PageArena {
 
     func clear() {
         pages.removeAll(); held.removeAll()
+        lastIndex = .max; lastPage = nil
         for (_, p) in spans { p.deallocate() }
         spans.removeAll()
         for p in copies { p.deallocate() }

@@ -91,6 +91,7 @@ struct SpaceAllocator {
     init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64, wholePages: Bool = false) {
         self.logicalSize = logicalSize
         self.newVersion = newVersion
+        self.wholePages = wholePages
         for e in entries {
             if e.isReusable(readers: readers) { reusable.append((e.offset, e.length)) } else { held.append(e) }
         }
@@ -126,9 +127,14 @@ struct SpaceAllocator {
 
     var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
 
+    /// Encrypted files: see `init`. Also, a block of at most one page never straddles a page
+    /// boundary, so reading it needs one decrypted page and no contiguous copy.
+    let wholePages: Bool
+
     /// Returns the offset of `length` bytes (a multiple of 8): first fit from the lowest offset,
     /// else from the end of the allocated area.
     mutating func allocate(_ length: UInt64) -> UInt64 {
+        if wholePages && length <= UInt64(PageLayout.pageSize) { return allocateInOnePage(length) }
         if length <= largestReusableBound {
             var largest: UInt64 = 0
             for i in 0..<reusable.count {
@@ -147,6 +153,40 @@ struct SpaceAllocator {
         let off = logicalSize
         logicalSize += length
         return off
+    }
+
+    /// `allocate` for a block of at most one page in an encrypted file: first fit at the lowest
+    /// offset where the block does not cross a page boundary. Skipped bytes stay free.
+    private mutating func allocateInOnePage(_ length: UInt64) -> UInt64 {
+        let page = UInt64(PageLayout.pageSize)
+        @inline(__always) func placed(_ o: UInt64) -> UInt64 { (o & (page - 1)) + length > page ? (o + page - 1) & ~(page - 1) : o }
+        if length <= largestReusableBound {
+            var largest: UInt64 = 0
+            for i in 0..<reusable.count {
+                let r = reusable[i]
+                if let lim = limit, r.offset + length > lim { break }
+                let end = r.offset + r.length
+                let o = placed(r.offset)
+                if o + length <= end {
+                    var parts: [(offset: UInt64, length: UInt64)] = []
+                    if o > r.offset { parts.append((r.offset, o - r.offset)) }
+                    if o + length < end { parts.append((o + length, end - o - length)) }
+                    reusable.replaceSubrange(i...i, with: parts)
+                    return o
+                }
+                largest = max(largest, r.length)
+            }
+            if limit == nil { largestReusableBound = largest }
+        }
+        let o = placed(logicalSize)
+        if o > logicalSize {
+            // The rest of the last page stays free (this transaction owns that page).
+            reusable.append((logicalSize, o - logicalSize))
+            largestReusableBound = .max
+        }
+        if let lim = limit, o + length > lim { limitExceeded = true }
+        logicalSize = o + length
+        return o
     }
 
     /// An upper bound of the longest reusable extent (kept so big requests skip a futile scan).

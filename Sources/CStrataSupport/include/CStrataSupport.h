@@ -41,6 +41,9 @@ int strata_gettid(void);
 /// mmap, pwrite and byte-range locks work on it as on a file. Returns -1 (errno set) on error.
 int strata_memfd_create(const char *name);
 
+/// Fills n bytes with the kernel's cryptographic randomness (getrandom). 0 on success, -1 (errno set).
+int strata_random_bytes(void *p, uint64_t n);
+
 /// AES-256 with the x86-64 AES instructions (AES-NI), for page encryption. `schedule` is 480
 /// bytes (encryption then decryption round keys). Returns 0 when the CPU lacks AES-NI (the
 /// caller then uses swift-crypto's portable AES), 1 on success.
