@@ -155,6 +155,33 @@ struct SpaceAllocator {
         return off
     }
 
+    /// Tail of a page smaller than this left behind a tree node is given to the node as slack
+    /// (encrypted files): free slivers that small would only clutter the free list.
+    static let absorbedTail: UInt64 = 512
+
+    /// Allocates a tree node: as `allocate`, but in an encrypted file a node that would leave
+    /// less than `absorbedTail` free bytes at the end of its page (in the same free extent, or
+    /// at the logical end) is extended to the end of the page. Returns the offset and length.
+    mutating func allocateNode(_ length: UInt64) -> (offset: UInt64, length: UInt64) {
+        guard wholePages && length <= UInt64(PageLayout.pageSize) else { return (allocate(length), length) }
+        let page = UInt64(PageLayout.pageSize)
+        let o = allocateInOnePage(length)
+        let pageEnd = (o & ~(page - 1)) + page
+        let tail = pageEnd - (o + length)
+        guard tail > 0, tail < Self.absorbedTail else { return (o, length) }
+        if o + length == logicalSize {
+            if let lim = limit, pageEnd > lim { return (o, length) }
+            logicalSize = pageEnd
+            return (o, length + tail)
+        }
+        // The bytes after the node: the start of a reusable extent (what the split left)?
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < o + length { lo = mid + 1 } else { hi = mid } }
+        guard lo < reusable.count, reusable[lo].offset == o + length, reusable[lo].length >= tail else { return (o, length) }
+        if reusable[lo].length == tail { reusable.remove(at: lo) } else { reusable[lo] = (pageEnd, reusable[lo].length - tail) }
+        return (o, length + tail)
+    }
+
     /// `allocate` for a block of at most one page in an encrypted file: first fit at the lowest
     /// offset where the block does not cross a page boundary. Skipped bytes stay free.
     private mutating func allocateInOnePage(_ length: UInt64) -> UInt64 {

@@ -98,16 +98,24 @@ public final class WriteTransaction: Transaction {
 
     override func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
         try checkOpen()
-        let length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
+        var length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
         guard length <= BlockHeader.maxLength else { throw StorageError.valueTooLarge(size: payloadSize, limit: BlockHeader.maxLength) }
-        let off = alloc.allocate(UInt64(length))
+        let off: UInt64
+        if kind == BlockKind.leaf.rawValue || kind == BlockKind.inner.rawValue {
+            // Tree nodes tolerate slack after their payload: an encrypted file's allocator may
+            // extend one to the end of its page rather than leave an unusable sliver free.
+            let (o, l) = alloc.allocateNode(UInt64(length))
+            off = o; length = Int(l)
+        } else {
+            off = alloc.allocate(UInt64(length))
+        }
         bytesWritten += length
         let contiguous = stagingCount > 0 && stagingStart + UInt64(stagingCount) == off
         if !(contiguous && stagingCount + length <= stagingCapacity) { try flushStaging() }
         if length > stagingCapacity {
             let buf = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 8)
             defer { buf.deallocate() }
-            memset(buf + length - 8, 0, 8)
+            memset(buf + BlockHeader.size + payloadSize, 0, length - BlockHeader.size - payloadSize)
             fill(buf + BlockHeader.size)
             BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
             try store.ensureFileSize(off + UInt64(length))
@@ -116,7 +124,8 @@ public final class WriteTransaction: Transaction {
         }
         if stagingCount == 0 { stagingStart = off }
         let p = staging + stagingCount
-        memset(p + length - 8, 0, 8)   // padding
+        let padding = length - BlockHeader.size - payloadSize
+        memset(p + length - padding, 0, padding)   // padding (and slack)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: version)
         stagingCount += length
