@@ -55,7 +55,8 @@ extension Store {
             let moved: UInt64
             do {
                 moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out, destination: crypto,
-                                           source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) }, progress: progress)
+                                           source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
+                                           arena: arena, progress: progress)
                 out.close()
                 guard rename(tmp, path) == 0 else { throw StorageError.io(path: path, operation: "rename compacted file", errno: errno) }
             } catch {
@@ -96,8 +97,13 @@ extension Store {
         let plain = try (output ?? { try PosixFileIO(path: $0, create: true, readOnly: false) })(tmp)
         let out: FileIO = destination.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
         do {
+            // Reads through a scoped arena of its own (the read transaction only pins the version),
+            // so an encrypted copy holds one path of decrypted pages at a time.
+            let arena = PageArena()
+            defer { arena.clear() }
             _ = try writeDenseCopy(of: meta, newVersion: meta.version, output: out, destination: destination,
-                                   source: { try read.block($0) }, progress: progress)
+                                   source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
+                                   arena: arena, progress: progress)
             out.close()
             // link() never replaces an existing file, unlike rename().
             guard link(tmp, toPath) == 0 else {
@@ -117,7 +123,8 @@ extension Store {
     /// writes the meta slot of `newVersion` (the other slot zeroed) and syncs. The copy has an
     /// empty free list. Returns the bytes of blocks copied.
     func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO, destination: PageCrypto?,
-                        source: @escaping (BlockRef) throws -> BlockView, progress: CompactionProgressHandler?) throws -> UInt64 {
+                        source: @escaping (BlockRef) throws -> BlockView, arena: PageArena? = nil,
+                        progress: CompactionProgressHandler?) throws -> UInt64 {
         // Live bytes to copy: the allocated area minus the free list and its own block.
         var total = meta.logicalSize - MetaSlot.dataStart
         if meta.freeListRef != 0 {
@@ -128,6 +135,7 @@ extension Store {
         let writer = DenseBlockWriter(output: output, birth: newVersion)
         defer { writer.deallocate() }
         var copier = BlockCopier(sink: writer, path: path, source: source) { _, _, _ in true }
+        if crypto != nil { copier.scopedArena = arena }
         var nextReport: UInt64 = 0
         if let progress {
             progress(CompactionProgress(bytesDone: 0, bytesTotal: total))

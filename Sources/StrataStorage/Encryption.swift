@@ -411,6 +411,23 @@ final class PageArena {
     private var spans: [BlockRef: UnsafeMutableRawPointer] = [:]
     private var held: [ObjectIdentifier: PageBuffer] = [:]
     private var copies: [UnsafeMutableRawPointer] = []
+    /// What `keep` and `keepSpan` added, in order (only while a scope is marked).
+    private enum Added { case page(UInt64), span(BlockRef) }
+    private var log: [Added] = []
+    private var scopes = 0
+
+    /// Opens a scope (compaction's copier): `release(to:)` drops what was added since.
+    func mark() -> Int { scopes += 1; return log.count }
+
+    func release(to mark: Int) {
+        while log.count > mark {
+            switch log.removeLast() {
+            case .page(let p): pages[p] = nil; if lastIndex == p { lastIndex = .max; lastPage = nil }
+            case .span(let r): spans.removeValue(forKey: r)?.deallocate()
+            }
+        }
+        scopes -= 1
+    }
 
     // The last page looked up: scans and descents hit the same page many times in a row.
     private var lastIndex: UInt64 = .max
@@ -422,13 +439,20 @@ final class PageArena {
         lastIndex = p; lastPage = b
         return b
     }
-    func keep(_ p: UInt64, _ b: PageBuffer) { pages[p] = b; lastIndex = p; lastPage = b }
+    func keep(_ p: UInt64, _ b: PageBuffer) {
+        pages[p] = b; lastIndex = p; lastPage = b
+        if scopes > 0 { log.append(.page(p)) }
+    }
     func hold(_ b: PageBuffer) { held[ObjectIdentifier(b)] = b }
     func span(_ ref: BlockRef) -> UnsafeMutableRawPointer? { spans[ref] }
-    func keepSpan(_ ref: BlockRef, _ p: UnsafeMutableRawPointer) { spans[ref] = p }
+    func keepSpan(_ ref: BlockRef, _ p: UnsafeMutableRawPointer) {
+        spans[ref] = p
+        if scopes > 0 { log.append(.span(ref)) }
+    }
     func keepCopy(_ p: UnsafeMutableRawPointer) { copies.append(p) }
 
     func clear() {
+        log.removeAll(); scopes = 0
         pages.removeAll(); held.removeAll()
         lastIndex = .max; lastPage = nil
         for (_, p) in spans { p.deallocate() }
