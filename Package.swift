@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(name: "StrataBrowser", dependencies: ["Strata", "CNcurses"]),
         .systemLibrary(name: "CSQLite"),
-        .target(name: "StrataBench", dependencies: ["Strata", "CSQLite"]),
+        .target(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "CSQLite"]),
         .executableTarget(
             name: "strata",
             dependencies: [

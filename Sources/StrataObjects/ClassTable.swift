@@ -99,6 +99,15 @@ final class ClassTable {
         return nil
     }
 
+    /// The cluster holding `key` and its row (one tree search), or nil.
+    func locateCluster(key: ObjKey) throws -> (ClusterRead, Int)? {
+        guard let (tk, value) = try clusterEntry(for: key) else { return nil }
+        if let m = dirty[tk] { return m.row(of: key).map { (.dirty(m), $0) } }
+        guard case .owned(let ref) = value else { return nil }
+        let s = try StoredCluster(storage, ref: ref)
+        return s.row(of: key).map { (.stored(s), $0) }
+    }
+
     /// Where `key` lives: its cluster's tree key and row, or nil when there is no such object.
     func locate(key: ObjKey) throws -> (treeKey: Int64, row: Int)? {
         guard let (tk, value) = try clusterEntry(for: key) else { return nil }

@@ -127,7 +127,7 @@ extension DBTransaction {
     /// The cluster holding the object `key` and its row, for reading several of its properties.
     public func clusterOf(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
         let t = try table(className)
-        guard let (tk, row) = try t.locate(key: key) else { return nil }
-        return (ClusterSnapshot(table: t, cluster: try t.cluster(tk)), row)
+        guard let (c, row) = try t.locateCluster(key: key) else { return nil }
+        return (ClusterSnapshot(table: t, cluster: c), row)
     }
 }

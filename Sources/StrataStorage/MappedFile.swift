@@ -43,6 +43,18 @@ final class MappedFile: @unchecked Sendable {
         reserved = newSize
     }
 
+    /// Maps the file now behind `fd` (a compaction put a new file behind the same descriptor
+    /// number) over the same address range, so `base` stays valid, and drops older mappings.
+    /// Only valid while nothing reads through the mapping (no transaction is open).
+    func replaceInPlace() throws {
+        guard let p = mmap(UnsafeMutableRawPointer(mutating: base), reserved, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0),
+              p != MAP_FAILED else {
+            throw StorageError.io(path: path, operation: "mmap (after compaction)", errno: errno)
+        }
+        for (q, n) in retired { munmap(q, n) }
+        retired.removeAll()
+    }
+
     deinit {
         munmap(UnsafeMutableRawPointer(mutating: base), reserved)
         for (p, n) in retired { munmap(p, n) }

@@ -18,6 +18,10 @@ public struct StoreOptions: Sendable {
     public var growthStep: UInt64 = 64 << 20
     /// Commits kept in the history tree (recent commits report).
     public var historyLimit = 256
+    /// Automatic compaction: when free space exceeds twice the used data and the file is at
+    /// least 1 MiB, each commit relocates a bounded amount of data from the end of the file
+    /// and the file is truncated once its tail is free for all (see OnlineCompaction.swift).
+    public var automaticCompaction = true
     public init() {}
 }
 
@@ -32,7 +36,9 @@ public final class Store: @unchecked Sendable {
     let map: MappedFile
     /// Nil only for a read-only handle whose lock file cannot be created (read-only directory).
     let lock: LockFile?
-    private let writerGate = DispatchSemaphore(value: 1)
+    let writerGate = DispatchSemaphore(value: 1)
+    /// Full-compaction gate and the automatic-compaction cursor (CompactionTypes.swift).
+    let compactionState = CompactionState()
     private let stateLock = NSLock()
     private var fileSizeCache: UInt64
     private var closed = false
@@ -66,6 +72,8 @@ public final class Store: @unchecked Sendable {
         fileSizeCache = size
         map = try MappedFile(fd: io.fd, path: path, minimumSize: size)
         _ = try newestMeta()
+        // Holding shared participation: no full compaction runs, so a temp file is stale.
+        if lock != nil && !options.readOnly { removeStaleCompactionFile() }
     }
 
     /// Writes version 1 (empty) into slot 1, leaves slot 0 zeroed, and syncs.
@@ -155,6 +163,9 @@ public final class Store: @unchecked Sendable {
 
     /// Pins the newest version in a reader slot (LMDB's protocol: publish, then re-check).
     func pinNewest(slot: inout Int?, label: String) throws -> MetaSlot {
+        // A full compaction replacing the file under this handle makes pins wait.
+        compactionState.enterPin()
+        defer { compactionState.leavePin() }
         var meta = try newestMeta()
         guard let lock else { return meta }
         for _ in 0..<1000 {
@@ -177,6 +188,8 @@ public final class Store: @unchecked Sendable {
             try lock?.lockWriter()
         } catch { writerGate.signal(); throw error }
         do {
+            // Another process may have shrunk the file (compaction): refresh the cached size.
+            _ = try fileSize()
             return try WriteTransaction(store: self, label: label)
         } catch {
             endWrite()
@@ -189,7 +202,7 @@ public final class Store: @unchecked Sendable {
         if options.readOnly { throw StorageError.readOnly(path: path) }
         guard writerGate.wait(timeout: .now()) == .success else { return nil }
         if let lock, !lock.tryLockWriter() { writerGate.signal(); return nil }
-        do { return try WriteTransaction(store: self, label: label) } catch { endWrite(); throw error }
+        do { _ = try fileSize(); return try WriteTransaction(store: self, label: label) } catch { endWrite(); throw error }
     }
 
     func endWrite() {

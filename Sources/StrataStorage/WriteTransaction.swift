@@ -25,6 +25,9 @@ public final class WriteTransaction: Transaction {
     public private(set) var bytesWritten = 0
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
+    /// Set by online compaction on its batches: no automatic step, and the commit truncates the
+    /// file to its logical size (OnlineCompaction.swift).
+    var isRelocationBatch = false
 
     init(store: Store, label: String) throws {
         self.label = label
@@ -168,6 +171,7 @@ public final class WriteTransaction: Transaction {
         try checkOpen()
         do {
             try recordHistory()
+            if store.options.automaticCompaction && !isRelocationBatch { try automaticCompactionStep() }
             for name in trees.keys.sorted() {
                 let t = BTree(state: trees[name]!, ctx: self)
                 guard t.modified else { continue }
@@ -196,6 +200,8 @@ public final class WriteTransaction: Transaction {
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
             try meta.encode().withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
+            // Durable. Give back a file tail nobody can see (still under the writer lock).
+            shrinkFileTailAfterCommit()
             store.published(version: version)
             finish()
             return version

@@ -3,6 +3,11 @@
 //   StrataTestWriter churn PATH SEED      commit forever; after commit n print "committed V n"
 //   StrataTestWriter reader PATH LABEL    pin the newest version, print "pinned V", then sleep
 //   StrataTestWriter add PATH ID COUNT    COUNT commits, each adding 1 to keys "p<ID>" and "total"
+//   StrataTestWriter compact PATH         churn commits (as churn), after every third one a full
+//                                         compact(); prints "compacted V" after each
+//   StrataTestWriter compact-online PATH  churn commits (as churn); every third one, fill and
+//                                         empty a "junk" tree, then compactOnline(); prints
+//                                         "compacted V" after each
 //
 // State after churn commit n: key "counter" = n; keys "n<i>" for i in max(1, n-49)...n, each
 // holding a value derived from i (length varies up to 3000 bytes, some large-value blocks).
@@ -59,6 +64,35 @@ do {
             try w.commit()
         }
         emit("done \(id)")
+    case "compact", "compact-online":
+        let online = args[1] == "compact-online"
+        let store = try Store(path: path)
+        var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
+        while true {
+            n += 1
+            let w = try store.beginWrite(label: "churn")
+            let t = try w.tree("t", create: true)!
+            try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
+            if n > 50 { try t.delete(Array("n\(n - 50)".utf8)) }
+            try t.put(Array("counter".utf8), bytes: u64(UInt64(n)))
+            let v = try w.commit()
+            emit("committed \(v) \(n)")
+            guard n % 3 == 0 else { continue }
+            if online {
+                let fill = try store.beginWrite(label: "junk")
+                let junk = try fill.tree("junk", create: true)!
+                for i in 0..<300 { try junk.put(Array("j\(i)".utf8), bytes: churnValue(n + i)) }
+                try fill.commit()
+                let empty = try store.beginWrite(label: "junk")
+                try empty.dropTree("junk")
+                try empty.commit()
+                let r = try store.compactOnline()
+                emit("compacted \(r.version)")
+            } else {
+                let r = try store.compact()
+                emit("compacted \(r.version)")
+            }
+        }
     default:
         fail("unknown mode \(args[1])")
     }

@@ -1,0 +1,144 @@
+import Foundation
+import StrataObjects
+import StrataStorage
+
+/// The Strata side of the benchmark: one class `Item` (Int primary key = object key, String
+/// name, Int age, Double score, Bool active) written and read through the object layer.
+public final class StrataBenchEngine: BenchEngine {
+    public let name = "Strata"
+    private var db: Database?
+    private var path: String?
+    static let schema = Schema([ObjectSchema(className: "Item", properties: [
+        PropertySchema(name: "id", type: .int, isPrimaryKey: true),
+        PropertySchema(name: "name", type: .string),
+        PropertySchema(name: "age", type: .int),
+        PropertySchema(name: "score", type: .double),
+        PropertySchema(name: "active", type: .bool),
+    ])])
+
+    public init() {}
+
+    private func opened() throws -> Database {
+        guard let db else { throw BenchError.invalidOptions("the Strata database is not open") }
+        return db
+    }
+
+    public func open(directory: URL) throws {
+        let p = directory.appendingPathComponent("bench.strata").path
+        path = p
+        db = try Database(path: p, schema: Self.schema)
+    }
+
+    private static func row(_ r: BenchRow) -> [Value] {
+        [.int(Int64(r.id)), .string(r.name), .int(Int64(r.age)), .double(r.score), .bool(r.active)]
+    }
+
+    public func insert(_ rows: [BenchRow]) throws -> Int {
+        let w = try opened().write(label: "bench insert")
+        for r in rows { try w.insertRow("Item", Self.row(r)) }
+        try w.commit()
+        return rows.count
+    }
+
+    public func count(_ query: BenchCountQuery) throws -> Int {
+        let r = try opened().read()
+        defer { r.end() }
+        let lo = Int64(query.ageRange.lowerBound), hi = Int64(query.ageRange.upperBound)
+        let prefix = Array(query.namePrefix.utf8)
+        var n = 0
+        try prefix.withUnsafeBytes { pre in
+            try r.forEachCluster("Item") { c in
+                let age = try c.column("age"), name = try c.column("name")
+                for i in 0..<c.count {
+                    let a = age.int(i)
+                    guard a >= lo && a <= hi else { continue }
+                    if name.withBytes(i, { b in b.count >= pre.count && (pre.count == 0 || memcmp(b.baseAddress!, pre.baseAddress!, pre.count) == 0) }) { n += 1 }
+                }
+                return true
+            }
+        }
+        return n
+    }
+
+    public func sumAge() throws -> Int {
+        let r = try opened().read()
+        defer { r.end() }
+        var s: Int64 = 0
+        try r.forEachCluster("Item") { c in s &+= try c.column("age").sumInts(); return true }
+        return Int(s)
+    }
+
+    public func lookup(ids: [Int]) throws -> BenchChecksum {
+        let r = try opened().read()
+        defer { r.end() }
+        var sum = BenchChecksum()
+        for id in ids {
+            if let (c, row) = try r.clusterOf("Item", Int64(id)) {
+                let score = try c.column("score").double(row)
+                try c.column("name").withBytes(row) { b in
+                    sum.combine(nameUTF8: b.bindMemory(to: UInt8.self), score: score)
+                }
+            } else {
+                sum.combineMissing()
+            }
+        }
+        return sum
+    }
+
+    public func commit(_ operations: [BenchCommitOperation]) throws -> Int {
+        let db = try opened()
+        var changed = 0
+        for op in operations {
+            let w = try db.write(label: "bench commit")
+            switch op {
+            case .insert(let row): try w.insertRow("Item", Self.row(row)); changed += 1
+            case .updateScore(let id, let score):
+                if try w.exists("Item", Int64(id)) { try w.set("Item", Int64(id), "score", .double(score)); changed += 1 }
+            }
+            try w.commit()
+        }
+        return changed
+    }
+
+    public func update(_ updates: [BenchScoreUpdate]) throws -> Int {
+        let w = try opened().write(label: "bench update")
+        var changed = 0
+        for u in updates where try w.exists("Item", Int64(u.id)) {
+            try w.set("Item", Int64(u.id), "score", .double(u.score)); changed += 1
+        }
+        try w.commit()
+        return changed
+    }
+
+    public func delete(ids: [Int]) throws -> Int {
+        let w = try opened().write(label: "bench delete")
+        let present = try ids.filter { try w.exists("Item", Int64($0)) }.map { Int64($0) }
+        try w.delete("Item", keys: present)
+        try w.commit()
+        return present.count
+    }
+
+    public func fileSize() throws -> Int { Int(try opened().store.fileSize()) }
+
+    public func compact() throws -> Int {
+        let db = try opened()
+        _ = try db.store.compact()
+        return Int(try db.store.fileSize())
+    }
+
+    public func objectCount() throws -> Int {
+        let r = try opened().read()
+        defer { r.end() }
+        return try r.count("Item")
+    }
+
+    public func close() throws {
+        db?.close()
+        db = nil
+    }
+
+    public func databaseFiles() -> [URL] { path.map { [URL(fileURLWithPath: $0)] } ?? [] }
+}
+
+/// The engine `strata bench` runs against SQLite.
+public func makeStrataBenchEngine() -> any BenchEngine { StrataBenchEngine() }

@@ -1,0 +1,170 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Full compaction and `writeCopy`: the live data of the newest version written densely into a
+/// new file (see docs/FORMAT.md, "Compaction").
+extension Store {
+    /// The temporary file a full compaction writes beside the database. A leftover one (a crash
+    /// during compaction) is removed by the next handle that opens the database.
+    public var compactionTempPath: String { path + ".compact-tmp" }
+
+    /// Rewrites the file with only the live data of the newest version, densely, and switches
+    /// this handle to it.
+    ///
+    /// Steps: copy the block graph into `FILE.compact-tmp` (new refs, checksums and birth version
+    /// `V+1`, an empty free list, fresh meta slots) → fsync → `rename` over the original → fsync
+    /// the directory → point this handle's descriptor and mapping at the new file. A crash at any
+    /// moment leaves either the original or the complete compacted file (the rename is atomic;
+    /// the temporary file is ignored and removed on the next open).
+    ///
+    /// - Throws: `StorageError.fileInUse` (naming the processes) when another handle or process
+    ///   has the file open; `CompactionError.writeTransactionInProgress` /
+    ///   `.readTransactionsOpen` when this handle has transactions open; I/O errors (the
+    ///   original file is then untouched).
+    @discardableResult
+    public func compact(progress: CompactionProgressHandler? = nil) throws -> CompactionResult {
+        guard !options.readOnly, let lock else { throw CompactionError.notWritable(path: path) }
+        let started = DispatchTime.now()
+        // No write transaction of this handle may be open, and none may start meanwhile.
+        guard writerGate.wait(timeout: .now()) == .success else { throw CompactionError.writeTransactionInProgress(path: path) }
+        defer { writerGate.signal() }
+        return try withExclusiveAccess(reason: "compaction needs the file to itself") {
+            // Alone in the file: the writer lock is free (taken for form: nobody can commit).
+            guard lock.tryLockWriter() else { throw StorageError.fileInUse(path: path, pids: [], reason: "another writer holds the lock") }
+            defer { lock.unlockWriter() }
+            compactionState.beginFullCompaction()
+            defer { compactionState.endFullCompaction() }
+            let me = getpid()
+            let pinned = lock.readers().filter { $0.isAlive && $0.pid == me }
+            guard pinned.isEmpty else { throw CompactionError.readTransactionsOpen(path: path, count: pinned.count) }
+
+            let before = try fileSize()
+            let meta = try newestMeta()
+            let newVersion = meta.version + 1
+            let tmp = compactionTempPath
+            unlink(tmp)
+            let out = try PosixFileIO(path: tmp, create: true, readOnly: false)
+            let moved: UInt64
+            do {
+                moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out,
+                                           source: { try self.blockView($0, limit: meta.logicalSize) }, progress: progress)
+                out.close()
+                guard rename(tmp, path) == 0 else { throw StorageError.io(path: path, operation: "rename compacted file", errno: errno) }
+            } catch {
+                out.close()
+                unlink(tmp)
+                throw error
+            }
+            // From here on the compacted file is the database (durable once the directory is).
+            try Store.syncDirectory(of: path)
+            try switchToReplacedFile()
+            lock.publish(version: newVersion)
+            let after = try fileSize()
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            return CompactionResult(beforeBytes: before, afterBytes: after, seconds: seconds, version: newVersion, bytesMoved: moved)
+        }
+    }
+
+    /// Writes a compacted copy of the newest version to `toPath`, which must not exist. Other
+    /// handles and processes keep reading and writing meanwhile (the copy reads one pinned
+    /// version). The copy keeps the version number and history of the original.
+    ///
+    /// - Parameters:
+    ///   - toPath: the destination; refused with `CompactionError.destinationExists` if it exists.
+    ///   - progress: bytes copied / live bytes.
+    ///   - output: makes the file the copy is written through (default: a plain file). Every
+    ///     byte goes through `FileIO.write`, so an encryption layer can supply an encrypting file.
+    public func writeCopy(toPath: String, progress: CompactionProgressHandler? = nil,
+                          output: ((_ path: String) throws -> FileIO)? = nil) throws {
+        if FileManager.default.fileExists(atPath: toPath) { throw CompactionError.destinationExists(path: toPath) }
+        let tmp = toPath + ".writecopy-tmp"
+        unlink(tmp)
+        let read = try beginRead(label: "writeCopy")
+        defer { read.end() }
+        let meta = read.meta
+        let out = try (output ?? { try PosixFileIO(path: $0, create: true, readOnly: false) })(tmp)
+        do {
+            _ = try writeDenseCopy(of: meta, newVersion: meta.version, output: out, source: { try read.block($0) }, progress: progress)
+            out.close()
+            // link() never replaces an existing file, unlike rename().
+            guard link(tmp, toPath) == 0 else {
+                if errno == EEXIST { throw CompactionError.destinationExists(path: toPath) }
+                throw StorageError.io(path: toPath, operation: "link copy into place", errno: errno)
+            }
+            unlink(tmp)
+            try Store.syncDirectory(of: toPath)
+        } catch {
+            out.close()
+            unlink(tmp)
+            throw error
+        }
+    }
+
+    /// Copies every block reachable from `meta` densely into `output` (from `dataStart`), then
+    /// writes the meta slot of `newVersion` (the other slot zeroed) and syncs. The copy has an
+    /// empty free list. Returns the bytes of blocks copied.
+    func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO,
+                        source: @escaping (BlockRef) throws -> BlockView, progress: CompactionProgressHandler?) throws -> UInt64 {
+        // Live bytes to copy: the allocated area minus the free list and its own block.
+        var total = meta.logicalSize - MetaSlot.dataStart
+        if meta.freeListRef != 0 {
+            let v = try source(meta.freeListRef)
+            let entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path)
+            total -= entries.reduce(0) { $0 + $1.length } + UInt64(v.length)
+        }
+        let writer = DenseBlockWriter(output: output, birth: newVersion)
+        defer { writer.deallocate() }
+        var copier = BlockCopier(sink: writer, path: path, source: source) { _, _, _ in true }
+        var nextReport: UInt64 = 0
+        if let progress {
+            progress(CompactionProgress(bytesDone: 0, bytesTotal: total))
+            copier.onCopied = { done in
+                if done >= nextReport { nextReport = done + (1 << 20); progress(CompactionProgress(bytesDone: done, bytesTotal: total)) }
+            }
+        }
+        let catalogRef = meta.catalogRef == 0 ? 0 : try copier.copy(meta.catalogRef, catalog: true)
+        try copier.sink.flush()
+        let end = copier.sink.end
+        var page = [UInt8](repeating: 0, count: Int(MetaSlot.dataStart))
+        let slot = MetaSlot(version: newVersion, catalogRef: catalogRef, freeListRef: 0, logicalSize: end,
+                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: meta.flags, keyCheck: meta.keyCheck)
+        let enc = slot.encode()
+        let at = Int((newVersion % 2) * MetaSlot.slotStride)
+        page.replaceSubrange(at..<at + enc.count, with: enc)
+        try page.withUnsafeBytes { try output.write($0, at: 0) }
+        try output.sync()
+        progress?(CompactionProgress(bytesDone: copier.bytesCopied, bytesTotal: max(total, copier.bytesCopied)))
+        return copier.bytesCopied
+    }
+
+    /// After `rename` put a new file at `path`: makes this handle's descriptor refer to it
+    /// (`dup2` onto the same descriptor number, so every holder of `io` follows) and replaces
+    /// the mapping in place (same address range). Only valid while no transaction of this handle
+    /// is open: pointers into the old mapping would now read the new file.
+    func switchToReplacedFile() throws {
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw CompactionError.reopenFailed(path: path, errno: errno) }
+        defer { Glibc.close(fd) }
+        guard dup2(fd, io.fd) >= 0 else { throw CompactionError.reopenFailed(path: path, errno: errno) }
+        _ = fcntl(io.fd, F_SETFD, FD_CLOEXEC)
+        try map.replaceInPlace()
+        _ = try fileSize()
+    }
+
+    /// fsync of the directory holding `path`, so a rename or link in it is durable.
+    static func syncDirectory(of path: String) throws {
+        let dir = (path as NSString).deletingLastPathComponent
+        let fd = open(dir.isEmpty ? "." : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError.io(path: dir, operation: "open directory", errno: errno) }
+        defer { Glibc.close(fd) }
+        if fsync(fd) != 0 { throw StorageError.io(path: dir, operation: "fsync directory", errno: errno) }
+    }
+
+    /// Removes a temporary file left by a compaction that crashed (called on open, while this
+    /// handle holds its shared participation, so no compaction can be running).
+    func removeStaleCompactionFile() {
+        if FileManager.default.fileExists(atPath: compactionTempPath) { unlink(compactionTempPath) }
+    }
+}
