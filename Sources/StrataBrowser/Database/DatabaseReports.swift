@@ -119,10 +119,9 @@ public enum DatabaseReports {
                            compactedBytes: compactedEstimate(stats))
     }
 
-    /// The file size a full compaction would leave: the live data, rounded up to the 64 KiB
-    /// unit files grow by.
+    /// The file size a full compaction would leave (the engine's estimate).
     public static func compactedEstimate(_ stats: SpaceStatistics) -> Int64 {
-        Int64((stats.usedBytes + 0xFFFF) & ~0xFFFF)
+        Int64(stats.estimatedBytesAfterCompaction)
     }
 
     /// Relative sizes of the stored columns of a class, sampled from up to 16 clusters.
