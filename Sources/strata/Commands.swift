@@ -59,12 +59,11 @@ struct StrataCommand: ParsableCommand {
             command = try parseAsRoot()
         } catch {
             let code = exitCode(for: error)
-            let text = fullMessage(for: error)
             if code == .success {
-                print(text)
+                print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            printError(text)
+            printError("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
             Glibc.exit(ExitCode32.usage)
         }
         do {
@@ -668,7 +667,7 @@ struct Query: ParsableCommand {
         do {
             keys = try DatabaseDataSource.filterKeys(txn, schema: db.schema, className: className, query: query)
         } catch let e as BrowserError {
-            throw CLIError("bad query" + (e.position.map { " at \($0 + 1)" } ?? "") + ": \(e.message)", code: ExitCode32.badInput)
+            throw CLIError("bad query: \(e.message)" + (e.message.contains("position") ? "" : e.position.map { " (at \($0 + 1))" } ?? ""), code: ExitCode32.badInput)
         }
         if let limit { keys = Array(keys.prefix(max(0, limit))) }
         let exporter = Exporter(txn: txn)

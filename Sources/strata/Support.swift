@@ -103,6 +103,8 @@ final class OutputStream {
             let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
+                // The reader went away (`strata export … | head`): stop quietly, like `cat`.
+                if errno == EPIPE { Glibc.exit(141) }
                 throw CLIError("writing the output failed: \(String(cString: strerror(errno)))", code: ExitCode32.io)
             }
             offset += n

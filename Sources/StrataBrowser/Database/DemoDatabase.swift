@@ -16,7 +16,7 @@ public enum DemoDatabase {
     }
 
     /// Default number of `Event` objects.
-    public static let defaultEventCount = 200_000
+    public static let defaultEventCount = 150_000
 
     /// The demo classes.
     public static let schema: Schema = Schema([
