@@ -74,6 +74,15 @@ struct StrataCommand: ParsableCommand {
             _ = error
             Glibc.exit(0)
         } catch {
+            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
+                // Help requested through the root command, or a usage error found while running.
+                if exitCode(for: error) == .success {
+                    print(fullMessage(for: error))
+                    Glibc.exit(0)
+                }
+                printError("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
+                Glibc.exit(ExitCode32.usage)
+            }
             let e = cliError(error)
             printError("strata: " + e.message)
             Glibc.exit(e.code)

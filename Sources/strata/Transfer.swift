@@ -125,7 +125,11 @@ struct Exporter {
                 return text == "null" ? "" : text
             default:
                 let text = scalarJSON(v)
-                return text.hasPrefix("\"") ? CSV.quote(decodeJSONString(text), force: false) : text
+                if text.hasPrefix("\"") {
+                    let decoded = decodeJSONString(text)
+                    return CSV.quote(decoded, force: decoded.isEmpty)
+                }
+                return text
             }
         }.joined(separator: ",")
     }

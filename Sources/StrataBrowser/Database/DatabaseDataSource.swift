@@ -31,6 +31,9 @@ public final class DatabaseDataSource: BrowserDataSource {
     /// The rows last shown, to find which of them another process changed.
     private var watched: [ObjectRef: [DisplayValue]] = [:]
     private var lastTotalBytes: UInt64 = 0
+    /// True while a full compaction replaces the file: nothing may begin a transaction then.
+    private var isCompacting = false
+    private var lastPlan: CompactionPlan?
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
@@ -73,6 +76,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     public func status() -> FileStatus {
         if let cachedStatus { return cachedStatus }
+        if isCompacting { return FileStatus(version: txn.version, totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, participants: 1) }
         let status: FileStatus
         if let stats = try? database.store.spaceStatistics() {
             status = FileStatus(version: txn.version, totalBytes: Int64(stats.totalBytes), usedBytes: Int64(stats.usedBytes),
@@ -406,6 +410,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     public func versions() -> VersionsReport {
         if let cachedVersions { return cachedVersions }
+        if isCompacting { return VersionsReport(currentVersion: txn.version, commits: [], readers: []) }
         let report = (try? DatabaseReports.versions(store: database.store)) ?? VersionsReport(currentVersion: txn.version, commits: [], readers: [])
         cachedVersions = report
         return report
@@ -413,6 +418,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     public func space() -> SpaceReport {
         if let cachedSpace { return cachedSpace }
+        if isCompacting { return SpaceReport(totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, classes: [], freeBySize: [], freeByVersion: [], compactedBytes: 0) }
         let report = (try? DatabaseReports.space(database: database))
             ?? SpaceReport(totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, classes: [], freeBySize: [], freeByVersion: [], compactedBytes: 0)
         cachedSpace = report
@@ -422,6 +428,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     // MARK: Compaction
 
     public func compactionPlan() -> CompactionPlan {
+        if isCompacting, let lastPlan { return lastPlan }
         let stats = try? database.store.spaceStatistics()
         let total = Int64(stats?.totalBytes ?? 0)
         let me = getpid()
@@ -433,15 +440,21 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
         let expected = stats.map(DatabaseReports.compactedEstimate) ?? total
         let reusable = Int64(stats.map { s in s.freeBytes - s.lockedBytes } ?? 0)
-        return CompactionPlan(totalBytes: total, expectedBytes: expected, onlineExpectedBytes: max(expected, total - reusable),
-                              otherParticipants: participants, onlineAvailable: DatabaseCompaction.isAvailable)
+        let plan = CompactionPlan(totalBytes: total, expectedBytes: expected, onlineExpectedBytes: max(expected, total - reusable),
+                                  otherParticipants: participants, onlineAvailable: DatabaseCompaction.isAvailable)
+        lastPlan = plan
+        return plan
     }
 
     public func compact(online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult {
         try checkWritable()
         // A full compaction replaces the file: this handle's snapshot must not pin a version.
+        _ = status()
+        _ = compactionPlan()
         txn.end()
+        isCompacting = !online
         defer {
+            isCompacting = false
             if let fresh = try? database.read(label: "strata browser") { txn = fresh }
             invalidateCaches()
         }
@@ -715,10 +728,14 @@ public final class DatabaseDataSource: BrowserDataSource {
         let strings = os.properties.filter { $0.type == .string && $0.collection == .single }
         let named = strings.first { ["name", "title", "street"].contains($0.name) } ?? strings.first
         if let named, case .string(let s)? = try? txn.value(l.className, l.key, named.name), !s.isEmpty {
-            if os.isEmbedded, let city = strings.first(where: { $0.name == "city" }), case .string(let c)? = try? txn.value(l.className, l.key, city.name) {
-                return "\(s), \(c)"
+            if os.isEmbedded {
+                if let city = strings.first(where: { $0.name == "city" }), case .string(let c)? = try? txn.value(l.className, l.key, city.name) {
+                    return "\(s), \(c)"
+                }
+                return s
             }
-            return s
+            // `#key name`: the first word is what the edit prompt resolves.
+            return "#\(l.key) \(s)"
         }
         return "#\(l.key)"
     }
