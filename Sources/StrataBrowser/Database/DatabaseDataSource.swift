@@ -432,11 +432,14 @@ public final class DatabaseDataSource: BrowserDataSource {
         let stats = try? database.store.spaceStatistics()
         let total = Int64(stats?.totalBytes ?? 0)
         let me = getpid()
-        let others = database.store.participants().filter { $0.pid != me }
+        let all = database.store.participants()
         var seen = Set<Int32>()
-        let participants = others.compactMap { p -> Participant? in
+        var participants = all.filter { $0.pid != me }.compactMap { p -> Participant? in
             guard seen.insert(p.pid).inserted else { return nil }
             return Participant(pid: p.pid, label: p.label)
+        }
+        if all.filter({ $0.pid == me }).count > 1 {
+            participants.append(Participant(pid: me, label: "another handle in this process"))
         }
         let expected = stats.map(DatabaseReports.compactedEstimate) ?? total
         let reusable = Int64(stats.map { s in s.freeBytes - s.lockedBytes } ?? 0)
