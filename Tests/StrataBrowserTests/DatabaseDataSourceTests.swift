@@ -250,3 +250,29 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertTrue(text.contains("900"), text)
     }
 }
+
+/// Key-press-to-frame time on a large class (run with STRATA_MEASURE_FILE=path/to/demo.strata).
+final class DatabaseBrowsingMeasurements: XCTestCase {
+    func testKeyPressToFrameOnTheEventClass() throws {
+        guard let path = ProcessInfo.processInfo.environment["STRATA_MEASURE_FILE"] else {
+            throw XCTSkip("set STRATA_MEASURE_FILE to a demo database to measure")
+        }
+        let source = try DatabaseDataSource(path: path, readOnly: true)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 120, rows: 40), environment: ["NO_COLOR": "1"])
+        for name in ["h", "j", "j", "l"] { app.handle(Key(name: name)!) }
+        _ = app.frame()
+        XCTAssertTrue(app.frame().textLines().joined().contains("Event"))
+        var times: [Double] = []
+        for i in 0..<300 {
+            let key = Key(name: i % 50 == 49 ? "G" : i % 50 == 0 ? "g" : "C-d")!
+            let start = DispatchTime.now().uptimeNanoseconds
+            app.handle(key)
+            _ = app.frame()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        print("MEASURE key-to-frame ms: median \(times[times.count / 2]) p95 \(times[times.count * 95 / 100]) max \(times.last!)")
+        print("MEASURE events: \(source.classes().first { $0.name == "Event" }!.count.value)")
+    }
+}
