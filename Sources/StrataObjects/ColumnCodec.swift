@@ -43,8 +43,10 @@ enum ObjectBlockKind {
 ///     0  u8 layout, u8 flags (bit 0: has a null bitmap), u8 width, u8 0, u32 count
 ///     8  i64 base (int layout)
 ///     16 null bitmap (ceil(count/8) bytes, padded to 8) when flagged
-///     .. payload: int → packed values of `width` bits (0, 1, 8, 16, 32, 64);
-///        float/double → raw; bytes → u32 offsets[count+1] then data; fixed → width × count;
+///     .. payload: int → packed values of `width` bits (0, 1, 8, 16, 32, 64), value = base +
+///        packed; width 128 = an arithmetic sequence, value(i) = base + i, no payload (dense
+///        object keys); float/double → raw; bytes → offsets[count+1] (u16 when width = 16,
+///        else u32) then data; fixed → width × count;
 ///        refs → nothing (the refs section holds one ref per row)
 ///
 /// A null row stores a zero/empty payload value. Reads never copy (they point into the map).
@@ -57,6 +59,10 @@ struct ColumnView {
     let nulls: UnsafePointer<UInt8>?
     let payload: UnsafeRawPointer
     let payloadSize: Int
+    /// Bytes layout: size of one offset (2 or 4).
+    let offsetSize: Int
+
+    static let sequenceWidth = 128
 
     struct Malformed: Error {}
 
@@ -78,15 +84,17 @@ struct ColumnView {
         } else { nulls = nil }
         payload = p + o
         payloadSize = b.count - o
+        offsetSize = layout == .bytes && width == 16 ? 2 : 4
         switch layout {
         case .int:
-            guard [0, 1, 8, 16, 32, 64].contains(width), (count * width + 7) / 8 <= payloadSize else { throw Malformed() }
+            guard width == ColumnView.sequenceWidth || ([0, 1, 8, 16, 32, 64].contains(width) && (count * width + 7) / 8 <= payloadSize) else { throw Malformed() }
         case .float: guard count * 4 <= payloadSize else { throw Malformed() }
         case .double: guard count * 8 <= payloadSize else { throw Malformed() }
         case .bytes:
-            guard (count + 1) * 4 <= payloadSize else { throw Malformed() }
-            let dataSize = payloadSize - (count + 1) * 4
-            guard count == 0 || Int(payload.getLE32(count * 4)) <= dataSize else { throw Malformed() }
+            guard (count + 1) * offsetSize <= payloadSize else { throw Malformed() }
+            let dataSize = payloadSize - (count + 1) * offsetSize
+            let last = offsetSize == 2 ? Int(payload.getLE16(count * 2)) : Int(payload.getLE32(count * 4))
+            guard last <= dataSize else { throw Malformed() }
         case .fixed: guard width > 0, count * width <= payloadSize else { throw Malformed() }
         case .refs: guard block.refCount == count else { throw Malformed() }
         }
@@ -104,15 +112,18 @@ struct ColumnView {
         case 8: return base &+ Int64(payload.load(fromByteOffset: i, as: UInt8.self))
         case 16: return base &+ Int64(payload.getLE16(i * 2))
         case 32: return base &+ Int64(payload.getLE32(i * 4))
-        default: return Int64(bitPattern: payload.getLE64(i * 8))
+        case 64: return Int64(bitPattern: payload.getLE64(i * 8))
+        default: return base &+ Int64(i)   // sequence
         }
     }
     @inline(__always) func float(_ i: Int) -> Float { Float(bitPattern: payload.getLE32(i * 4)) }
     @inline(__always) func double(_ i: Int) -> Double { Double(bitPattern: payload.getLE64(i * 8)) }
     @inline(__always) func bytes(_ i: Int) -> UnsafeRawBufferPointer {
-        let start = Int(payload.getLE32(i * 4)), end = Int(payload.getLE32(i * 4 + 4))
-        let data = payload + (count + 1) * 4
-        let dataSize = payloadSize - (count + 1) * 4
+        let start: Int, end: Int
+        if offsetSize == 2 { start = Int(payload.getLE16(i * 2)); end = Int(payload.getLE16(i * 2 + 2)) }
+        else { start = Int(payload.getLE32(i * 4)); end = Int(payload.getLE32(i * 4 + 4)) }
+        let data = payload + (count + 1) * offsetSize
+        let dataSize = payloadSize - (count + 1) * offsetSize
         guard start <= end, end <= dataSize else { return UnsafeRawBufferPointer(start: data, count: 0) }
         return UnsafeRawBufferPointer(start: data + start, count: end - start)
     }
@@ -125,6 +136,7 @@ struct ColumnView {
         if nulls == nil {
             switch width {
             case 0: return base &* Int64(count)
+            case ColumnView.sequenceWidth: return base &* Int64(count) &+ Int64(count) * Int64(count - 1) / 2
             case 8:
                 let p = payload.assumingMemoryBound(to: UInt8.self)
                 var acc: UInt64 = 0
@@ -244,6 +256,15 @@ final class MutableColumn {
         }
     }
 
+    /// Appends a non-null string row without an intermediate array.
+    func appendStringRow(_ s: String) {
+        var s = s
+        s.withUTF8 { data.append(contentsOf: $0) }
+        offsets.append(UInt32(data.count))
+        count += 1
+        if nulls != nil { nulls!.append(false) }
+    }
+
     func insertRow(at i: Int, int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
         if i == count { appendRow(int: int, float: float, double: double, bytes: bytes, isNull: isNull); return }
         switch layout {
@@ -298,6 +319,29 @@ final class MutableColumn {
         if let n = nulls, !n.contains(true) { nulls = nil }
     }
 
+    /// Removes the rows whose `remove` flag is set, in one pass.
+    func removeRows(_ remove: [Bool]) {
+        let keep = remove.indices.filter { !remove[$0] }
+        if keep.count == count { return }
+        switch layout {
+        case .int: ints = keep.map { ints[$0] }
+        case .float: floats = keep.map { floats[$0] }
+        case .double: doubles = keep.map { doubles[$0] }
+        case .bytes:
+            var nd: [UInt8] = []; nd.reserveCapacity(data.count)
+            var no: [UInt32] = [0]; no.reserveCapacity(keep.count + 1)
+            for i in keep { nd.append(contentsOf: data[bytesRange(i)]); no.append(UInt32(nd.count)) }
+            data = nd; offsets = no
+        case .fixed:
+            var nd: [UInt8] = []; nd.reserveCapacity(keep.count * width)
+            for i in keep { nd.append(contentsOf: data[(i * width)..<((i + 1) * width)]) }
+            data = nd
+        case .refs: refs = keep.map { refs[$0] }
+        }
+        if let n = nulls { nulls = keep.map { n[$0] }; if !nulls!.contains(true) { nulls = nil } }
+        count = keep.count
+    }
+
     /// Splits off rows [at, count) into a new column.
     func split(at: Int) -> MutableColumn {
         let right = MutableColumn(layout: layout, width: width)
@@ -336,10 +380,12 @@ final class MutableColumn {
         switch layout {
         case .int:
             (w, base) = MutableColumn.packing(ints, nulls: nulls)
-            size += (n * w + 7) / 8
+            if w != ColumnView.sequenceWidth { size += (n * w + 7) / 8 }
         case .float: size += 4 * n
         case .double: size += 8 * n
-        case .bytes: size += 4 * (n + 1) + data.count
+        case .bytes:
+            w = data.count <= Int(UInt16.max) ? 16 : 32
+            size += (w / 8) * (n + 1) + data.count
         case .fixed: size += width * n; w = width
         case .refs: break
         }
@@ -354,6 +400,11 @@ final class MutableColumn {
             for v in a { lo = min(lo, v); hi = max(hi, v) }
         }
         if lo > hi { return (0, 0) }
+        if nulls == nil, a.count >= 2, hi &- lo == Int64(a.count - 1), a[0] == lo {
+            var seq = true
+            for i in 1..<a.count where a[i] != lo &+ Int64(i) { seq = false; break }
+            if seq { return (ColumnView.sequenceWidth, lo) }
+        }
         let (range, overflow) = hi.subtractingReportingOverflow(lo)
         if overflow || range > Int64(UInt32.max) { return (64, 0) }
         if range == 0 { return (0, lo) }
@@ -384,7 +435,7 @@ final class MutableColumn {
             ints.withUnsafeBufferPointer { a in
                 let isNull: (Int) -> Bool = { i in self.nulls?[i] == true }
                 switch w {
-                case 0: break
+                case 0, ColumnView.sequenceWidth: break
                 case 1:
                     let bits = q.assumingMemoryBound(to: UInt8.self)
                     for i in 0..<n where a[i] != base && !isNull(i) { bits[i >> 3] |= UInt8(1 << (i & 7)) }
@@ -409,9 +460,14 @@ final class MutableColumn {
         case .double:
             doubles.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q, $0.baseAddress!, $0.count) } }
         case .bytes:
-            let d = q.assumingMemoryBound(to: UInt32.self)
-            for i in 0...n { d[i] = offsets[i].littleEndian }
-            data.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q + 4 * (n + 1), $0.baseAddress!, $0.count) } }
+            if w == 16 {
+                let d = q.assumingMemoryBound(to: UInt16.self)
+                for i in 0...n { d[i] = UInt16(offsets[i]).littleEndian }
+            } else {
+                let d = q.assumingMemoryBound(to: UInt32.self)
+                for i in 0...n { d[i] = offsets[i].littleEndian }
+            }
+            data.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q + (w / 8) * (n + 1), $0.baseAddress!, $0.count) } }
         case .fixed:
             data.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q, $0.baseAddress!, $0.count) } }
         case .refs: break

@@ -75,7 +75,7 @@ public struct ColumnAccessor {
     /// For committed integer columns: the frame-of-reference base and bit width, so a scan can
     /// compare packed values directly. Nil otherwise.
     public var packedInts: (base: Int64, width: Int, payload: UnsafeRawPointer, hasNulls: Bool)? {
-        if case .view(let v) = source, v.layout == .int { return (v.base, v.width, v.payload, v.nulls != nil) }
+        if case .view(let v) = source, v.layout == .int, v.width != ColumnView.sequenceWidth { return (v.base, v.width, v.payload, v.nulls != nil) }
         return nil
     }
 }

@@ -15,7 +15,7 @@ public struct StoreOptions: Sendable {
     /// Makes the file layer (tests inject faults here). Default: `PosixFileIO`.
     public var fileIO: (@Sendable (_ path: String, _ create: Bool, _ readOnly: Bool) throws -> FileIO)?
     /// The file grows by doubling until an increment would exceed this step, then by this step.
-    public var growthStep: UInt64 = 64 << 20
+    public var growthStep: UInt64 = 8 << 20
     /// Commits kept in the history tree (recent commits report).
     public var historyLimit = 256
     /// Automatic compaction: when free space exceeds twice the used data and the file is at

@@ -1,0 +1,410 @@
+import Foundation
+
+/// The managed side of a collection property: which object and property it belongs to.
+struct CollectionOwner {
+    let core: RealmCore
+    let className: String
+    let key: ObjKey
+    let property: String
+    let isEmbeddedTarget: Bool
+
+    /// The elements (list, set) as stored.
+    func elements() -> [Value] {
+        core.read { txn in strataTry { try txn.list(className, key, property) } }
+    }
+    func entries() -> [(key: String, value: Value)] {
+        core.read { txn in strataTry { try txn.map(className, key, property) } }
+    }
+    func count() -> Int {
+        core.read { txn in strataTry { isEmbeddedTarget ? try txn.list(className, key, property).count : try txn.collectionCount(className, key, property) } }
+    }
+}
+
+/// Collections `ObjectAdder` can read while adding an unmanaged object.
+protocol _UnmanagedCollection {
+    var _elementsForAdd: [any _StrataValue] { get }
+    var _owner: CollectionOwner? { get }
+}
+protocol _UnmanagedMap {
+    var _entriesForAdd: [(String, any _StrataValue)] { get }
+    var _owner: CollectionOwner? { get }
+}
+
+private func ownerOf(_ object: ObjectBase, _ index: Int) -> CollectionOwner {
+    let info = object._rlmClassInfo
+    let p = info.properties[index]
+    return CollectionOwner(core: object._rlmCore!, className: info.className, key: object._rlmKey, property: p.name,
+                           isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
+}
+
+/// Collections whose elements can be read as `Any` (to copy them into another collection).
+protocol _AnyElements { var _anyElements: [Any] { get } }
+
+/// The elements of an array, list, set or results given as `Any`.
+func anyElements(_ any: Any) -> [Any] {
+    guard let u = unwrapAny(any) else { return [] }
+    if let a = u as? [Any] { return a }
+    if let c = u as? _AnyElements { return c._anyElements }
+    return []
+}
+
+// MARK: - List
+
+/// An ordered collection property (RealmSwift's `List`). Unmanaged, it is an in-memory array;
+/// managed, it reads and writes the database (writes inside a write transaction).
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements,
+                                                      _Persistable, _UnmanagedCollection, CustomStringConvertible {
+    var storage: [Element] = []
+    let owner: CollectionOwner?
+    var _owner: CollectionOwner? { owner }
+
+    /// An empty unmanaged list.
+    public required init() { owner = nil }
+    init(owner: CollectionOwner) { self.owner = owner }
+
+    private var values: [Element] {
+        guard let o = owner else { return storage }
+        let ctx = _StrataContext(core: o.core)
+        return o.elements().map { Element._strataDecode($0, ctx) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { owner?.count() ?? storage.count }
+    public func index(after i: Int) -> Int { i + 1 }
+    public func index(before i: Int) -> Int { i - 1 }
+
+    /// The element at `position` (traps when out of bounds); setting replaces it.
+    public subscript(position: Int) -> Element {
+        get {
+            guard let o = owner else { return storage[position] }
+            let vs = o.elements()
+            guard position >= 0 && position < vs.count else { strataProgrammerError("Index \(position) is out of bounds (must be less than \(vs.count))") }
+            return Element._strataDecode(vs[position], _StrataContext(core: o.core))
+        }
+        set { replaceSubrange(position..<position + 1, with: [newValue]) }
+    }
+
+    /// Iterates over a snapshot of the elements.
+    public func makeIterator() -> IndexingIterator<[Element]> { values.makeIterator() }
+
+    /// Replaces a range of elements (every mutating method of the list goes through here).
+    public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C) where C.Element == Element {
+        guard let o = owner else { storage.replaceSubrange(subrange, with: newElements); return }
+        var current = values
+        guard subrange.lowerBound >= 0 && subrange.upperBound <= current.count else {
+            strataProgrammerError("Index range \(subrange) is out of bounds (count \(current.count))")
+        }
+        current.replaceSubrange(subrange, with: newElements)
+        o.core.write { _, adder in try adder.replaceElements(o, current.map { $0 as any _StrataValue }) }
+    }
+
+    /// Appends an element (objects are added to the realm when the list is managed).
+    public func append(_ object: Element) { replaceSubrange(endIndex..<endIndex, with: [object]) }
+    /// Appends several elements.
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        let n = endIndex; replaceSubrange(n..<n, with: Array(objects))
+    }
+    /// Inserts an element at `index`.
+    public func insert(_ object: Element, at index: Int) { replaceSubrange(index..<index, with: [object]) }
+    /// Removes the element at `index`.
+    public func remove(at index: Int) { replaceSubrange(index..<index + 1, with: []) }
+    /// Removes every element.
+    public func removeAll() { replaceSubrange(0..<endIndex, with: []) }
+    /// Removes the first element.
+    public func removeFirst() { remove(at: 0) }
+    /// Removes the last element.
+    public func removeLast() { remove(at: endIndex - 1) }
+    /// Moves the element at `from` to `to`.
+    public func move(from: Int, to: Int) {
+        var v = Array(values)
+        let e = v.remove(at: from)
+        v.insert(e, at: to)
+        replaceSubrange(0..<count, with: v)
+    }
+    /// Replaces the element at `index` (RealmSwift's `replace(index:object:)`).
+    public func replace(index: Int, object: Element) { self[index] = object }
+    /// Swaps two elements.
+    public func swapAt(_ i: Int, _ j: Int) {
+        var v = Array(values); v.swapAt(i, j); replaceSubrange(0..<count, with: v)
+    }
+    /// The index of the first element equal to `object`.
+    public func index(of object: Element) -> Int? { values.firstIndex(of: object) }
+
+    /// The realm of the owning object.
+    /// The realm of the owning object (nil when unmanaged).
+    public var realm: Realm? { owner.map { Realm(core: $0.core) } }
+    /// True when the owning object was deleted.
+    public var isInvalidated: Bool { guard let o = owner else { return false }; return !o.core.read { (try? $0.exists(o.className, o.key)) ?? false } }
+    /// True when the owning object is frozen.
+    public var isFrozen: Bool { owner?.core.isFrozen ?? false }
+    public var description: String { "List<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
+
+    /// Calls `block` with `.initial` and then after each commit that changes the list, with
+    /// the deleted, inserted and modified indexes.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
+        guard let o = owner else { strataProgrammerError("only managed lists can be observed") }
+        return o.core.addCollectionObserver(ListSource<Element>(owner: o), keyPaths: keyPaths, queue: queue, block)
+    }
+
+    // _Persistable
+    public static var _strataShape: _PropertyShape {
+        _PropertyShape(type: Element._strataType, collection: .list, optional: Element._strataOptional, objectType: Element._strataObjectType)
+    }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { Self.makeManaged(ownerOf(object, index)) }
+    static func makeManaged(_ o: CollectionOwner) -> Self { unsafeDowncast(List<Element>(owner: o), to: Self.self) }
+    public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: List<Element>) {
+        let o = ownerOf(object, index)
+        if let vo = value.owner, vo.core === o.core, vo.key == o.key, vo.property == o.property, vo.className == o.className { return }
+        let elements = Array(value)
+        o.core.write { _, adder in try adder.replaceElements(o, elements.map { $0 as any _StrataValue }) }
+    }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        let l = Self()
+        for e in anyElements(any) { l.storage.append(try Element._strataFromAny(e)) }
+        return l
+    }
+    var _elementsForAdd: [any _StrataValue] { values.map { $0 as any _StrataValue } }
+    var _anyElements: [Any] { values.map { $0 as Any } }
+}
+
+extension List where Element: ObjectBase {
+    /// The list's objects as live `Results` (so the query module's `filter`/`sorted` apply).
+    public func asResults() -> Results<Element> {
+        guard let o = owner else { strataProgrammerError("only managed lists can become Results") }
+        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+    }
+}
+
+extension MutableSet where Element: ObjectBase {
+    /// The set's objects as live `Results`.
+    public func asResults() -> Results<Element> {
+        guard let o = owner else { strataProgrammerError("only managed sets can become Results") }
+        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+    }
+}
+
+// MARK: - MutableSet
+
+/// A set of unique values or objects (RealmSwift's `MutableSet`).
+public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements, _Persistable, _UnmanagedCollection, CustomStringConvertible {
+    var storage: [Element] = []
+    let owner: CollectionOwner?
+    var _owner: CollectionOwner? { owner }
+
+    /// An empty unmanaged set.
+    public required init() { owner = nil }
+    init(owner: CollectionOwner) { self.owner = owner }
+
+    private var values: [Element] {
+        guard let o = owner else { return storage }
+        let ctx = _StrataContext(core: o.core)
+        return o.elements().map { Element._strataDecode($0, ctx) }
+    }
+    private func store(_ v: [Element]) {
+        var seen = Set<Element>()
+        let unique = v.filter { seen.insert($0).inserted }
+        guard let o = owner else { storage = unique; return }
+        o.core.write { _, adder in try adder.replaceElements(o, unique.map { $0 as any _StrataValue }) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { owner?.count() ?? storage.count }
+    /// The element at `position` in the set's stored order.
+    public subscript(position: Int) -> Element { values[position] }
+    public func makeIterator() -> IndexingIterator<[Element]> { values.makeIterator() }
+
+    /// True when the set holds `object`.
+    public func contains(_ object: Element) -> Bool { values.contains(object) }
+    /// Adds `object` unless it is already present.
+    public func insert(_ object: Element) { insert(objectsIn: [object]) }
+    /// Adds each element unless present.
+    public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element { store(values + Array(objects)) }
+    /// Removes `object` when present.
+    public func remove(_ object: Element) { store(values.filter { $0 != object }) }
+    /// Removes every element.
+    public func removeAll() { store([]) }
+    /// Keeps only elements also in `other`.
+    public func formIntersection(_ other: MutableSet<Element>) { let o = Set(other.values); store(values.filter { o.contains($0) }) }
+    /// Adds the elements of `other`.
+    public func formUnion(_ other: MutableSet<Element>) { store(values + other.values) }
+    /// Removes the elements of `other`.
+    public func subtract(_ other: MutableSet<Element>) { let o = Set(other.values); store(values.filter { !o.contains($0) }) }
+    /// True when every element is also in `other`.
+    public func isSubset(of other: MutableSet<Element>) -> Bool { Set(values).isSubset(of: Set(other.values)) }
+    /// True when the sets share an element.
+    public func intersects(_ other: MutableSet<Element>) -> Bool { !Set(values).isDisjoint(with: Set(other.values)) }
+
+    public var realm: Realm? { owner.map { Realm(core: $0.core) } }
+    public var isFrozen: Bool { owner?.core.isFrozen ?? false }
+    public var description: String { "MutableSet<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
+
+    /// Like `List.observe`; indexes refer to the set's stored order.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
+        guard let o = owner else { strataProgrammerError("only managed sets can be observed") }
+        return o.core.addCollectionObserver(SetSource<Element>(owner: o), keyPaths: keyPaths, queue: queue, block)
+    }
+
+    public static var _strataShape: _PropertyShape {
+        _PropertyShape(type: Element._strataType, collection: .set, optional: Element._strataOptional, objectType: Element._strataObjectType)
+    }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { unsafeDowncast(MutableSet<Element>(owner: ownerOf(object, index)), to: Self.self) }
+    public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: MutableSet<Element>) {
+        let elements = Array(value)
+        let target = MutableSet<Element>(owner: ownerOf(object, index))
+        target.store(elements)
+    }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        let s = Self()
+        s.storage = try anyElements(any).map { try Element._strataFromAny($0) }
+        var seen = Set<Element>(); s.storage = s.storage.filter { seen.insert($0).inserted }
+        return s
+    }
+    var _elementsForAdd: [any _StrataValue] { values.map { $0 as any _StrataValue } }
+    var _anyElements: [Any] { values.map { $0 as Any } }
+}
+
+// MARK: - Map
+
+/// Keys a `Map` accepts (String, like RealmSwift).
+public protocol _MapKey: Hashable, Comparable { var _mapKeyString: String { get }; init(_mapKeyString: String) }
+extension String: _MapKey {
+    public var _mapKeyString: String { self }
+    public init(_mapKeyString s: String) { self = s }
+}
+
+/// A dictionary property with String keys (RealmSwift's `Map`).
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Persistable, _UnmanagedMap, CustomStringConvertible {
+    var storage: [Key: Value] = [:]
+    let owner: CollectionOwner?
+    var _owner: CollectionOwner? { owner }
+
+    /// An empty unmanaged map.
+    public required init() { owner = nil }
+    init(owner: CollectionOwner) { self.owner = owner }
+
+    private var entries: [(key: Key, value: Value)] {
+        guard let o = owner else { return storage.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        let ctx = _StrataContext(core: o.core)
+        return o.entries().map { (Key(_mapKeyString: $0.key), Value._strataDecode($0.value, ctx)) }
+    }
+    private func store(_ e: [(key: Key, value: Value)]) {
+        guard let o = owner else { storage = Dictionary(e.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }); return }
+        o.core.write { _, adder in try adder.replaceEntries(o, e.map { ($0.key._mapKeyString, $0.value as any _StrataValue) }) }
+    }
+
+    /// Number of entries.
+    public var count: Int { owner?.count() ?? storage.count }
+    /// True when the map has no entries.
+    public var isEmpty: Bool { count == 0 }
+    /// The keys, sorted.
+    public var keys: [Key] { entries.map(\.key) }
+    /// The values, in key order.
+    public var values: [Value] { entries.map(\.value) }
+    /// The value for `key`; assigning nil removes the entry.
+    public subscript(key: Key) -> Value? {
+        get { owner == nil ? storage[key] : entries.first { $0.key == key }?.value }
+        set {
+            var e = entries.filter { $0.key != key }
+            if let newValue { e.append((key, newValue)) }
+            store(e)
+        }
+    }
+    /// Sets the value for `key`.
+    public func updateValue(_ value: Value, forKey key: Key) { self[key] = value }
+    /// Removes the entry for `key`.
+    public func removeObject(for key: Key) { self[key] = nil }
+    /// Removes every entry.
+    public func removeAll() { store([]) }
+    /// Entries in key order.
+    public func makeIterator() -> IndexingIterator<[(key: Key, value: Value)]> { entries.makeIterator() }
+
+    public var realm: Realm? { owner.map { Realm(core: $0.core) } }
+    public var isFrozen: Bool { owner?.core.isFrozen ?? false }
+    public var description: String { "Map(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
+
+    /// Calls `block` with `.initial` and after each commit that changes the map, with the
+    /// deleted, inserted and modified keys.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
+        guard let o = owner else { strataProgrammerError("only managed maps can be observed") }
+        return o.core.addMapObserver(self, owner: o, queue: queue, block)
+    }
+
+    public static var _strataShape: _PropertyShape {
+        _PropertyShape(type: Value._strataType, collection: .map, optional: Value._strataOptional, objectType: Value._strataObjectType)
+    }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { unsafeDowncast(Map<Key, Value>(owner: ownerOf(object, index)), to: Self.self) }
+    public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Map<Key, Value>) {
+        let e = value.entries
+        Map<Key, Value>(owner: ownerOf(object, index)).store(e)
+    }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        let m = Self()
+        if let d = unwrapAny(any) as? [String: Any] { for (k, v) in d { m.storage[Key(_mapKeyString: k)] = try Value._strataFromAny(v) } }
+        return m
+    }
+    var _entriesForAdd: [(String, any _StrataValue)] { entries.map { ($0.key._mapKeyString, $0.value as any _StrataValue) } }
+}
+
+// MARK: - LinkingObjects
+
+protocol _AnyLinkingObjects { var _originPropertyName: String { get } }
+
+/// Marker for `@Persisted(originProperty:)`.
+public protocol LinkingObjectsProtocol: _Persistable { init(_originProperty: String) }
+
+/// The objects whose `propertyName` links to the owning object (RealmSwift's `LinkingObjects`),
+/// computed from the links, never stored.
+public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingObjectsProtocol, _AnyLinkingObjects, CustomStringConvertible {
+    /// The property of `Element` that links here.
+    public let propertyName: String
+    let target: (core: RealmCore, className: String, key: ObjKey)?
+
+    /// Linking objects of `fromType` through `property` (RealmSwift's older spelling).
+    public init(fromType: Element.Type, property: String) { propertyName = property; target = nil }
+    /// Used by `@Persisted(originProperty:)`.
+    public init(_originProperty: String) { propertyName = _originProperty; target = nil }
+    init(propertyName: String, target: (RealmCore, String, ObjKey)) { self.propertyName = propertyName; self.target = target }
+    var _originPropertyName: String { propertyName }
+
+    /// The linking objects' keys (empty while the owner is unmanaged).
+    var keys: [ObjKey] {
+        guard let t = target else { return [] }
+        return t.core.read { txn in strataTry { try txn.backlinks(t.className, t.key, originClass: Element.className(), originProperty: propertyName) } }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { keys.count }
+    /// The linking object at `position`.
+    public subscript(position: Int) -> Element { target!.core.makeObject(Element.self, key: keys[position]) }
+
+    /// The linking objects as `Results` (filter and sort them like any results).
+    public var results: Results<Element> {
+        guard let t = target else { strataProgrammerError("linking objects of an unmanaged object have no results") }
+        return Results(core: t.core, className: Element.className(), base: .backlinks(t.className, t.key, propertyName), stages: [])
+    }
+    /// The realm of the owning object (nil when unmanaged).
+    public var realm: Realm? { target.map { Realm(core: $0.core) } }
+    public var description: String { "LinkingObjects<\(Element.className())>(\(count) objects)" }
+
+    public static var _strataShape: _PropertyShape {
+        _PropertyShape(type: .linkingObjects, collection: .single, optional: false, objectType: Element.self)
+    }
+    public static func _strataDefault() -> LinkingObjects { LinkingObjects(_originProperty: "") }
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> LinkingObjects {
+        let info = object._rlmClassInfo
+        return LinkingObjects(propertyName: info.properties[index].schema.linkOriginPropertyName ?? "",
+                              target: (object._rlmCore!, info.className, object._rlmKey))
+    }
+    public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: LinkingObjects) {
+        strataProgrammerError("LinkingObjects properties are read-only")
+    }
+    public static func _strataFromAny(_ any: Any) throws -> LinkingObjects {
+        throw ObjectError.wrongType("linking objects", expected: "nothing (they are read-only)", got: "\(type(of: any))")
+    }
+}

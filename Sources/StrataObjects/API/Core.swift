@@ -1,0 +1,315 @@
+import Foundation
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One open database file (per path and set of classes) shared by the realms of every thread
+/// in the process: the `Database`, the Swift types of its classes, and the commit watcher that
+/// wakes the realms' notification delivery.
+final class Coordinator: @unchecked Sendable {
+    private static let registry = Locked<[String: Weak<Coordinator>]>([:])
+
+    let configuration: Realm.Configuration
+    let db: Database
+    let typesByName: [String: ObjectBase.Type]
+    let isInMemory: Bool
+    let path: String
+    private let lock = NSLock()
+    private var cores: [String: Weak<RealmCore>] = [:]
+    private var live: [Weak<RealmCore>] = []
+    private var watcherID: UInt64 = 0
+
+    static func open(_ config: Realm.Configuration) throws -> Coordinator {
+        if config.encryptionKey != nil {
+            throw Realm.Error.unsupported("encryptionKey: encrypted files are not implemented yet")
+        }
+        let infos = ClassInfo.closure(config.objectTypes ?? ClassInfo.allKnown.map(\.type))
+        let schema = Schema(infos.map(\.objectSchema))
+        let path = config.path
+        let key = path + "|" + schema.classNames.joined(separator: ",") + (config.readOnly ? "|ro" : "")
+        return try registry.with { reg in
+            if let c = reg[key]?.value { return c }
+            let c = try Coordinator(config, schema: schema, infos: infos, path: path)
+            reg[key] = Weak(value: c)
+            return c
+        }
+    }
+
+    private init(_ config: Realm.Configuration, schema: Schema, infos: [ClassInfo], path: String) throws {
+        configuration = config
+        self.path = path
+        isInMemory = config.inMemoryIdentifier != nil
+        var types: [String: ObjectBase.Type] = [:]
+        for i in infos { types[i.className] = i.type }
+        typesByName = types
+        var options = StoreOptions()
+        options.readOnly = config.readOnly
+        options.label = ProcessInfo.processInfo.processName
+        let inMemory = config.inMemoryIdentifier != nil
+        func openDB() throws -> Database {
+            if inMemory { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
+            return try Database(path: path, options: options, schema: schema, schemaVersion: config.schemaVersion)
+        }
+        var opened: Database
+        do { opened = try openDB() } catch let e as SchemaError {
+            guard case .migrationRequired = e else { throw e }
+            if config.deleteRealmIfMigrationNeeded && !config.readOnly {
+                try? FileManager.default.removeItem(atPath: path)
+                try? FileManager.default.removeItem(atPath: path + ".lock")
+                opened = try openDB()
+            } else if config.migrationBlock != nil {
+                throw Realm.Error.unsupported("migrations are not implemented yet (\(e))")
+            } else { throw e }
+        }
+        if opened.schemaVersion > config.schemaVersion {
+            opened.close()
+            throw Realm.Error.invalidConfiguration("the file's schema version \(opened.schemaVersion) is newer than the configuration's schemaVersion \(config.schemaVersion)")
+        }
+        db = opened
+        watcherID = db.store.addCommitObserver { [weak self] version in self?.commitSeen(version) }
+    }
+
+    deinit {
+        db.store.removeCommitObserver(watcherID)
+        db.close()
+        if isInMemory {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: path + ".lock")
+        }
+    }
+
+    /// The realm core of a thread or queue (one per thread: cached while alive).
+    func core(for confinement: Confinement) -> RealmCore {
+        lock.lock(); defer { lock.unlock() }
+        let k = confinement.cacheKey
+        if let c = cores[k]?.value { return c }
+        let c = RealmCore(coordinator: self, confinement: confinement)
+        cores[k] = Weak(value: c)
+        live.removeAll { $0.value == nil }
+        live.append(Weak(value: c))
+        return c
+    }
+
+    private var frozen: [UInt64: Weak<RealmCore>] = [:]
+    /// A frozen core at the newest version (cached per version).
+    func frozenCore(atLeast version: UInt64) -> RealmCore {
+        lock.lock(); defer { lock.unlock() }
+        if let c = frozen[version]?.value { return c }
+        let c = RealmCore(coordinator: self, confinement: .frozen(version))
+        let v = c.frozenVersion
+        frozen = frozen.filter { $0.value.value != nil }
+        frozen[v] = Weak(value: c)
+        return c
+    }
+
+    /// The class name of a model type, trapping with a clear message when it is not in the schema.
+    func requireClass(_ type: ObjectBase.Type) -> String {
+        let name = type.className()
+        guard db.schema[name] != nil, typesByName[name] != nil else {
+            strataProgrammerError("Object type '\(name)' is not managed by this Realm: add \(type).self to Realm.Configuration.objectTypes")
+        }
+        return name
+    }
+
+    /// Called by the storage commit watcher (background thread) after every commit.
+    private func commitSeen(_ version: UInt64) {
+        lock.lock(); let cs = live.compactMap(\.value); lock.unlock()
+        for c in cs { c.commitSeen(version) }
+    }
+}
+
+/// The state of one realm instance: the thread (or queue) it belongs to, its read or write
+/// transaction, its observers. `Realm` is a thin struct around it.
+final class RealmCore: @unchecked Sendable {
+    let coordinator: Coordinator
+    let confinement: Confinement
+    let isFrozen: Bool
+    private let frozenLock = NSRecursiveLock()
+    private var readTxn: DBTransaction?
+    private(set) var writeTxn: DBTransaction?
+    private var adder: ObjectAdder?
+    /// Bumped whenever the data this core sees may have changed (caches compare it).
+    private(set) var generation = 0
+    var autorefresh = true
+
+    // Observers: guarded by `observerLock` (tokens may be invalidated from any thread).
+    let observerLock = NSLock()
+    var observers: [UInt64: CoreObserver] = [:]
+    var realmObservers: [UInt64: (Realm.Notification, Realm) -> Void] = [:]
+    var pendingInitial: Set<UInt64> = []
+    var nextObserverID: UInt64 = 1
+    var deliveryScheduled = false
+    var lastNotifiedVersion: UInt64 = 0
+    var delivering = false
+    var deliverAgain = false
+    /// Signalled after each commit seen (for `waitForChange`).
+    let changeSignal = DispatchSemaphore(value: 0)
+
+    init(coordinator: Coordinator, confinement: Confinement) {
+        self.coordinator = coordinator
+        self.confinement = confinement
+        if case .frozen = confinement {
+            isFrozen = true
+            readTxn = strataTry { try coordinator.db.read(label: "frozen") }
+        } else { isFrozen = false }
+    }
+
+    deinit {
+        readTxn?.end()
+        writeTxn?.abort()
+    }
+
+    var frozenVersion: UInt64 { readTxn?.version ?? 0 }
+
+    // MARK: confinement
+
+    /// The message of the trap for use on the wrong thread, or nil when the current thread may
+    /// use this core.
+    func confinementViolation() -> String? {
+        switch confinement {
+        case .thread(let t, _):
+            if pthread_equal(t, pthread_self()) != 0 { return nil }
+            return "Realm accessed from incorrect thread: a Realm and its objects, results and collections belong to the thread that opened the Realm; pass them to another thread with ThreadSafeReference, or freeze() them"
+        case .queue(_, let id):
+            if let t = DispatchQueue.getSpecific(key: Confinement.queueKey), ObjectIdentifier(t) == id { return nil }
+            return "Realm accessed from incorrect queue: this Realm was opened for a dispatch queue and may only be used from blocks running on it"
+        case .frozen: return nil
+        }
+    }
+
+    @inline(__always) func verify() {
+        if case .frozen = confinement { return }
+        if let m = confinementViolation() { strataProgrammerError(m) }
+    }
+
+    // MARK: transactions
+
+    private func currentTxn() -> DBTransaction {
+        if let w = writeTxn { return w }
+        if let r = readTxn { return r }
+        let r = strataTry { try coordinator.db.read(label: "realm") }
+        readTxn = r
+        generation &+= 1
+        return r
+    }
+
+    /// Runs `body` with the current transaction (checks the thread; frozen cores lock).
+    func read<R>(_ body: (DBTransaction) -> R) -> R {
+        if isFrozen { frozenLock.lock(); defer { frozenLock.unlock() }; return body(readTxn!) }
+        verify()
+        return body(currentTxn())
+    }
+    func readThrowing<R>(_ body: (DBTransaction) throws -> R) rethrows -> R {
+        if isFrozen { frozenLock.lock(); defer { frozenLock.unlock() }; return try body(readTxn!) }
+        verify()
+        return try body(currentTxn())
+    }
+
+    /// Runs `body` in the write transaction; traps outside one (RealmSwift's programmer error).
+    func writeThrowing<R>(_ body: (DBTransaction, ObjectAdder) throws -> R) throws -> R {
+        if isFrozen { strataProgrammerError("Cannot modify a frozen object or Realm: thaw() it first") }
+        verify()
+        guard let w = writeTxn, let a = adder else {
+            strataProgrammerError("Cannot modify managed objects outside of a write transaction: call realm.write { } or realm.beginWrite() first")
+        }
+        generation &+= 1
+        return try body(w, a)
+    }
+    func write(_ body: (DBTransaction, ObjectAdder) throws -> Void) {
+        do { try writeThrowing(body) } catch { strataProgrammerError("\(error)") }
+    }
+
+    var generationValue: Int { generation }
+
+    func beginWrite() {
+        if isFrozen { strataProgrammerError("Cannot begin a write transaction on a frozen Realm") }
+        verify()
+        if writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
+        if hasPendingChanges && !delivering { _ = refresh() }
+        let w = strataTry { try coordinator.db.write(label: "realm") }
+        readTxn?.end(); readTxn = nil
+        writeTxn = w
+        adder = ObjectAdder(core: self, txn: w)
+        generation &+= 1
+    }
+
+    func commitWrite(skipping tokens: [NotificationToken]) throws {
+        verify()
+        guard let w = writeTxn else { strataProgrammerError("Can't commit a non-existing write transaction") }
+        defer { writeTxn = nil; adder = nil; generation &+= 1 }
+        do { try w.commit() } catch { w.abort(); throw error }
+        writeTxn = nil; adder = nil
+        readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        generation &+= 1
+        deliver(skipping: Set(tokens.map(\.id)))
+    }
+
+    func cancelWrite() {
+        verify()
+        guard let w = writeTxn else { strataProgrammerError("Can't cancel a non-existing write transaction") }
+        w.abort()
+        writeTxn = nil; adder = nil
+        generation &+= 1
+    }
+
+    @discardableResult
+    func refresh() -> Bool {
+        if isFrozen { return false }
+        verify()
+        if writeTxn != nil { return false }
+        let old = readTxn?.version
+        readTxn?.end()
+        readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        generation &+= 1
+        let changed = readTxn!.version != old
+        deliver(skipping: [])
+        return changed
+    }
+
+    func invalidate() {
+        verify()
+        if writeTxn != nil { cancelWrite() }
+        readTxn?.end(); readTxn = nil
+        generation &+= 1
+    }
+
+    var hasPendingChanges: Bool {
+        verify()
+        observerLock.lock(); let initial = !pendingInitial.isEmpty; observerLock.unlock()
+        guard let r = readTxn ?? writeTxn else { return initial }
+        return initial || coordinator.db.store.publishedVersion > r.version
+    }
+
+    /// Blocks until another commit is seen or `timeout` passes. True when a commit was seen.
+    func waitForChange(timeout: TimeInterval) -> Bool {
+        verify()
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            let current = (readTxn ?? writeTxn)?.version ?? 0
+            if coordinator.db.store.publishedVersion > current { return true }
+            if changeSignal.wait(timeout: deadline) == .timedOut {
+                return coordinator.db.store.publishedVersion > current
+            }
+        }
+    }
+
+    // MARK: objects
+
+    func makeObject<T: ObjectBase>(_ type: T.Type, key: ObjKey) -> T {
+        let o = type.init()
+        o._rlmCore = self
+        o._rlmKey = key
+        return o
+    }
+    func makeObject(className: String, key: ObjKey) -> ObjectBase? {
+        guard let t = coordinator.typesByName[className] else { return nil }
+        return makeObject(t, key: key)
+    }
+
+    func frozenCore() -> RealmCore {
+        if isFrozen { return self }
+        let v = read { $0.version }
+        return coordinator.frozenCore(atLeast: v)
+    }
+}

@@ -1,0 +1,461 @@
+import Foundation
+import StrataStorage
+
+/// Keeps an observation alive: notifications stop when it is invalidated or released.
+///
+/// How notifications are delivered:
+/// - with `on: queue` they run on that serial queue (the collection or object handed to the
+///   block belongs to that queue);
+/// - otherwise on the thread that registered: on the main thread through the main dispatch
+///   queue (a `RunLoop.main.run()`/`dispatchMain()` loop, or XCTest waiting, drains it); on
+///   other threads when that thread calls `realm.refresh()` — a terminal UI loop checks the
+///   cheap `realm.hasPendingChanges` each turn (or blocks in `realm.waitForChange(timeout:)`).
+/// Commits by other processes are seen through the lock file's commit futex within
+/// milliseconds, with no CPU use while idle.
+public final class NotificationToken: @unchecked Sendable {
+    let id: UInt64
+    private let lock = NSLock()
+    private var core: RealmCore?
+    init(core: RealmCore, id: UInt64) { self.core = core; self.id = id }
+
+    /// Stops delivery (from any thread).
+    public func invalidate() {
+        lock.lock(); let c = core; core = nil; lock.unlock()
+        c?.removeObserver(id)
+    }
+    deinit { invalidate() }
+}
+
+/// A change to a collection (RealmSwift's `RealmCollectionChange`). Deletions and
+/// modifications are indexes in the previous version of the collection, insertions indexes
+/// in the new one; a moved object is a deletion and an insertion.
+public enum RealmCollectionChange<CollectionType> {
+    case initial(CollectionType)
+    case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    case error(Swift.Error)
+}
+
+/// A change to a `Map` (RealmSwift's `RealmMapChange`): keys deleted, inserted and modified.
+public enum RealmMapChange<Collection> {
+    case initial(Collection)
+    case update(Collection, deletions: [String], insertions: [String], modifications: [String])
+    case error(Swift.Error)
+}
+
+/// One changed property of an observed object; values are nil for collections.
+public struct PropertyChange {
+    /// The property name.
+    public let name: String
+    /// The value before the commit (nil for collections and deleted links).
+    public let oldValue: Any?
+    /// The value after the commit (nil for collections).
+    public let newValue: Any?
+}
+
+/// A change to an observed object (RealmSwift's `ObjectChange`).
+public enum ObjectChange<T> {
+    case error(Swift.Error)
+    case change(T, [PropertyChange])
+    case deleted
+}
+
+protocol CoreObserver: AnyObject {
+    func deliverInitial()
+    func deliverChanges(notify: Bool)
+}
+
+// MARK: - registration and delivery
+
+extension RealmCore {
+    private func register(_ o: CoreObserver) -> NotificationToken {
+        observerLock.lock()
+        let id = nextObserverID; nextObserverID += 1
+        observers[id] = o
+        pendingInitial.insert(id)
+        observerLock.unlock()
+        scheduleDelivery(initialOnly: true)
+        return NotificationToken(core: self, id: id)
+    }
+
+    func removeObserver(_ id: UInt64) {
+        observerLock.lock()
+        observers[id] = nil; realmObservers[id] = nil; pendingInitial.remove(id)
+        observerLock.unlock()
+    }
+
+    /// The core that delivers for `queue` (self when nil).
+    private func deliveryCore(_ queue: DispatchQueue?) -> RealmCore {
+        guard let queue else {
+            verify()
+            if isFrozen { strataProgrammerError("Frozen Realms do not change and cannot be observed") }
+            return self
+        }
+        return coordinator.core(for: .forQueue(queue))
+    }
+
+    func addRealmObserver(_ block: @escaping (Realm.Notification, Realm) -> Void) -> NotificationToken {
+        verify()
+        if isFrozen { strataProgrammerError("Frozen Realms do not change and cannot be observed") }
+        observerLock.lock()
+        let id = nextObserverID; nextObserverID += 1
+        realmObservers[id] = block
+        observerLock.unlock()
+        return NotificationToken(core: self, id: id)
+    }
+
+    func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, queue: DispatchQueue?,
+                                                    _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
+        let target = deliveryCore(queue)
+        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, block: block))
+    }
+
+    func addMapObserver<K, V>(_ map: Map<K, V>, owner: CollectionOwner, queue: DispatchQueue?,
+                              _ block: @escaping (RealmMapChange<Map<K, V>>) -> Void) -> NotificationToken {
+        let target = deliveryCore(queue)
+        let o = CollectionOwner(core: target, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget)
+        return target.register(MapObserver<K, V>(owner: o, block: block))
+    }
+
+    func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, queue: DispatchQueue?,
+                                      _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let target = deliveryCore(queue)
+        let obj = target === self ? object : target.makeObject(T.self, key: object._rlmKey)
+        return target.register(ObjectObserver(object: obj, core: target, keyPaths: keyPaths, block: block))
+    }
+
+    /// Called on the watcher thread after each commit (any process).
+    func commitSeen(_ version: UInt64) {
+        changeSignal.signal()
+        scheduleDelivery(initialOnly: false)
+    }
+
+    /// Arranges for `deliverScheduled` to run in this core's context (main queue, its queue),
+    /// or leaves it to the next `refresh()` for plain threads.
+    func scheduleDelivery(initialOnly: Bool) {
+        if isFrozen { return }
+        observerLock.lock()
+        let hasObservers = !observers.isEmpty || !realmObservers.isEmpty
+        let already = deliveryScheduled
+        var isMain = false
+        if case .thread(_, let m) = confinement { isMain = m }
+        let wanted = hasObservers || (isMain && autorefresh && !initialOnly)
+        if wanted && !already { deliveryScheduled = true }
+        observerLock.unlock()
+        guard wanted && !already else { return }
+        switch confinement {
+        case .thread(_, true): DispatchQueue.main.async { [weak self] in self?.deliverScheduled() }
+        case .queue(let q, _): q.async { [weak self] in self?.deliverScheduled() }
+        default:
+            observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
+        }
+    }
+
+    func deliverScheduled() {
+        observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
+        if writeTxn != nil { return }
+        if autorefresh {
+            refresh()
+        } else {
+            let published = coordinator.db.store.publishedVersion
+            let current = read { $0.version }
+            if published > current && published > lastNotifiedVersion {
+                lastNotifiedVersion = published
+                observerLock.lock(); let ros = realmObservers.sorted { $0.key < $1.key }.map(\.value); observerLock.unlock()
+                for b in ros { b(.refreshRequired, Realm(core: self)) }
+            }
+            deliver(skipping: [], changes: false)
+        }
+    }
+
+    /// Delivers initial notifications and, with `changes`, the changes since each observer's
+    /// last snapshot, then `.didChange` to realm observers when the version moved.
+    func deliver(skipping: Set<UInt64>, changes: Bool = true) {
+        if delivering { deliverAgain = true; return }
+        delivering = true
+        defer { delivering = false }
+        repeat {
+            deliverAgain = false
+            observerLock.lock()
+            let ids = observers.keys.sorted()
+            observerLock.unlock()
+            for id in ids {
+                observerLock.lock()
+                let o = observers[id]
+                let initial = pendingInitial.remove(id) != nil
+                observerLock.unlock()
+                guard let o else { continue }
+                if initial { o.deliverInitial() } else if changes { o.deliverChanges(notify: !skipping.contains(id)) }
+            }
+            let v = read { $0.version }
+            if changes && v != lastNotifiedVersion {
+                lastNotifiedVersion = v
+                observerLock.lock(); let ros = realmObservers.sorted { $0.key < $1.key }.map(\.value); observerLock.unlock()
+                for b in ros { b(.didChange, Realm(core: self)) }
+            }
+        } while deliverAgain && writeTxn == nil
+    }
+}
+
+// MARK: - collection observers
+
+/// What a collection observer watches: a `Results`, `List` or `MutableSet`.
+protocol CollectionSource {
+    associatedtype C
+    var collection: C { get }
+    /// The elements now (objects as `.object` links).
+    func elements(_ txn: DBTransaction) throws -> [Value]
+    /// True when elements never repeat (results, sets): the diff is then O(n log n).
+    var uniqueElements: Bool { get }
+    func rebound(to core: RealmCore) -> Self
+}
+
+/// A stable hash of an object's stored values (the given properties, or all), to tell which
+/// objects changed between two versions.
+func rowFingerprint(_ txn: DBTransaction, _ link: ObjectLink, properties: Set<String>?) -> Int {
+    guard let os = txn.schema[link.className] else { return 0 }
+    var h = Hasher()
+    for p in os.storedProperties where properties?.contains(p.name) ?? true {
+        switch p.collection {
+        case .single: h.combine((try? txn.value(link.className, link.key, p.name)) ?? .null)
+        case .list, .set: h.combine((try? txn.list(link.className, link.key, p.name)) ?? [])
+        case .map: for e in (try? txn.map(link.className, link.key, p.name)) ?? [] { h.combine(e.key); h.combine(e.value) }
+        }
+    }
+    return h.finalize()
+}
+
+final class CollectionObserver<S: CollectionSource>: CoreObserver {
+    let source: S
+    unowned let core: RealmCore
+    let properties: Set<String>?
+    let block: (RealmCollectionChange<S.C>) -> Void
+    var lastElements: [Value] = []
+    var lastPrints: [Int] = []
+    var lastGeneration = -1
+
+    init(source: S, core: RealmCore, keyPaths: [String]?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
+        self.source = source; self.core = core; self.block = block
+        properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
+    }
+
+    private func snapshot() -> ([Value], [Int])? {
+        core.read { txn in
+            guard let els = try? source.elements(txn) else { return nil }
+            let prints = els.map { v -> Int in
+                if case .object(let l) = v { return rowFingerprint(txn, l, properties: properties) }
+                return 0
+            }
+            return (els, prints)
+        }
+    }
+
+    func deliverInitial() {
+        guard let (e, p) = snapshot() else { block(.error(ObjectError.noSuchObject(className: "collection owner", key: -1))); return }
+        lastElements = e; lastPrints = p; lastGeneration = core.generationValue
+        block(.initial(source.collection))
+    }
+
+    func deliverChanges(notify: Bool) {
+        if core.generationValue == lastGeneration { return }
+        lastGeneration = core.generationValue
+        guard let (e, p) = snapshot() else { return }
+        let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
+        var mods: [Int] = []
+        for (o, n) in d.matches where lastPrints[o] != p[n] { mods.append(o) }
+        lastElements = e; lastPrints = p
+        guard notify, !(d.deletions.isEmpty && d.insertions.isEmpty && mods.isEmpty) else { return }
+        block(.update(source.collection, deletions: d.deletions, insertions: d.insertions, modifications: mods.sorted()))
+    }
+}
+
+/// The difference between two element arrays: the matched (kept) pairs, and the indexes
+/// deleted from the old array and inserted into the new one.
+enum CollectionDiff {
+    struct Result { var deletions: [Int]; var insertions: [Int]; var matches: [(Int, Int)] }
+
+    static func compute<T: Hashable>(old: [T], new: [T], unique: Bool) -> Result {
+        // Common prefix and suffix first (appends, removals at the end, edits in place).
+        var pre = 0
+        while pre < old.count && pre < new.count && old[pre] == new[pre] { pre += 1 }
+        var suf = 0
+        while suf < old.count - pre && suf < new.count - pre && old[old.count - 1 - suf] == new[new.count - 1 - suf] { suf += 1 }
+        var matches: [(Int, Int)] = (0..<pre).map { ($0, $0) }
+        let o = Array(old[pre..<(old.count - suf)]), n = Array(new[pre..<(new.count - suf)])
+        var mid: [(Int, Int)] = []
+        if unique || Set(o).count == o.count && Set(n).count == n.count {
+            // Longest increasing subsequence of the new positions of the kept elements.
+            var newIndex: [T: Int] = [:]
+            for (i, x) in n.enumerated() { newIndex[x] = i }
+            let pairs = o.enumerated().compactMap { (i, x) in newIndex[x].map { (i, $0) } }
+            mid = longestIncreasing(pairs)
+        } else if o.count * n.count <= 4_000_000 {
+            // Classic LCS table for lists with repeated elements.
+            var t = [[Int32]](repeating: [Int32](repeating: 0, count: n.count + 1), count: o.count + 1)
+            for i in stride(from: o.count - 1, through: 0, by: -1) {
+                for j in stride(from: n.count - 1, through: 0, by: -1) {
+                    t[i][j] = o[i] == n[j] ? t[i + 1][j + 1] + 1 : max(t[i + 1][j], t[i][j + 1])
+                }
+            }
+            var i = 0, j = 0
+            while i < o.count && j < n.count {
+                if o[i] == n[j] { mid.append((i, j)); i += 1; j += 1 } else if t[i + 1][j] >= t[i][j + 1] { i += 1 } else { j += 1 }
+            }
+        }
+        matches += mid.map { ($0.0 + pre, $0.1 + pre) }
+        matches += (0..<suf).map { (old.count - suf + $0, new.count - suf + $0) }
+        let keptOld = Set(matches.map(\.0)), keptNew = Set(matches.map(\.1))
+        return Result(deletions: (0..<old.count).filter { !keptOld.contains($0) },
+                      insertions: (0..<new.count).filter { !keptNew.contains($0) },
+                      matches: matches)
+    }
+
+    /// Pairs (old, new) sorted by old; the longest chain with increasing new indexes.
+    private static func longestIncreasing(_ pairs: [(Int, Int)]) -> [(Int, Int)] {
+        guard !pairs.isEmpty else { return [] }
+        var tails: [Int] = []        // index into pairs of the smallest tail of each length
+        var prev = [Int](repeating: -1, count: pairs.count)
+        for (i, p) in pairs.enumerated() {
+            var lo = 0, hi = tails.count
+            while lo < hi { let m = (lo + hi) / 2; if pairs[tails[m]].1 < p.1 { lo = m + 1 } else { hi = m } }
+            if lo > 0 { prev[i] = tails[lo - 1] }
+            if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+        }
+        var out: [(Int, Int)] = []
+        var k = tails.last!
+        while k >= 0 { out.append(pairs[k]); k = prev[k] }
+        return out.reversed()
+    }
+}
+
+struct ResultsSource<T: ObjectBase>: CollectionSource {
+    let results: Results<T>
+    var collection: Results<T> { results }
+    var uniqueElements: Bool { true }
+    func elements(_ txn: DBTransaction) throws -> [Value] {
+        let c = results.className
+        return try results.core.evaluate(txn).map { .object(ObjectLink(className: c, key: $0)) }
+    }
+    func rebound(to core: RealmCore) -> ResultsSource<T> { ResultsSource(results: results.rebound(to: core)) }
+}
+
+struct ListSource<E: RealmCollectionValue>: CollectionSource {
+    let owner: CollectionOwner
+    var collection: List<E> { List<E>(owner: owner) }
+    var uniqueElements: Bool { false }
+    func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
+    func rebound(to core: RealmCore) -> ListSource<E> {
+        ListSource(owner: CollectionOwner(core: core, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget))
+    }
+}
+
+struct SetSource<E: RealmCollectionValue>: CollectionSource {
+    let owner: CollectionOwner
+    var collection: MutableSet<E> { MutableSet<E>(owner: owner) }
+    var uniqueElements: Bool { true }
+    func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
+    func rebound(to core: RealmCore) -> SetSource<E> {
+        SetSource(owner: CollectionOwner(core: core, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget))
+    }
+}
+
+final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
+    let owner: CollectionOwner
+    let block: (RealmMapChange<Map<K, V>>) -> Void
+    var last: [String: Int] = [:]
+    var lastGeneration = -1
+    init(owner: CollectionOwner, block: @escaping (RealmMapChange<Map<K, V>>) -> Void) { self.owner = owner; self.block = block }
+
+    private func snapshot() -> [String: Int]? {
+        owner.core.read { txn in
+            guard let entries = try? txn.map(owner.className, owner.key, owner.property) else { return nil }
+            var out: [String: Int] = [:]
+            for e in entries {
+                var h = Hasher(); h.combine(e.value)
+                if case .object(let l) = e.value { h.combine(rowFingerprint(txn, l, properties: nil)) }
+                out[e.key] = h.finalize()
+            }
+            return out
+        }
+    }
+    func deliverInitial() {
+        last = snapshot() ?? [:]; lastGeneration = owner.core.generationValue
+        block(.initial(Map<K, V>(owner: owner)))
+    }
+    func deliverChanges(notify: Bool) {
+        if owner.core.generationValue == lastGeneration { return }
+        lastGeneration = owner.core.generationValue
+        guard let now = snapshot() else { return }
+        let del = last.keys.filter { now[$0] == nil }.sorted()
+        let ins = now.keys.filter { last[$0] == nil }.sorted()
+        let mod = now.keys.filter { last[$0] != nil && last[$0] != now[$0] }.sorted()
+        last = now
+        guard notify, !(del.isEmpty && ins.isEmpty && mod.isEmpty) else { return }
+        block(.update(Map<K, V>(owner: owner), deletions: del, insertions: ins, modifications: mod))
+    }
+}
+
+// MARK: - object observers
+
+final class ObjectObserver<T: Object>: CoreObserver {
+    let object: T
+    unowned let core: RealmCore
+    let properties: Set<String>?
+    let block: (ObjectChange<T>) -> Void
+    var last: [String: [Value]] = [:]
+    var lastGeneration = -1
+    var gone = false
+
+    init(object: T, core: RealmCore, keyPaths: [String]?, block: @escaping (ObjectChange<T>) -> Void) {
+        self.object = object; self.core = core; self.block = block
+        properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
+    }
+
+    /// Each watched property's value(s); nil when the object is gone.
+    private func snapshot() -> [String: [Value]]? {
+        let info = object._rlmClassInfo, key = object._rlmKey
+        return core.read { txn -> [String: [Value]]? in
+            guard (try? txn.exists(info.className, key)) == true else { return nil }
+            var out: [String: [Value]] = [:]
+            for p in info.properties where p.schema.isStored && (properties?.contains(p.name) ?? true) {
+                switch p.schema.collection {
+                case .single: out[p.name] = [(try? txn.value(info.className, key, p.name)) ?? .null]
+                case .list, .set: out[p.name] = (try? txn.list(info.className, key, p.name)) ?? []
+                case .map: out[p.name] = ((try? txn.map(info.className, key, p.name)) ?? []).flatMap { [Value.string($0.key), $0.value] }
+                }
+            }
+            return out
+        }
+    }
+
+    func deliverInitial() {
+        lastGeneration = core.generationValue
+        if let s = snapshot() { last = s } else { gone = true; block(.deleted) }
+    }
+
+    func deliverChanges(notify: Bool) {
+        if gone || core.generationValue == lastGeneration { return }
+        lastGeneration = core.generationValue
+        guard let now = snapshot() else {
+            gone = true
+            if notify { block(.deleted) }
+            return
+        }
+        let info = object._rlmClassInfo
+        var changes: [PropertyChange] = []
+        for p in info.properties where now[p.name] != nil && now[p.name] != last[p.name] {
+            if p.schema.collection == .single, let vt = p.valueType as? any _StrataValue.Type {
+                let ctx = _StrataContext(core: core)
+                func decode<V: _StrataValue>(_ t: V.Type, _ v: Value) -> Any? {
+                    if case .object(let l) = v, (try? core.readThrowing { try $0.exists(l.className, l.key) }) != true { return nil }
+                    return unwrapAny(V._strataDecode(v, ctx))
+                }
+                changes.append(PropertyChange(name: p.name, oldValue: decode(vt, last[p.name]![0]), newValue: decode(vt, now[p.name]![0])))
+            } else {
+                changes.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
+            }
+        }
+        last = now
+        guard notify, !changes.isEmpty else { return }
+        block(.change(object, changes))
+    }
+}

@@ -1,0 +1,380 @@
+import Foundation
+
+/// One property of a model class as the typed API knows it.
+struct PropInfo {
+    let index: Int
+    let name: String
+    let schema: PropertySchema
+    let valueType: any _Persistable.Type
+    /// Set for links (single, list, set, map) and linking objects.
+    let targetType: ObjectBase.Type?
+    /// For single values: converts the Swift value (as `Any`) to a `Value`.
+    let encode: ((Any, _StrataContext) throws -> Value)?
+}
+
+private func makeEncoder<V: _StrataValue>(_ t: V.Type) -> (Any, _StrataContext) throws -> Value {
+    { any, ctx in try (any as! V)._strataEncode(ctx) }
+}
+
+/// What Strata knows about one `Object`/`EmbeddedObject` subclass: its schema, its properties
+/// in declaration order and a probe instance that maps key paths to properties.
+final class ClassInfo: @unchecked Sendable {
+    static let globalLock = NSRecursiveLock()
+    nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
+
+    let type: ObjectBase.Type
+    let className: String
+    let isEmbedded: Bool
+    private(set) var properties: [PropInfo] = []
+    private(set) var objectSchema: ObjectSchema
+    private var tagToIndex: [Int32: Int] = [:]
+    private var keyPathIndex: [AnyKeyPath: Int] = [:]
+    /// Per property, once its key path is known: reads the declared default of an instance
+    /// (faster than `Mirror` when adding objects).
+    private var initialReaders: [Int: (ObjectBase) -> Any?] = [:]
+    private(set) var nameToIndex: [String: Int] = [:]
+    /// An instance built in tagging mode; used only under `globalLock`.
+    let probe: ObjectBase
+
+    /// The class info of `type`, built on first use.
+    static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        globalLock.lock(); defer { globalLock.unlock() }
+        if let i = byType[ObjectIdentifier(type)] { return i }
+        let i = ClassInfo(type)
+        byType[ObjectIdentifier(type)] = i
+        return i
+    }
+
+    private init(_ type: ObjectBase.Type) {
+        guard type != Object.self && type != EmbeddedObject.self && type != ObjectBase.self else {
+            strataProgrammerError("\(type) itself cannot be stored: declare a subclass with @Persisted properties")
+        }
+        self.type = type
+        self.className = type.className()
+        self.isEmbedded = type is EmbeddedObject.Type
+        let saved = probeTagCounter.value
+        probeTagCounter.value = 1
+        let probe = type.init()
+        probeTagCounter.value = saved
+        probe._rlmIsProbe = true
+        self.probe = probe
+        var found: [(String, _AnyPersisted)] = []
+        func collect(_ m: Mirror) {
+            if let s = m.superclassMirror { collect(s) }
+            for c in m.children {
+                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else { continue }
+                found.append((String(label.dropFirst()), p))
+            }
+        }
+        collect(Mirror(reflecting: probe))
+        var props: [PropInfo] = []
+        for (i, (name, p)) in found.enumerated() {
+            let vt = Swift.type(of: p)._valueType
+            let shape = vt._strataShape
+            var origin: String? = nil
+            if shape.type == .linkingObjects, let lo = p._initialAny as? _AnyLinkingObjects { origin = lo._originPropertyName }
+            let ps = PropertySchema(name: name, type: shape.type, collection: shape.collection, isOptional: shape.optional,
+                                    objectClassName: shape.objectType.map { $0.className() },
+                                    linkOriginPropertyName: origin,
+                                    isPrimaryKey: p._flags & 1 != 0, isIndexed: p._flags & 2 != 0)
+            let enc = (vt as? any _StrataValue.Type).map { makeEncoder($0) }
+            props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType, encode: enc))
+            if p._tag >= 0 { tagToIndex[p._tag] = i }
+            nameToIndex[name] = i
+        }
+        properties = props
+        objectSchema = ObjectSchema(className: className, properties: props.map(\.schema), isEmbedded: isEmbedded)
+    }
+
+    /// The property a `@Persisted` storage key path refers to.
+    func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
+        // Key path literals are uniqued objects: the identity lookup avoids hashing the path.
+        let id = ObjectIdentifier(keyPath)
+        identityLock.lock()
+        if let i = keyPathIdentity[id] { identityLock.unlock(); return i }
+        identityLock.unlock()
+        let i = slowPropertyIndex(for: keyPath)
+        identityLock.lock()
+        if keyPathIdentity.count < 4 * properties.count + 16 { keyPathIdentity[id] = i; keyPathRetained.append(keyPath) }
+        identityLock.unlock()
+        return i
+    }
+    private let identityLock = NSLock()
+    private var keyPathIdentity: [ObjectIdentifier: Int] = [:]
+    /// Keeps the key paths of `keyPathIdentity` alive (their identities must stay unique).
+    private var keyPathRetained: [AnyKeyPath] = []
+
+    private func slowPropertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
+        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
+        if let i = keyPathIndex[keyPath] { return i }
+        guard let p = probe as? E, let i = tagToIndex[p[keyPath: keyPath]._tag] else {
+            strataProgrammerError("cannot map a @Persisted property of \(E.self) to the schema of \(className)")
+        }
+        keyPathIndex[keyPath] = i
+        initialReaders[i] = { o in (o as! E)[keyPath: keyPath]._initial }
+        return i
+    }
+
+    /// Readers of declared defaults for every property, or nil while some are unknown.
+    var allInitialReaders: [(ObjectBase) -> Any?]? {
+        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
+        guard initialReaders.count == properties.count else { return nil }
+        return properties.indices.map { initialReaders[$0]! }
+    }
+
+    /// The property names a key path reads (`\Person.dog?.name` → ["dog", "name"]).
+    func propertyNames(_ keyPath: AnyKeyPath) -> [String] {
+        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
+        KeyPathRecorder.recorded = []
+        _ = probe[keyPath: keyPath]
+        let r = KeyPathRecorder.recorded
+        KeyPathRecorder.recorded = []
+        return r.map { $0.0.properties[$0.1].name }
+    }
+
+    /// Every class reachable through links from `types` (the schema of a configuration).
+    static func closure(_ types: [ObjectBase.Type]) -> [ClassInfo] {
+        var out: [ClassInfo] = []
+        var seen = Set<ObjectIdentifier>()
+        var queue = types
+        while let t = queue.popLast() {
+            guard seen.insert(ObjectIdentifier(t)).inserted else { continue }
+            let info = ClassInfo.of(t)
+            out.append(info)
+            for p in info.properties { if let tt = p.targetType { queue.append(tt) } }
+        }
+        return out
+    }
+
+    /// Every class built so far (the schema when a configuration lists no object types).
+    static var allKnown: [ClassInfo] { globalLock.lock(); defer { globalLock.unlock() }; return Array(byType.values) }
+}
+
+/// The common base of `Object` and `EmbeddedObject` (RealmSwift's `ObjectBase`).
+open class ObjectBase: CustomStringConvertible {
+    /// The realm this object is managed by (nil while unmanaged).
+    final var _rlmCore: RealmCore?
+    final var _rlmKey: ObjKey = -1
+    /// Values of an unmanaged object, by property index.
+    final var _rlmValues: [Int: Any] = [:]
+    final var _rlmIsProbe = false
+    private final var _rlmInfoCache: ClassInfo?
+
+    /// Creates an unmanaged object with default values.
+    public required init() {}
+
+    /// The name of the class in the database: the Swift type's own name, without module or
+    /// enclosing types. Override to store the class under another name.
+    open class func className() -> String { _typeName(self, qualified: false) }
+
+    final var _rlmClassInfo: ClassInfo {
+        if let i = _rlmInfoCache { return i }
+        let i = ClassInfo.of(type(of: self))
+        _rlmInfoCache = i
+        return i
+    }
+
+    /// The realm managing this object, or nil when unmanaged.
+    public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }
+    /// The schema of this object's class.
+    public var objectSchema: ObjectSchema { _rlmCore?.coordinator.db.schema[_rlmClassInfo.className] ?? _rlmClassInfo.objectSchema }
+    /// True when the object was deleted, or its realm invalidated; reading it then traps.
+    public var isInvalidated: Bool {
+        guard let core = _rlmCore else { return false }
+        return !core.read { txn in (try? txn.exists(_rlmClassInfo.className, _rlmKey)) ?? false }
+    }
+    /// True for an object of a frozen realm (immutable, readable from any thread).
+    public var isFrozen: Bool { _rlmCore?.isFrozen ?? false }
+    /// The key of a managed object within its class (nil when unmanaged). Used by the dynamic API.
+    public var objectKey: ObjKey? { _rlmCore == nil ? nil : _rlmKey }
+
+    // MARK: reading and writing through the realm
+
+    final func _rlmReadValue(_ index: Int) -> Value {
+        let info = _rlmClassInfo, key = _rlmKey
+        return _rlmCore!.read { txn in
+            strataTry { try txn.value(info.className, key, info.properties[index].name) }
+        }
+    }
+
+    /// Writes a single-valued property (links to unmanaged objects add them; embedded objects
+    /// are created as children).
+    final func _rlmWriteSingle<V: _StrataValue>(_ index: Int, _ value: V) {
+        let info = _rlmClassInfo, key = _rlmKey, p = info.properties[index]
+        _rlmCore!.write { txn, adder in
+            if p.schema.type == .object, let tt = p.targetType, tt is EmbeddedObject.Type {
+                try adder.assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: value as? ObjectBase)
+                return
+            }
+            if p.schema.isPrimaryKey { throw ObjectError.primaryKeyChange(className: info.className) }
+            try txn.set(info.className, key, p.name, try value._strataEncode(_StrataContext(core: adder.core, adder: adder)))
+        }
+    }
+
+    /// The value of a property as a Swift value (`Any`), managed or not.
+    final func _rlmValue(at index: Int) -> Any {
+        let p = _rlmClassInfo.properties[index]
+        if _rlmCore != nil { return p.valueType._strataGet(self, index) }
+        if let v = _rlmValues[index] { return v }
+        let v = _rlmInitialValue(index) ?? p.valueType._strataDefault()
+        _rlmValues[index] = v
+        return v
+    }
+
+    /// The declared default of a property, read through `Mirror`.
+    final func _rlmInitialValue(_ index: Int) -> Any? {
+        var all: [_AnyPersisted] = []
+        func collect(_ m: Mirror) {
+            if let s = m.superclassMirror { collect(s) }
+            for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { all.append(p) } }
+        }
+        collect(Mirror(reflecting: self))
+        return index < all.count ? all[index]._initialAny : nil
+    }
+
+    /// Sets a property from a loosely typed value (dictionary values of `create`, KVC).
+    final func _rlmSetValue(_ any: Any?, at index: Int) throws {
+        let p = _rlmClassInfo.properties[index]
+        guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_rlmClassInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
+        let v = try _rlmTypedValue(any, p)
+        if _rlmCore != nil { _rlmSetTyped(v, p) } else { _rlmValues[index] = v }
+    }
+
+    private func _rlmTypedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
+        func open<T: _Persistable>(_ t: T.Type) throws -> any _Persistable { try T._strataFromAny(any as Any) }
+        return try open(p.valueType)
+    }
+
+    private func _rlmSetTyped(_ v: any _Persistable, _ p: PropInfo) {
+        func open<T: _Persistable>(_ v: T) { T._strataSet(self, p.index, v) }
+        open(v)
+    }
+
+    /// Reads or writes a property by name (RealmSwift's key-value coding subscript).
+    public subscript(key: String) -> Any? {
+        get {
+            guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }
+            return unwrapAny(_rlmValue(at: i))
+        }
+        set {
+            guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }
+            do { try _rlmSetValue(newValue, at: i) } catch { strataProgrammerError("\(error)") }
+        }
+    }
+
+    /// The property values, in declaration order.
+    public var description: String {
+        if _rlmCore != nil && isInvalidated { return "[invalid object]" }
+        let info = _rlmClassInfo
+        var parts: [String] = []
+        for p in info.properties where p.schema.type != .linkingObjects {
+            let v = _rlmValue(at: p.index)
+            let text: String
+            if let o = unwrapAny(v) as? ObjectBase { text = "\(o._rlmClassInfo.className) \(o._rlmCore != nil ? "#\(o._rlmKey)" : "(unmanaged)")" }
+            else if let c = v as? CustomStringConvertible { text = c.description }
+            else { text = "\(unwrapAny(v) ?? "nil")" }
+            parts.append("\t\(p.name) = \(text);")
+        }
+        return "\(info.className) {\n" + parts.joined(separator: "\n") + "\n}"
+    }
+
+    // MARK: key paths
+
+    /// The property names a key path of this class reads (`\Person.dog?.name` → "dog.name").
+    public static func _propertyName(for keyPath: AnyKeyPath) -> String {
+        ClassInfo.of(self).propertyNames(keyPath).joined(separator: ".")
+    }
+}
+
+/// Unwraps `Optional<Any>` stored in an `Any`.
+func unwrapAny(_ v: Any) -> Any? {
+    var cur = v
+    while true {
+        let m = Mirror(reflecting: cur)
+        guard m.displayStyle == .optional else { return cur }
+        guard let inner = m.children.first?.value else { return nil }
+        cur = inner
+    }
+}
+
+/// A top-level object class (RealmSwift's `Object`): subclass it and declare `@Persisted`
+/// properties.
+open class Object: ObjectBase {
+    /// Creates an unmanaged object with default values.
+    public required init() { super.init() }
+
+    /// Creates an unmanaged object from a dictionary (property name → value), an array (values
+    /// in property order) or another object.
+    public convenience init(value: Any) {
+        self.init()
+        do { try ObjectAdder.apply(value, to: self) } catch { strataProgrammerError("\(error)") }
+    }
+
+    /// Calls `block` on the object's thread (or `queue`) after each commit that changes this
+    /// object, with the changed properties (old and new values), or `.deleted`.
+    /// `keyPaths` limits the properties that trigger it.
+    public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        guard let core = _rlmCore, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
+        return core.addObjectObserver(me, keyPaths: keyPaths, queue: queue, block)
+    }
+
+    /// Observes with key paths given as Swift key paths (`[\Dog.name]`).
+    public func observe<T: Object>(keyPaths: [PartialKeyPath<T>], on queue: DispatchQueue? = nil,
+                                   _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        observe(keyPaths: keyPaths.map { T._propertyName(for: $0) }, on: queue, block)
+    }
+}
+
+/// An object that lives inside its parent object (RealmSwift's `EmbeddedObject`): it has no
+/// primary key, cannot be added on its own, and is deleted with its parent.
+open class EmbeddedObject: ObjectBase {
+    /// Creates an unmanaged embedded object with default values.
+    public required init() { super.init() }
+
+    /// Creates an unmanaged embedded object from a dictionary, an array or another object.
+    public convenience init(value: Any) {
+        self.init()
+        do { try ObjectAdder.apply(value, to: self) } catch { strataProgrammerError("\(error)") }
+    }
+}
+
+extension ObjectBase: Hashable {
+    /// Managed objects are equal when they are the same row of the same file; unmanaged
+    /// objects only to themselves.
+    public static func == (a: ObjectBase, b: ObjectBase) -> Bool {
+        if a === b { return true }
+        guard let ca = a._rlmCore, let cb = b._rlmCore else { return false }
+        return ca.coordinator === cb.coordinator && a._rlmKey == b._rlmKey && a._rlmClassInfo.className == b._rlmClassInfo.className
+    }
+    public func hash(into h: inout Hasher) {
+        if _rlmCore != nil { h.combine(_rlmKey); h.combine(_rlmClassInfo.className) } else { h.combine(ObjectIdentifier(self)) }
+    }
+}
+
+extension ObjectBase: _StrataValue {
+    public static var _strataType: PropertyType { .object }
+    public static var _strataObjectType: ObjectBase.Type? { self }
+    public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self {
+        guard case .object(let l) = value, let core = ctx.core else {
+            strataProgrammerError("expected a link to \(className()), found \(value)")
+        }
+        return core.makeObject(Self.self, key: l.key)
+    }
+    public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
+        if let core = _rlmCore, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
+            return .object(ObjectLink(className: _rlmClassInfo.className, key: _rlmKey))
+        }
+        guard let adder = ctx.adder else {
+            throw ObjectError.wrongType("a link", expected: "managed objects", got: "an unmanaged \(_rlmClassInfo.className)")
+        }
+        return .object(ObjectLink(className: _rlmClassInfo.className, key: try adder.add(self)))
+    }
+    public static func _strataDefault() -> Self { Self() }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        if let o = any as? Self { return o }
+        if let d = any as? [String: Any] { let o = Self(); try ObjectAdder.apply(d, to: o); return o }
+        if let a = any as? [Any] { let o = Self(); try ObjectAdder.apply(a, to: o); return o }
+        throw ObjectError.wrongType("a link to \(className())", expected: "\(className()) objects", got: "\(type(of: any))")
+    }
+}

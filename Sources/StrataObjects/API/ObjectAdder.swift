@@ -1,0 +1,233 @@
+import Foundation
+
+/// Adds unmanaged objects (and what they link to) inside one write transaction, and applies
+/// loosely typed values (`create(_:value:)`, `init(value:)`).
+final class ObjectAdder {
+    unowned let core: RealmCore
+    let txn: DBTransaction
+    var policy: UpdatePolicy = .error
+    /// Objects being added in this call chain (cycles: A → B → A).
+    private var inProgress: [ObjectIdentifier: ObjKey] = [:]
+
+    init(core: RealmCore, txn: DBTransaction) { self.core = core; self.txn = txn }
+
+    private var ctx: _StrataContext { _StrataContext(core: core, adder: self) }
+
+    private func isMine(_ o: ObjectBase) -> Bool {
+        guard let c = o._rlmCore else { return false }
+        if c === core { return true }
+        if c.coordinator === core.coordinator && !c.isFrozen {
+            strataProgrammerError("Object is already managed by the Realm of another thread; pass it with ThreadSafeReference")
+        }
+        strataProgrammerError("Object is already managed by another Realm; use create(_:value:update:) to copy it into this one")
+    }
+
+    /// The values of an unmanaged object by property index (declared defaults filled in, and
+    /// kept so that a generated default such as a new ObjectId is stable).
+    private func unmanagedValues(_ o: ObjectBase) -> [Any] {
+        let info = o._rlmClassInfo
+        if o._rlmValues.count < info.properties.count, let readers = info.allInitialReaders {
+            return info.properties.map { p in
+                if let v = o._rlmValues[p.index] { return v }
+                let v = readers[p.index](o) ?? p.valueType._strataDefault()
+                o._rlmValues[p.index] = v
+                return v
+            }
+        }
+        var initial: [_AnyPersisted] = []
+        func collect(_ m: Mirror) {
+            if let s = m.superclassMirror { collect(s) }
+            for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { initial.append(p) } }
+        }
+        if o._rlmValues.count < info.properties.count { collect(Mirror(reflecting: o)) }
+        return info.properties.map { p in
+            if let v = o._rlmValues[p.index] { return v }
+            let v = (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault()
+            o._rlmValues[p.index] = v
+            return v
+        }
+    }
+
+    /// Stored single values other than links and mixed (set in a second pass, which may add
+    /// other objects).
+    private func primitives(_ info: ClassInfo, _ values: [Any]) throws -> [String: Value] {
+        var out: [String: Value] = [:]
+        out.reserveCapacity(info.properties.count)
+        let ctx = self.ctx
+        for p in info.properties where p.schema.collection == .single && p.schema.type != .object
+            && p.schema.type != .linkingObjects && p.schema.type != .mixed {
+            out[p.name] = try p.encode!(values[p.index], ctx)
+        }
+        return out
+    }
+
+    /// Adds `o` (unless already managed here) and returns its key.
+    func add(_ o: ObjectBase) throws -> ObjKey {
+        if isMine(o) { return o._rlmKey }
+        if let k = inProgress[ObjectIdentifier(o)] { return k }
+        let info = o._rlmClassInfo
+        if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
+        guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
+            throw SchemaError.noSuchClass(info.className)
+        }
+        let values = unmanagedValues(o)
+        let key = try txn.create(info.className, values: try primitives(info, values), update: policy)
+        inProgress[ObjectIdentifier(o)] = key
+        defer { inProgress[ObjectIdentifier(o)] = nil }
+        o._rlmCore = core; o._rlmKey = key
+        try fill(o, info, key, values)
+        o._rlmValues = [:]
+        return key
+    }
+
+    /// Second pass: links, mixed values and collections.
+    private func fill(_ o: ObjectBase, _ info: ClassInfo, _ key: ObjKey, _ values: [Any]) throws {
+        for p in info.properties {
+            let s = p.schema
+            switch (s.collection, s.type) {
+            case (_, .linkingObjects): continue
+            case (.single, .object):
+                let target = unwrapAny(values[p.index]) as? ObjectBase
+                if p.targetType is EmbeddedObject.Type {
+                    try assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: target)
+                } else {
+                    let v: Value = try target.map { .object(ObjectLink(className: $0._rlmClassInfo.className, key: try add($0))) } ?? .null
+                    if policy == .modified, (try? txn.value(info.className, key, p.name)) == v { continue }
+                    try txn.set(info.className, key, p.name, v)
+                }
+            case (.single, .mixed):
+                let v = try (values[p.index] as! any _StrataValue)._strataEncode(ctx)
+                if policy == .modified, (try? txn.value(info.className, key, p.name)) == v { continue }
+                try txn.set(info.className, key, p.name, v)
+            case (.single, _): continue
+            case (.list, _), (.set, _):
+                let c = values[p.index] as! _UnmanagedCollection
+                let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
+                if let co = c._owner, co.core.coordinator === core.coordinator, co.className == info.className, co.key == key, co.property == p.name { continue }
+                try replaceElements(owner, c._elementsForAdd)
+            case (.map, _):
+                let m = values[p.index] as! _UnmanagedMap
+                let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
+                try replaceEntries(owner, m._entriesForAdd)
+            }
+        }
+    }
+
+    /// Sets (or clears) the embedded object of a to-one property, creating it from `child`.
+    func assignEmbedded(parentClass: String, parentKey: ObjKey, property: String, child: ObjectBase?) throws {
+        guard let child else { try txn.setEmbedded(parentClass, parentKey, property, nil); return }
+        if child._rlmCore != nil {
+            if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._rlmKey { return }
+            strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
+        }
+        let info = child._rlmClassInfo
+        let values = unmanagedValues(child)
+        guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
+        child._rlmCore = core; child._rlmKey = k
+        try fill(child, info, k, values)
+        child._rlmValues = [:]
+    }
+
+    /// Replaces the elements of a list or set property (adding unmanaged objects, creating
+    /// embedded ones).
+    func replaceElements(_ owner: CollectionOwner, _ elements: [any _StrataValue]) throws {
+        if owner.isEmbeddedTarget {
+            var final: [Value] = []
+            var created: [(ObjectBase, ClassInfo, ObjKey, [Any])] = []
+            let current = Set(try txn.list(owner.className, owner.key, owner.property))
+            for e in elements {
+                guard let o = unwrapAny(e) as? ObjectBase else { continue }
+                if o._rlmCore != nil {
+                    let link = Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))
+                    guard isMine(o), current.contains(link) else {
+                        strataProgrammerError("Cannot add an existing managed embedded object to a list: append an unmanaged copy")
+                    }
+                    final.append(link)
+                } else {
+                    let info = o._rlmClassInfo
+                    let values = unmanagedValues(o)
+                    guard let k = try txn.setEmbedded(owner.className, owner.key, owner.property, try primitives(info, values)) else { continue }
+                    o._rlmCore = core; o._rlmKey = k
+                    created.append((o, info, k, values))
+                    final.append(.object(ObjectLink(className: info.className, key: k)))
+                }
+            }
+            try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
+            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmValues = [:] }
+            return
+        }
+        let values = try elements.map { try $0._strataEncode(ctx) }
+        if policy == .modified, (try? txn.list(owner.className, owner.key, owner.property)) == values { return }
+        try txn.setList(owner.className, owner.key, owner.property, values)
+    }
+
+    /// Replaces the entries of a map property.
+    func replaceEntries(_ owner: CollectionOwner, _ entries: [(String, any _StrataValue)]) throws {
+        if owner.isEmbeddedTarget { throw Realm.Error.unsupported("maps of embedded objects") }
+        let values = try entries.map { ($0.0, try $0.1._strataEncode(ctx)) }
+        try txn.setMap(owner.className, owner.key, owner.property, values)
+    }
+
+    // MARK: create(_:value:update:)
+
+    /// Property name → value from a dictionary, an array (property order) or an object.
+    static func normalize(_ value: Any, _ info: ClassInfo) throws -> [(Int, Any?)] {
+        let settable = info.properties.filter { $0.schema.type != .linkingObjects }
+        if let d = value as? [String: Any?] {
+            return try d.map { (k, v) in
+                guard let i = info.nameToIndex[k] else { throw ObjectError.unknownProperty(className: info.className, property: k) }
+                return (i, v)
+            }
+        }
+        if let d = value as? [String: Any] {
+            return try d.map { (k, v) in
+                guard let i = info.nameToIndex[k] else { throw ObjectError.unknownProperty(className: info.className, property: k) }
+                return (i, v)
+            }
+        }
+        if let a = value as? [Any?] {
+            guard a.count <= settable.count else {
+                throw ObjectError.wrongType("an array value for '\(info.className)'", expected: "at most \(settable.count) values", got: "\(a.count)")
+            }
+            return zip(settable, a).map { ($0.index, $1) }
+        }
+        if let o = value as? ObjectBase {
+            let oi = o._rlmClassInfo
+            return try settable.compactMap { p in
+                guard let j = oi.nameToIndex[p.name] else { return nil }
+                return (p.index, o._rlmValue(at: j))
+            }
+        }
+        throw ObjectError.wrongType("the value for '\(info.className)'", expected: "a dictionary, an array or an object", got: "\(type(of: value))")
+    }
+
+    /// Sets the given values on an unmanaged object.
+    static func apply(_ value: Any, to o: ObjectBase) throws {
+        for (i, v) in try normalize(value, o._rlmClassInfo) { try o._rlmSetValue(v, at: i) }
+    }
+
+    func create<T: Object>(_ type: T.Type, value: Any, update: UpdatePolicy) throws -> T {
+        let info = ClassInfo.of(type)
+        let given = try Self.normalize(value, info)
+        if update != .error, let pk = info.properties.first(where: { $0.schema.isPrimaryKey }),
+           let pkAny = given.first(where: { $0.0 == pk.index })?.1, let pkValue = anyToValue(pkAny),
+           let existing = try txn.find(info.className, primaryKey: pkValue) {
+            let obj = core.makeObject(type, key: existing)
+            policy = update; defer { policy = .error }
+            for (i, v) in given where i != pk.index {
+                let p = info.properties[i]
+                if update == .modified, p.schema.collection == .single, p.schema.type != .object, p.schema.type != .mixed,
+                   let nv = anyToValue(v), let cur = try? txn.value(info.className, existing, p.name),
+                   let coerced = try? ValueCodec.coerce(nv, to: p.schema.type, optional: p.schema.isOptional, target: nil, where: ""),
+                   coerced == cur { continue }
+                try obj._rlmSetValue(v, at: i)
+            }
+            return obj
+        }
+        let obj = T()
+        for (i, v) in given { try obj._rlmSetValue(v, at: i) }
+        policy = update; defer { policy = .error }
+        _ = try add(obj)
+        return obj
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// Context handed to value conversions: the realm an object belongs to (nil when unmanaged)
+/// and, inside a write, the object adder that adds unmanaged linked objects on the way.
+public struct _StrataContext {
+    let core: RealmCore?
+    let adder: ObjectAdder?
+    init(core: RealmCore?, adder: ObjectAdder? = nil) { self.core = core; self.adder = adder }
+}
+
+/// How a property type is stored (type, collection kind, optionality, link target).
+public struct _PropertyShape {
+    let type: PropertyType
+    let collection: CollectionKind
+    let optional: Bool
+    let objectType: ObjectBase.Type?
+}
+
+/// A Swift type stored as one `Value`: the property types, their optionals, objects (links)
+/// and `AnyRealmValue`. Implementation detail of the typed API.
+public protocol _StrataValue {
+    static var _strataType: PropertyType { get }
+    static var _strataOptional: Bool { get }
+    static var _strataObjectType: ObjectBase.Type? { get }
+    static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self
+    func _strataEncode(_ ctx: _StrataContext) throws -> Value
+    static func _strataDefault() -> Self
+    /// Converts a loosely typed value (from `create(_:value:)` or `object["name"] = x`).
+    static func _strataFromAny(_ any: Any) throws -> Self
+}
+
+extension _StrataValue {
+    public static var _strataOptional: Bool { false }
+    public static var _strataObjectType: ObjectBase.Type? { nil }
+}
+
+/// Types that can be elements of `List`, `MutableSet`, `Map` and `Results` (RealmSwift's name).
+public protocol RealmCollectionValue: _StrataValue, Hashable {}
+
+/// Types `@Persisted` accepts. Implementation detail of the typed API.
+public protocol _Persistable {
+    static var _strataShape: _PropertyShape { get }
+    static func _strataDefault() -> Self
+    /// Reads the property `index` of a managed object.
+    static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self
+    /// Writes the property `index` of a managed object (inside a write transaction).
+    static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Self)
+    static func _strataFromAny(_ any: Any) throws -> Self
+    /// The value a key-path probe returns (objects return a probe of their class).
+    static func _strataProbeValue() -> Self
+}
+
+extension _Persistable {
+    public static func _strataProbeValue() -> Self { _strataDefault() }
+}
+
+extension _Persistable where Self: _StrataValue {
+    public static var _strataShape: _PropertyShape {
+        _PropertyShape(type: _strataType, collection: .single, optional: _strataOptional, objectType: _strataObjectType)
+    }
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
+        let core = object._rlmCore!
+        let v = object._rlmReadValue(index)
+        return _strataDecode(v, _StrataContext(core: core))
+    }
+    public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Self) {
+        object._rlmWriteSingle(index, value)
+    }
+}
+
+let probeTagCounter = ThreadLocalInt()
+
+/// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
+/// Not generic, so wrapper initialisers do not instantiate metadata.
+@usableFromInline func persistedNextTag() -> Int32 {
+    let c = probeTagCounter.value
+    if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
+    return -1
+}
+
+/// Type-erased view of a `@Persisted` wrapper, read through `Mirror` for schema discovery and
+/// for adding unmanaged objects.
+protocol _AnyPersisted {
+    var _tag: Int32 { get }
+    var _flags: UInt8 { get }
+    var _initialAny: Any? { get }
+    static var _valueType: any _Persistable.Type { get }
+}
+
+/// Declares a stored property of an `Object` or `EmbeddedObject` (RealmSwift's `@Persisted`).
+///
+/// ```swift
+/// final class Dog: Object {
+///     @Persisted(primaryKey: true) var id: ObjectId
+///     @Persisted(indexed: true) var name = ""
+///     @Persisted var owner: Person?
+///     @Persisted(originProperty: "dogs") var walkers: LinkingObjects<Person>
+/// }
+/// ```
+/// An unmanaged object keeps its values in memory; once added to a realm, reads and writes go
+/// to the database (writes only inside a write transaction).
+@propertyWrapper
+public struct Persisted<Value: _Persistable>: _AnyPersisted {
+    /// Tag given while Strata builds the schema probe of a class (maps key paths to properties).
+    @usableFromInline var _tag: Int32
+    /// 1 = primary key, 2 = indexed.
+    @usableFromInline var _flags: UInt8
+    /// The declared default (nil: the type's default).
+    @usableFromInline var _initial: Value?
+
+    @inlinable static func nextTag() -> Int32 { persistedNextTag() }
+
+    /// A property with the type's default value.
+    @inlinable public init() { _tag = Self.nextTag(); _flags = 0; _initial = nil }
+    /// A property with a default value.
+    @inlinable public init(wrappedValue: Value) { _tag = Self.nextTag(); _flags = 0; _initial = wrappedValue }
+    /// The primary key (Int, String, ObjectId or UUID, optionally optional) or an indexed property.
+    @inlinable public init(primaryKey: Bool = false, indexed: Bool = false) {
+        _tag = Self.nextTag(); _flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0); _initial = nil
+    }
+    /// The primary key or an indexed property, with a default value.
+    @inlinable public init(wrappedValue: Value, primaryKey: Bool = false, indexed: Bool = false) {
+        _tag = Self.nextTag(); _flags = (primaryKey ? 1 : 0) | (indexed ? 2 : 0); _initial = wrappedValue
+    }
+
+    var _initialAny: Any? { _initial }
+    static var _valueType: any _Persistable.Type { Value.self }
+
+    @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
+    public var wrappedValue: Value {
+        get { fatalError() }
+        set { fatalError() } // swiftlint:disable:this unused_setter_value
+    }
+
+    /// Reads and writes through the enclosing object: memory when unmanaged, the realm when managed.
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Value {
+        get {
+            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
+            if object._rlmCore != nil {
+                return Value._strataGet(object, index)
+            }
+            if object._rlmIsProbe {
+                KeyPathRecorder.record(object._rlmClassInfo, index)
+                return Value._strataProbeValue()
+            }
+            if let v = object._rlmValues[index] { return v as! Value }
+            let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
+            object._rlmValues[index] = v
+            return v
+        }
+        set {
+            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
+            if object._rlmCore != nil {
+                Value._strataSet(object, index, newValue)
+            } else {
+                object._rlmValues[index] = newValue
+            }
+        }
+    }
+}
+
+extension Persisted where Value: LinkingObjectsProtocol {
+    /// Backlinks: the objects of `Value.Element` whose `originProperty` links to this object.
+    public init(originProperty: String) {
+        _tag = Self.nextTag(); _flags = 0; _initial = Value(_originProperty: originProperty)
+    }
+}
+
+/// Records the properties a key path reads on probe objects (key path → property names).
+/// Used only under `ClassInfo.globalLock`.
+enum KeyPathRecorder {
+    nonisolated(unsafe) static var recorded: [(ClassInfo, Int)] = []
+    static func record(_ info: ClassInfo, _ index: Int) { recorded.append((info, index)) }
+}

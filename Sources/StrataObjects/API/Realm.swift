@@ -1,0 +1,329 @@
+import Foundation
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A migration in progress (RealmSwift's `Migration`). Schema migrations are not implemented
+/// yet: a configuration with a `migrationBlock` that would need to run throws
+/// `Realm.Error.unsupported`.
+public final class Migration {
+    init() {}
+}
+
+/// The block run when the stored schema version is older than the configuration's.
+public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+
+/// A handle on one database file (or in-memory database), confined to the thread (or serial
+/// queue) that opened it, like RealmSwift's `Realm`.
+///
+/// Each thread gets its own instance; objects, results and collections read from it belong to
+/// that thread. Pass them to another thread with `ThreadSafeReference`, or `freeze()` them.
+public struct Realm: Equatable {
+    let core: RealmCore
+    init(core: RealmCore) { self.core = core }
+
+    /// Errors of opening and configuration (RealmSwift's `Realm.Error`).
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// The configuration asks for something Strata does not support yet.
+        case unsupported(String)
+        /// The configuration is invalid.
+        case invalidConfiguration(String)
+        /// A Realm was used on a thread it does not belong to.
+        case wrongThread(String)
+        public var description: String {
+            switch self {
+            case .unsupported(let s): return "not supported: \(s)"
+            case .invalidConfiguration(let s): return "invalid configuration: \(s)"
+            case .wrongThread(let s): return s
+            }
+        }
+    }
+
+    /// How to open a realm (RealmSwift's `Realm.Configuration`).
+    public struct Configuration: @unchecked Sendable {
+        private var _fileURL: URL?
+        private var _inMemoryIdentifier: String?
+        /// The file. Setting it clears `inMemoryIdentifier`.
+        public var fileURL: URL? {
+            get { _fileURL }
+            set { _fileURL = newValue; if newValue != nil { _inMemoryIdentifier = nil } }
+        }
+        /// A name for a database without a file: its data lives while any realm with this
+        /// identifier is open in the process. Setting it clears `fileURL`.
+        public var inMemoryIdentifier: String? {
+            get { _inMemoryIdentifier }
+            set { _inMemoryIdentifier = newValue; if newValue != nil { _fileURL = nil } }
+        }
+        /// 64-byte encryption key. Not supported yet: opening with a key throws `Error.unsupported`.
+        public var encryptionKey: Data?
+        /// Open without writing (no schema changes, no writes).
+        public var readOnly: Bool
+        /// The version of the schema; stored in the file.
+        public var schemaVersion: UInt64
+        /// Runs when the file's schema version is older (not supported yet: see `Migration`).
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of failing when the schema differs.
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// Asked with (total bytes, used bytes) on the first open in a process. Kept for
+        /// source compatibility; Strata's storage layer compacts automatically and the
+        /// closure is not called yet.
+        public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
+        /// The classes of this realm (linked classes are added). nil: every class Strata has
+        /// seen in this process (Swift on Linux cannot list subclasses, so list them here).
+        public var objectTypes: [ObjectBase.Type]?
+
+        /// A configuration (the default file is `default.strata` in the current directory).
+        public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
+                    schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+                    shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil) {
+            _fileURL = inMemoryIdentifier == nil ? (fileURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.strata")) : nil
+            _inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey; self.readOnly = readOnly; self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock; self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch; self.objectTypes = objectTypes
+        }
+
+        private static let defaultStore = Locked(Configuration())
+        /// The configuration `Realm()` uses.
+        public static var defaultConfiguration: Configuration {
+            get { defaultStore.with { $0 } }
+            set { defaultStore.with { $0 = newValue } }
+        }
+
+        /// The path of the database file (a private temporary file for in-memory realms).
+        var path: String {
+            if let id = _inMemoryIdentifier {
+                let safe = id.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
+                return FileManager.default.temporaryDirectory.appendingPathComponent("strata-inmemory-\(getpid())-\(safe).strata").path
+            }
+            return (_fileURL ?? URL(fileURLWithPath: "default.strata")).path
+        }
+    }
+
+    // MARK: opening
+
+    /// Opens the realm of `configuration` for the current thread, or for `queue` (then use it
+    /// only from blocks running on that serial queue). On one thread, opening the same
+    /// configuration again returns the same instance.
+    public init(configuration: Configuration = .defaultConfiguration, queue: DispatchQueue? = nil) throws {
+        let coordinator = try Coordinator.open(configuration)
+        core = coordinator.core(for: queue.map { Confinement.forQueue($0) } ?? Confinement.currentThread())
+    }
+
+    public static func == (a: Realm, b: Realm) -> Bool { a.core === b.core }
+
+    /// The configuration this realm was opened with.
+    public var configuration: Configuration { core.coordinator.configuration }
+    /// The schema (RealmSwift's `Realm.schema`).
+    public var schema: Schema { core.coordinator.db.schema }
+    /// The object database under this realm (the dynamic API).
+    public var database: Database { core.coordinator.db }
+    /// True when no class holds any object.
+    public var isEmpty: Bool {
+        core.read { txn in schema.objectSchemas.allSatisfy { (try? txn.count($0.className)) ?? 0 == 0 } }
+    }
+    /// The version this realm reads.
+    public var version: UInt64 { core.read { $0.version } }
+    /// True for a frozen realm (immutable, usable from any thread).
+    public var isFrozen: Bool { core.isFrozen }
+
+    /// Throws `Error.wrongThread` (with the message the trap would give) when this realm may
+    /// not be used on the current thread; the non-trapping form of the confinement check.
+    public func verifyThread() throws {
+        if let m = core.confinementViolation() { throw Error.wrongThread(m) }
+    }
+
+    /// Runs `body` with the current transaction (read or write) of the dynamic API.
+    public func withTransaction<R>(_ body: (DBTransaction) throws -> R) rethrows -> R {
+        try core.readThrowing(body)
+    }
+
+    /// The storage integrity check of the file (every page reachable once or free, checksums).
+    public func checkIntegrity() throws -> IntegrityReport { try core.coordinator.db.store.check() }
+
+    // MARK: transactions
+
+    /// True between `beginWrite()` and `commitWrite()`/`cancelWrite()`.
+    public var isInWriteTransaction: Bool { core.verify(); return core.writeTxn != nil }
+
+    /// Runs `block` in a write transaction and commits it; an error thrown by `block` cancels
+    /// the transaction and is rethrown. Observers registered with `tokens` are not notified of
+    /// this commit.
+    @discardableResult
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+        beginWrite()
+        let r: Result
+        do { r = try block() } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
+        return r
+    }
+
+    /// Begins a write transaction (waits for writers in other threads and processes) and
+    /// advances the realm to the newest version.
+    public func beginWrite() { core.beginWrite() }
+    /// Commits the write transaction; observers are notified.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws { try core.commitWrite(skipping: tokens) }
+    /// Discards the changes of the write transaction; objects added in it become invalid.
+    public func cancelWrite() { core.cancelWrite() }
+
+    /// Advances to the newest version and delivers pending notifications. Returns true when
+    /// the version changed.
+    @discardableResult
+    public func refresh() -> Bool { core.refresh() }
+    /// Releases the version this realm reads (so the file can reuse its pages); the next
+    /// access begins a read on the newest version.
+    public func invalidate() { core.invalidate() }
+    /// Whether the realm advances by itself when another thread or process commits (on its
+    /// delivery path, see `observe`). Default true.
+    public var autorefresh: Bool {
+        get { core.autorefresh }
+        nonmutating set { core.autorefresh = newValue }
+    }
+    /// True when a newer version than the one this realm reads has been committed (cheap: one
+    /// atomic load). A polling loop calls `refresh()` when it is true.
+    public var hasPendingChanges: Bool { core.hasPendingChanges }
+    /// Blocks the calling thread until a commit by any thread or process is seen, or `timeout`
+    /// passes (no CPU use while waiting). True when a commit was seen. Call `refresh()` after.
+    @discardableResult
+    public func waitForChange(timeout: TimeInterval) -> Bool { core.waitForChange(timeout: timeout) }
+
+    // MARK: objects
+
+    /// Adds an unmanaged object (and the unmanaged objects it links to) to the realm; the
+    /// object becomes managed. With a primary key and `update` `.modified` or `.all`, an
+    /// existing object is updated. A duplicate primary key with `.error` traps; use `tryAdd`
+    /// to get an error instead.
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        do { try tryAdd(object, update: update) } catch { strataProgrammerError("\(error)") }
+    }
+    /// Adds several objects.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
+        for o in objects { add(o, update: update) }
+    }
+    /// `add` that throws (duplicate primary key, limits) instead of trapping.
+    public func tryAdd(_ object: Object, update: UpdatePolicy = .error) throws {
+        try core.writeThrowing { _, adder in
+            adder.policy = update
+            defer { adder.policy = .error }
+            _ = try adder.add(object)
+        }
+    }
+
+    /// Creates (or with a primary key and `update`, updates) an object from a dictionary
+    /// (property name → value), an array (values in property order) or another object. An
+    /// update sets only the properties given.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        do { return try tryCreate(type, value: value, update: update) } catch { strataProgrammerError("\(error)") }
+    }
+    /// `create` that throws instead of trapping.
+    @discardableResult
+    public func tryCreate<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) throws -> T {
+        try core.writeThrowing { _, adder in try adder.create(type, value: value, update: update) }
+    }
+
+    /// Deletes a managed object (its embedded objects go with it; links to it become nil).
+    public func delete(_ object: ObjectBase) { delete([object]) }
+    /// Deletes managed objects.
+    public func delete<S: Sequence>(_ objects: S) where S.Element: ObjectBase {
+        let list = Array(objects)
+        core.write { txn, _ in
+            var byClass: [String: [ObjKey]] = [:]
+            for o in list {
+                guard o._rlmCore === core || (o._rlmCore?.coordinator === core.coordinator && o._rlmCore?.isFrozen == false) else {
+                    strataProgrammerError("Can only delete an object from the Realm it belongs to")
+                }
+                byClass[o._rlmClassInfo.className, default: []].append(o._rlmKey)
+            }
+            for (c, keys) in byClass.sorted(by: { $0.key < $1.key }) {
+                try txn.delete(c, keys: keys.filter { (try? txn.exists(c, $0)) == true })
+            }
+        }
+    }
+    /// Deletes the objects of `results`.
+    public func delete<T>(_ results: Results<T>) {
+        let keys = results.objectKeys
+        let c = results.className
+        core.write { txn, _ in try txn.delete(c, keys: keys) }
+    }
+    /// Deletes every object of every class.
+    public func deleteAll() {
+        let classes = schema.objectSchemas.filter { !$0.isEmbedded }.map(\.className)
+        core.write { txn, _ in for c in classes { try txn.deleteAll(c) } }
+    }
+
+    /// All objects of a class, lazily (`Results` read nothing until used).
+    public func objects<T: ObjectBase>(_ type: T.Type) -> Results<T> {
+        let name = core.coordinator.requireClass(type)
+        return Results(core: core, className: name, base: .all, stages: [])
+    }
+    /// The object with the primary key `key`, or nil.
+    public func object<T: Object, K>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
+        let name = core.coordinator.requireClass(type)
+        guard let v = anyToValue(key) else { strataProgrammerError("\(K.self) cannot be a primary key") }
+        let k: ObjKey? = core.read { txn in strataTry { try txn.find(name, primaryKey: v) } }
+        return k.map { core.makeObject(type, key: $0) }
+    }
+
+    // MARK: notifications
+
+    /// What a realm notification says (RealmSwift's `Realm.Notification`).
+    public enum Notification: String, Sendable {
+        /// The realm advanced to a new version (a commit here or elsewhere).
+        case didChange
+        /// A newer version exists but `autorefresh` is off: call `refresh()`.
+        case refreshRequired
+    }
+
+    /// Calls `block` after every commit (local, other threads, other processes) once this realm
+    /// has advanced. Delivery: see `NotificationToken`.
+    public func observe(_ block: @escaping (Notification, Realm) -> Void) -> NotificationToken {
+        core.addRealmObserver(block)
+    }
+
+    // MARK: freezing and thread handover
+
+    /// An immutable snapshot of the current version, usable from any thread.
+    public func freeze() -> Realm { Realm(core: core.frozenCore()) }
+    /// The live realm of the current thread for this frozen realm's file.
+    public func thaw() -> Realm { Realm(core: core.coordinator.core(for: .currentThread())) }
+
+    /// The object, results or collection of `reference` on this realm (nil if it was deleted).
+    public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
+        if reference.version > core.read({ $0.version }) && !isInWriteTransaction { refresh() }
+        return Confined._strataResolve(reference.handover, in: _StrataContext(core: core))
+    }
+}
+
+/// How a `RealmCore` may be used: by one thread, one serial queue, or (frozen) anyone.
+enum Confinement {
+    case thread(pthread_t, isMain: Bool)
+    case queue(DispatchQueue, ObjectIdentifier)
+    case frozen(UInt64)
+
+    final class QueueToken: @unchecked Sendable {}
+    static let queueKey = DispatchSpecificKey<QueueToken>()
+    private static let queueTokenLock = NSLock()
+
+    static func currentThread() -> Confinement { .thread(pthread_self(), isMain: Thread.isMainThread) }
+    static func forQueue(_ q: DispatchQueue) -> Confinement {
+        queueTokenLock.lock(); defer { queueTokenLock.unlock() }
+        if let t = q.getSpecific(key: queueKey) { return .queue(q, ObjectIdentifier(t)) }
+        let t = QueueToken()
+        q.setSpecific(key: queueKey, value: t)
+        return .queue(q, ObjectIdentifier(t))
+    }
+
+    /// A key identifying the thread or queue in the coordinator's cache.
+    var cacheKey: String {
+        switch self {
+        case .thread(let t, _): return "t\(t)"
+        case .queue(_, let id): return "q\(id.hashValue)"
+        case .frozen(let v): return "f\(v)"
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+
+/// Evaluates a `Results` pipeline and caches the keys per realm generation.
+final class ResultsCore {
+    let core: RealmCore
+    let className: String
+    let base: ResultsBase
+    let stages: [any ResultsStage]
+    private var cached: [ObjKey]?
+    private var cachedGeneration = -1
+
+    init(core: RealmCore, className: String, base: ResultsBase, stages: [any ResultsStage]) {
+        self.core = core; self.className = className; self.base = base; self.stages = stages
+    }
+
+    /// True when the results are every object of the class in key order (no stage): count
+    /// and positional access then come straight from the class's B+tree.
+    var isWholeClass: Bool { if case .all = base, stages.isEmpty { return true }; return false }
+
+    func evaluate(_ txn: DBTransaction) throws -> [ObjKey] {
+        if cachedGeneration == core.generationValue, let c = cached { return c }
+        var keys = try base.keys(className, txn)
+        for s in stages { keys = try s.apply(to: keys, className: className, in: txn) }
+        let out = try keys ?? txn.objectKeys(className)
+        cached = out; cachedGeneration = core.generationValue
+        return out
+    }
+
+    func keys() -> [ObjKey] { core.read { txn in strataTry { try evaluate(txn) } } }
+
+    func count() -> Int {
+        core.read { txn in
+            strataTry {
+                if isWholeClass { return try txn.count(className) }
+                if cachedGeneration == core.generationValue, let c = cached { return c.count }
+                if stages.count == 1, case .all = base { return try stages[0].count(of: nil, className: className, in: txn) }
+                return try evaluate(txn).count
+            }
+        }
+    }
+
+    func key(at i: Int) -> ObjKey {
+        core.read { txn in
+            strataTry {
+                if isWholeClass {
+                    guard i >= 0, let k = try txn.objectKey(className, at: i) else {
+                        throw ObjectError.indexOutOfRange("Results<\(className)>", index: i, count: try txn.count(className))
+                    }
+                    return k
+                }
+                let ks = try evaluate(txn)
+                guard i >= 0 && i < ks.count else { throw ObjectError.indexOutOfRange("Results<\(className)>", index: i, count: ks.count) }
+                return ks[i]
+            }
+        }
+    }
+
+    /// Keys `start..<start+n` (pages through a whole class without reading all keys).
+    func keys(from start: Int, count n: Int) -> [ObjKey] {
+        core.read { txn in
+            strataTry {
+                if isWholeClass { return try txn.objectKeys(className, from: start, count: n) }
+                let ks = try evaluate(txn)
+                return start < ks.count ? Array(ks[start..<min(ks.count, start + n)]) : []
+            }
+        }
+    }
+}
+
+/// The objects of a class, lazily evaluated and live (RealmSwift's `Results`): nothing is read
+/// until used, and reads reflect the realm's current version (after `refresh()` or a commit).
+///
+/// Without stages, `count` is O(1) and positional access O(log n); iteration pages through
+/// the class. The query module adds `filter`, `where`, `sorted` and `distinct` as stages
+/// (`appending(_:)`).
+public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
+    let core: ResultsCore
+
+    init(core: RealmCore, className: String, base: ResultsBase, stages: [any ResultsStage]) {
+        self.core = ResultsCore(core: core, className: className, base: base, stages: stages)
+    }
+
+    /// The class of the objects.
+    public var className: String { core.className }
+    /// The stages after the base (query module extension point).
+    public var stages: [any ResultsStage] { core.stages }
+    /// New results with `stage` applied after the existing ones.
+    public func appending(_ stage: any ResultsStage) -> Results<Element> {
+        Results(core: core.core, className: core.className, base: core.base, stages: core.stages + [stage])
+    }
+    /// The keys of the objects, in order (evaluates the pipeline).
+    public var objectKeys: [ObjKey] { core.keys() }
+    /// Runs `body` with the realm's current transaction (aggregates and scans of the query module).
+    public func withTransaction<R>(_ body: (DBTransaction) throws -> R) rethrows -> R { try core.core.readThrowing(body) }
+    /// The realm of the results.
+    public var realm: Realm? { Realm(core: core.core) }
+    /// The schema of the class.
+    public var objectSchema: ObjectSchema { core.core.coordinator.db.schema[className]! }
+    /// True for results of a frozen realm.
+    public var isFrozen: Bool { core.core.isFrozen }
+    /// Results are never invalidated (they re-evaluate on the realm's current version).
+    public var isInvalidated: Bool { false }
+
+    func rebound(to other: RealmCore) -> Results<Element> {
+        Results(core: other, className: core.className, base: core.base, stages: core.stages)
+    }
+
+    // MARK: collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { core.count() }
+    /// Number of objects (O(1) without stages).
+    public var count: Int { core.count() }
+    /// True when there are no objects.
+    public var isEmpty: Bool { core.count() == 0 }
+    public func index(after i: Int) -> Int { i + 1 }
+    public func index(before i: Int) -> Int { i - 1 }
+
+    /// The object at `position` (traps when out of bounds).
+    public subscript(position: Int) -> Element { core.core.makeObject(Element.self, key: core.key(at: position)) }
+    /// The first object, or nil.
+    public var first: Element? { isEmpty ? nil : self[0] }
+    /// The last object, or nil.
+    public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
+
+    /// Iterates in pages of keys (1024 at a time).
+    public struct Iterator: IteratorProtocol {
+        let results: Results<Element>
+        var page: [ObjKey] = []
+        var pageIndex = 0
+        var position = 0
+        public mutating func next() -> Element? {
+            if pageIndex == page.count {
+                page = results.core.keys(from: position, count: 1024)
+                pageIndex = 0
+                if page.isEmpty { return nil }
+            }
+            let k = page[pageIndex]
+            pageIndex += 1; position += 1
+            return results.core.core.makeObject(Element.self, key: k)
+        }
+    }
+    /// Iterates in pages of keys.
+    public func makeIterator() -> Iterator { Iterator(results: self) }
+
+    /// The position of `object` in the results.
+    public func index(of object: Element) -> Int? {
+        guard object._rlmCore?.coordinator === core.core.coordinator else { return nil }
+        return core.keys().firstIndex(of: object._rlmKey)
+    }
+
+    // MARK: aggregates
+
+    private func values(_ property: String) -> [Value] {
+        let c = className
+        guard let p = objectSchema[property], p.collection == .single else {
+            strataProgrammerError("'\(property)' is not a single-valued property of '\(c)'")
+        }
+        let rc = core
+        return core.core.read { txn in
+            strataTry {
+                if rc.isWholeClass {
+                    // Column by column, cluster by cluster.
+                    var out: [Value] = []
+                    try txn.forEachCluster(c) { cl in
+                        let col = try cl.column(property)
+                        for i in 0..<col.count where !col.isNull(i) { out.append(col.value(i)) }
+                        return true
+                    }
+                    return out
+                }
+                return try rc.evaluate(txn).map { try txn.value(c, $0, property) }.filter { !$0.isNull }
+            }
+        }
+    }
+    /// The smallest value of a property (nil when there are no non-null values).
+    public func min<T: _StrataValue & Comparable>(ofProperty property: String) -> T? {
+        values(property).map { T._strataDecode($0, _StrataContext(core: core.core)) }.min()
+    }
+    /// The largest value of a property.
+    public func max<T: _StrataValue & Comparable>(ofProperty property: String) -> T? {
+        values(property).map { T._strataDecode($0, _StrataContext(core: core.core)) }.max()
+    }
+    /// The sum of a numeric property (0 when empty).
+    public func sum<T: _StrataValue & AdditiveArithmetic>(ofProperty property: String) -> T {
+        if core.isWholeClass, objectSchema[property]?.type == .int, objectSchema[property]?.collection == .single {
+            let c = className
+            let total: Int64 = core.core.read { txn in
+                strataTry {
+                    var s: Int64 = 0
+                    try txn.forEachCluster(c) { cl in s &+= try cl.column(property).sumInts(); return true }
+                    return s
+                }
+            }
+            return T._strataDecode(.int(total), _StrataContext(core: core.core))
+        }
+        return values(property).map { T._strataDecode($0, _StrataContext(core: core.core)) }.reduce(.zero, +)
+    }
+    /// The average of a numeric property (nil when empty).
+    public func average<T: _StrataValue & BinaryFloatingPoint>(ofProperty property: String) -> T? {
+        let vs = values(property)
+        guard !vs.isEmpty else { return nil }
+        var s = 0.0
+        for v in vs {
+            switch v { case .int(let i): s += Double(i); case .double(let d): s += d; case .float(let f): s += Double(f)
+            case .decimal(let d): s += d.doubleValue; default: break }
+        }
+        return T(s / Double(vs.count))
+    }
+
+    // MARK: freezing, notifications
+
+    /// Results on a frozen snapshot of the current version (shareable across threads).
+    public func freeze() -> Results<Element> { rebound(to: core.core.frozenCore()) }
+    /// Live results on the current thread's realm.
+    public func thaw() -> Results<Element>? { rebound(to: core.core.coordinator.core(for: .currentThread())) }
+
+    /// Calls `block` with `.initial` and after each commit that changes the results, with the
+    /// deleted, inserted and modified indexes (correct for filtered and sorted stages).
+    /// `keyPaths` restricts which property changes count as modifications.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, queue: queue, block)
+    }
+
+    public var description: String {
+        "Results<\(className)>" + (stages.isEmpty ? "" : "[" + stages.map(\.stageDescription).joined(separator: ", ") + "]")
+    }
+}

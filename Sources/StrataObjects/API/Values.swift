@@ -1,0 +1,258 @@
+import Foundation
+
+/// Converts a loosely typed Swift value to a `Value` (dictionary values of `create`, KVC).
+func anyToValue(_ any: Any?) -> Value? {
+    guard let any, let a = unwrapAny(any) else { return .null }
+    switch a {
+    case is NSNull: return .null
+    case let v as Value: return v
+    case let v as Bool: return .bool(v)
+    case let v as Int: return .int(Int64(v))
+    case let v as Int8: return .int(Int64(v))
+    case let v as Int16: return .int(Int64(v))
+    case let v as Int32: return .int(Int64(v))
+    case let v as Int64: return .int(v)
+    case let v as Float: return .float(v)
+    case let v as Double: return .double(v)
+    case let v as String: return .string(v)
+    case let v as Data: return .data([UInt8](v))
+    case let v as [UInt8]: return .data(v)
+    case let v as Date: return .date(v)
+    case let v as ObjectId: return .objectId(v)
+    case let v as UUID: return .uuid(v)
+    case let v as Decimal128: return .decimal(v)
+    case let v as Decimal: return .decimal(Decimal128(v))
+    case let v as AnyRealmValue: return v.plainValue
+    default: return nil
+    }
+}
+
+/// A primitive property type: how it maps to a `Value`.
+protocol _StrataPrimitive: RealmCollectionValue, _Persistable {
+    static var _strataPrimitiveType: PropertyType { get }
+    init?(_strataValue: Value)
+    var _strataValue: Value { get }
+    static var _strataZero: Self { get }
+}
+
+extension _StrataPrimitive {
+    public static var _strataType: PropertyType { _strataPrimitiveType }
+    public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self { Self(_strataValue: value) ?? _strataZero }
+    public func _strataEncode(_ ctx: _StrataContext) throws -> Value { _strataValue }
+    public static func _strataDefault() -> Self { _strataZero }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        guard let v = anyToValue(any) else {
+            throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(type(of: any))")
+        }
+        let c = try ValueCodec.coerce(v, to: _strataPrimitiveType, optional: false, target: nil, where: "a \(Self.self) property")
+        guard let r = Self(_strataValue: c) else { throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(v)") }
+        return r
+    }
+}
+
+extension Bool: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .bool }
+    init?(_strataValue v: Value) { guard case .bool(let b) = v else { return nil }; self = b }
+    var _strataValue: Value { .bool(self) }
+    static var _strataZero: Bool { false }
+}
+
+/// Sized integers share one conversion.
+protocol _StrataInteger: _StrataPrimitive, FixedWidthInteger {}
+extension _StrataInteger {
+    static var _strataPrimitiveType: PropertyType { .int }
+    init?(_strataValue v: Value) { guard case .int(let i) = v else { return nil }; self.init(truncatingIfNeeded: i) }
+    var _strataValue: Value { .int(Int64(self)) }
+    static var _strataZero: Self { 0 }
+}
+extension Int: _StrataInteger {}
+extension Int8: _StrataInteger {}
+extension Int16: _StrataInteger {}
+extension Int32: _StrataInteger {}
+extension Int64: _StrataInteger {}
+
+extension Float: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .float }
+    init?(_strataValue v: Value) {
+        switch v { case .float(let f): self = f; case .double(let d): self = Float(d); default: return nil }
+    }
+    var _strataValue: Value { .float(self) }
+    static var _strataZero: Float { 0 }
+}
+extension Double: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .double }
+    init?(_strataValue v: Value) {
+        switch v { case .double(let d): self = d; case .float(let f): self = Double(f); case .int(let i): self = Double(i); default: return nil }
+    }
+    var _strataValue: Value { .double(self) }
+    static var _strataZero: Double { 0 }
+}
+extension String: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .string }
+    init?(_strataValue v: Value) { guard case .string(let s) = v else { return nil }; self = s }
+    var _strataValue: Value { .string(self) }
+    static var _strataZero: String { "" }
+}
+extension Data: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .data }
+    init?(_strataValue v: Value) { guard case .data(let d) = v else { return nil }; self = Data(d) }
+    var _strataValue: Value { .data([UInt8](self)) }
+    static var _strataZero: Data { Data() }
+}
+extension Date: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .date }
+    init?(_strataValue v: Value) { guard case .date(let d) = v else { return nil }; self = d }
+    var _strataValue: Value { .date(self) }
+    static var _strataZero: Date { Date(timeIntervalSince1970: 0) }
+}
+extension ObjectId: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .objectId }
+    init?(_strataValue v: Value) { guard case .objectId(let o) = v else { return nil }; self = o }
+    var _strataValue: Value { .objectId(self) }
+    /// A new ObjectId, like RealmSwift's default for `@Persisted var id: ObjectId`.
+    static var _strataZero: ObjectId { ObjectId.generate() }
+}
+extension UUID: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .uuid }
+    init?(_strataValue v: Value) { guard case .uuid(let u) = v else { return nil }; self = u }
+    var _strataValue: Value { .uuid(self) }
+    static var _strataZero: UUID { UUID() }
+}
+extension Decimal128: _StrataPrimitive {
+    static var _strataPrimitiveType: PropertyType { .decimal128 }
+    init?(_strataValue v: Value) { guard case .decimal(let d) = v else { return nil }; self = d }
+    var _strataValue: Value { .decimal(self) }
+    static var _strataZero: Decimal128 { 0 }
+}
+
+extension Optional: _StrataValue where Wrapped: _StrataValue {
+    public static var _strataType: PropertyType { Wrapped._strataType }
+    public static var _strataOptional: Bool { true }
+    public static var _strataObjectType: ObjectBase.Type? { Wrapped._strataObjectType }
+    public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self {
+        if value.isNull { return nil }
+        return .some(Wrapped._strataDecode(value, ctx))
+    }
+    public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
+        guard let w = self else { return .null }
+        return try w._strataEncode(ctx)
+    }
+    public static func _strataDefault() -> Self { nil }
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        guard let u = unwrapAny(any), !(u is NSNull) else { return nil }
+        if let v = u as? Value, v.isNull { return nil }
+        return .some(try Wrapped._strataFromAny(u))
+    }
+}
+extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}
+extension Optional: _Persistable where Wrapped: _StrataValue {
+    public static func _strataProbeValue() -> Self {
+        if let t = Wrapped.self as? ObjectBase.Type { return ClassInfo.of(t).probe as? Wrapped }
+        return nil
+    }
+}
+
+extension ObjectBase: RealmCollectionValue {}
+
+/// A value of any stored type, or a link to an object (RealmSwift's `AnyRealmValue`).
+public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomStringConvertible {
+    case none
+    case int(Int)
+    case bool(Bool)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case object(Object)
+    case objectId(ObjectId)
+    case decimal128(Decimal128)
+    case uuid(UUID)
+
+    public static var _strataType: PropertyType { .mixed }
+    public static var _strataOptional: Bool { true }
+    public static func _strataDefault() -> AnyRealmValue { .none }
+
+    /// The value without links (links become null).
+    var plainValue: Value {
+        switch self {
+        case .none: return .null
+        case .int(let i): return .int(Int64(i))
+        case .bool(let b): return .bool(b)
+        case .float(let f): return .float(f)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .data(let d): return .data([UInt8](d))
+        case .date(let d): return .date(d)
+        case .object(let o): return o._rlmCore != nil ? .object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey)) : .null
+        case .objectId(let o): return .objectId(o)
+        case .decimal128(let d): return .decimal(d)
+        case .uuid(let u): return .uuid(u)
+        }
+    }
+
+    public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> AnyRealmValue {
+        switch value {
+        case .null: return .none
+        case .bool(let b): return .bool(b)
+        case .int(let i): return .int(Int(i))
+        case .float(let f): return .float(f)
+        case .double(let d): return .double(d)
+        case .string(let s): return .string(s)
+        case .data(let d): return .data(Data(d))
+        case .date(let d): return .date(d)
+        case .objectId(let o): return .objectId(o)
+        case .uuid(let u): return .uuid(u)
+        case .decimal(let d): return .decimal128(d)
+        case .object(let l):
+            guard let core = ctx.core, let o = core.makeObject(className: l.className, key: l.key) as? Object else { return .none }
+            return .object(o)
+        }
+    }
+
+    public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
+        if case .object(let o) = self { return try o._strataEncode(ctx) }
+        return plainValue
+    }
+
+    public static func _strataFromAny(_ any: Any) throws -> AnyRealmValue {
+        guard let u = unwrapAny(any) else { return .none }
+        if let a = u as? AnyRealmValue { return a }
+        if let o = u as? Object { return .object(o) }
+        guard let v = anyToValue(u) else { throw ObjectError.wrongType("an AnyRealmValue", expected: "a stored type", got: "\(type(of: u))") }
+        return _strataDecode(v, _StrataContext(core: nil))
+    }
+
+    public var description: String {
+        switch self {
+        case .none: return "none"
+        case .object(let o): return "object(\(o._rlmClassInfo.className))"
+        default: return plainValue.description
+        }
+    }
+
+    /// The payload when the value is of that case, else nil.
+    public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var floatValue: Float? { if case .float(let f) = self { return f }; return nil }
+    public var doubleValue: Double? { if case .double(let d) = self { return d }; return nil }
+    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var dataValue: Data? { if case .data(let d) = self { return d }; return nil }
+    public var dateValue: Date? { if case .date(let d) = self { return d }; return nil }
+    public var objectIdValue: ObjectId? { if case .objectId(let o) = self { return o }; return nil }
+    public var decimal128Value: Decimal128? { if case .decimal128(let d) = self { return d }; return nil }
+    public var uuidValue: UUID? { if case .uuid(let u) = self { return u }; return nil }
+    /// The linked object, cast to `T`.
+    public func object<T: Object>(_ type: T.Type) -> T? { if case .object(let o) = self { return o as? T }; return nil }
+    /// The linked object, if any.
+    public var dynamicObject: Object? { if case .object(let o) = self { return o }; return nil }
+
+    public static func == (a: AnyRealmValue, b: AnyRealmValue) -> Bool {
+        if case .object(let x) = a, case .object(let y) = b { return x == y }
+        if case .object = a { return false }; if case .object = b { return false }
+        return a.plainValue == b.plainValue
+    }
+    public func hash(into h: inout Hasher) {
+        if case .object(let o) = self { h.combine(o) } else { h.combine(plainValue) }
+    }
+}

@@ -1,0 +1,250 @@
+import XCTest
+import Foundation
+@testable import StrataObjects
+
+final class NotificationTests: XCTestCase {
+    func testRealmObserverAfterLocalAndOtherThreadCommits() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        let realm = try Realm(configuration: cfg)
+        var notes: [Realm.Notification] = []
+        let token = realm.observe { n, r in notes.append(n); XCTAssertEqual(r, realm) }
+        try realm.write { realm.add(APerson(id: 1, name: "a")) }
+        XCTAssertEqual(notes, [.didChange], "a local commit notifies synchronously")
+        let done = expectation(description: "writer")
+        Thread {
+            let other = try! Realm(configuration: cfg)
+            try! other.write { other.add(APerson(id: 2, name: "b")) }
+            done.fulfill()
+        }.start()
+        wait(for: [done], timeout: 5)
+        XCTAssertTrue(spin { notes.count == 2 }, "another thread's commit reaches the main thread's realm")
+        XCTAssertEqual(realm.objects(APerson.self).count, 2, "autorefresh advanced the realm")
+        token.invalidate()
+        try realm.write { realm.add(APerson(id: 3, name: "c")) }
+        XCTAssertEqual(notes.count, 2, "an invalidated token stops delivery")
+        assertIntegrity(realm)
+    }
+
+    func testResultsChangeIndexesOnFilteredSortedResults() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        // Adults (age >= 18) sorted by name.
+        try realm.write {
+            for (i, n) in ["d", "b", "f", "a"].enumerated() { realm.add(APerson(id: i, name: n, age: 20)) }
+            realm.add(APerson(id: 10, name: "c", age: 5))
+        }
+        let adults = realm.objects(APerson.self).appending(FakeFilterSort(property: "age", min: 18, sortBy: "name"))
+        XCTAssertEqual(adults.map(\.name), ["a", "b", "d", "f"])
+        var changes: [RealmCollectionChange<Results<APerson>>] = []
+        let token = adults.observe { changes.append($0) }
+        XCTAssertTrue(spin { changes.count == 1 })
+        guard case .initial(let r) = changes[0] else { return XCTFail("expected .initial") }
+        XCTAssertEqual(r.count, 4)
+
+        func lastUpdate() -> ([Int], [Int], [Int])? {
+            guard case .update(_, let d, let i, let m)? = changes.last else { return nil }
+            return (d, i, m)
+        }
+        // Insert "e" (between d and f), and "c" grows up (inserted between b and d).
+        try realm.write {
+            realm.add(APerson(id: 20, name: "e", age: 30))
+            realm.object(ofType: APerson.self, forPrimaryKey: 10)!.age = 18
+        }
+        XCTAssertEqual(changes.count, 2)
+        XCTAssertEqual(adults.map(\.name), ["a", "b", "c", "d", "e", "f"])
+        var u = try XCTUnwrap(lastUpdate())
+        XCTAssertEqual(u.0, []); XCTAssertEqual(u.1, [2, 4]); XCTAssertEqual(u.2, [])
+        // Delete "b" (old index 1) and modify "f" (old index 5).
+        try realm.write {
+            realm.delete(realm.object(ofType: APerson.self, forPrimaryKey: 1)!)
+            realm.object(ofType: APerson.self, forPrimaryKey: 2)!.age = 21
+        }
+        u = try XCTUnwrap(lastUpdate())
+        XCTAssertEqual(u.0, [1]); XCTAssertEqual(u.1, []); XCTAssertEqual(u.2, [5])
+        // Rename "a" to "z": it moves from the front to the end (a deletion and an insertion).
+        try realm.write { realm.object(ofType: APerson.self, forPrimaryKey: 3)!.name = "z" }
+        XCTAssertEqual(adults.map(\.name), ["c", "d", "e", "f", "z"])
+        u = try XCTUnwrap(lastUpdate())
+        XCTAssertEqual(u.0, [0]); XCTAssertEqual(u.1, [4]); XCTAssertEqual(u.2, [])
+        // A change outside the results does not notify.
+        let before = changes.count
+        try realm.write { realm.add(APerson(id: 99, name: "kid", age: 3)) }
+        XCTAssertEqual(changes.count, before)
+        // Key-path filter: only "age" counts as a modification.
+        var filtered: [RealmCollectionChange<Results<APerson>>] = []
+        let t2 = adults.observe(keyPaths: ["age"]) { filtered.append($0) }
+        XCTAssertTrue(spin { filtered.count == 1 })
+        try realm.write { realm.object(ofType: APerson.self, forPrimaryKey: 0)!.nickname = "dd" }
+        XCTAssertEqual(filtered.count, 1, "nickname is not in the key paths")
+        try realm.write { realm.object(ofType: APerson.self, forPrimaryKey: 0)!.age = 44 }
+        XCTAssertEqual(filtered.count, 2)
+        token.invalidate(); t2.invalidate()
+        assertIntegrity(realm)
+    }
+
+    func testListSetMapObservers() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "p")
+        try realm.write { realm.add(p); p.dogs.append(objectsIn: [ADog(name: "a"), ADog(name: "b")]) }
+        var listChanges: [RealmCollectionChange<List<ADog>>] = []
+        var mapChanges: [RealmMapChange<Map<String, Int>>] = []
+        var setChanges: [RealmCollectionChange<MutableSet<String>>] = []
+        let t1 = p.dogs.observe { listChanges.append($0) }
+        let t2 = p.scores.observe { mapChanges.append($0) }
+        let t3 = p.tags.observe { setChanges.append($0) }
+        XCTAssertTrue(spin { listChanges.count == 1 && mapChanges.count == 1 && setChanges.count == 1 })
+        try realm.write {
+            p.dogs.insert(ADog(name: "c"), at: 1)
+            p.dogs[0].name = "A"
+            p.scores["x"] = 1
+            p.tags.insert("t")
+        }
+        guard case .update(let l, let d, let i, let m)? = listChanges.last else { return XCTFail() }
+        XCTAssertEqual(l.map(\.name), ["A", "c", "b"])
+        XCTAssertEqual(d, []); XCTAssertEqual(i, [1]); XCTAssertEqual(m, [0])
+        guard case .update(_, let md, let mi, let mm)? = mapChanges.last else { return XCTFail() }
+        XCTAssertEqual(md, []); XCTAssertEqual(mi, ["x"]); XCTAssertEqual(mm, [])
+        guard case .update(_, _, let si, _)? = setChanges.last else { return XCTFail() }
+        XCTAssertEqual(si, [0])
+        try realm.write { p.dogs.remove(at: 2); p.scores["x"] = 2 }
+        guard case .update(_, let d2, let i2, _)? = listChanges.last else { return XCTFail() }
+        XCTAssertEqual(d2, [2]); XCTAssertEqual(i2, [])
+        guard case .update(_, _, _, let mm2)? = mapChanges.last else { return XCTFail() }
+        XCTAssertEqual(mm2, ["x"])
+        _ = (t1, t2, t3)
+    }
+
+    func testObjectObserverPropertyChangesAndDeletion() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada", age: 36)
+        try realm.write { realm.add(p) }
+        var events: [ObjectChange<APerson>] = []
+        let token = p.observe { (c: ObjectChange<APerson>) in events.append(c) }
+        _ = spin(until: 0.2) { false }
+        try realm.write { p.age = 37; p.nickname = "A" }
+        guard case .change(let o, let props)? = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(o.id, 1)
+        XCTAssertEqual(props.map(\.name).sorted(), ["age", "nickname"])
+        let age = props.first { $0.name == "age" }!
+        XCTAssertEqual(age.oldValue as? Int, 36); XCTAssertEqual(age.newValue as? Int, 37)
+        let nick = props.first { $0.name == "nickname" }!
+        XCTAssertNil(nick.oldValue); XCTAssertEqual(nick.newValue as? String, "A")
+        // Key-path filtered observer.
+        var nameOnly = 0
+        let t2 = p.observe(keyPaths: [\APerson.name]) { (_: ObjectChange<APerson>) in nameOnly += 1 }
+        try realm.write { p.age = 38 }
+        XCTAssertEqual(nameOnly, 0)
+        try realm.write { p.name = "Bea" }
+        XCTAssertEqual(nameOnly, 1)
+        try realm.write { realm.delete(p) }
+        guard case .deleted? = events.last else { return XCTFail("\(events)") }
+        let n = events.count
+        try realm.write { realm.add(APerson(id: 1, name: "again")) }
+        XCTAssertEqual(events.count, n, "no events after deletion")
+        _ = (token, t2)
+    }
+
+    func testReleasedTokenStopsDelivery() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        var count = 0
+        var token: NotificationToken? = realm.objects(APerson.self).observe { _ in count += 1 }
+        XCTAssertTrue(spin { count == 1 })
+        try realm.write { realm.add(APerson(id: 1, name: "x")) }
+        XCTAssertEqual(count, 2)
+        token = nil
+        try realm.write { realm.add(APerson(id: 2, name: "y")) }
+        XCTAssertEqual(count, 2)
+        _ = token
+    }
+
+    func testDeliveryOnAQueueAndFromAPollingThread() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        let realm = try Realm(configuration: cfg)
+        let q = DispatchQueue(label: "observer")
+        let gotInitial = expectation(description: "initial"), gotUpdate = expectation(description: "update")
+        nonisolated(unsafe) var onQueue = true
+        let token = realm.objects(APerson.self).observe(on: q) { change in
+            if (try? change.realmOrThrow()) == nil { onQueue = false }
+            switch change {
+            case .initial(let r): if r.count == 0 { gotInitial.fulfill() }
+            case .update(let r, _, let ins, _): if r.count == 1 && ins == [0] { gotUpdate.fulfill() }
+            case .error: break
+            }
+        }
+        wait(for: [gotInitial], timeout: 5)
+        try realm.write { realm.add(APerson(id: 1, name: "q")) }
+        wait(for: [gotUpdate], timeout: 5)
+        XCTAssertTrue(onQueue, "the collection handed to the block belongs to the queue")
+        token.invalidate()
+
+        // A plain thread polls: hasPendingChanges, then refresh() delivers.
+        let polled = expectation(description: "polled")
+        nonisolated(unsafe) var seenCounts: [Int] = []
+        let ready = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        Thread {
+            let r = try! Realm(configuration: cfg)
+            var counts: [Int] = []
+            let t = r.objects(APerson.self).observe { c in
+                if case .initial(let x) = c { counts.append(x.count) }
+                if case .update(let x, _, _, _) = c { counts.append(x.count) }
+            }
+            r.refresh()              // delivers .initial
+            ready.signal()
+            committed.wait()
+            XCTAssertTrue(r.waitForChange(timeout: 5))
+            XCTAssertTrue(r.hasPendingChanges)
+            r.refresh()
+            XCTAssertFalse(r.hasPendingChanges)
+            seenCounts = counts
+            t.invalidate()
+            polled.fulfill()
+        }.start()
+        ready.wait()
+        try realm.write { realm.add(APerson(id: 2, name: "poll")) }
+        committed.signal()
+        wait(for: [polled], timeout: 10)
+        XCTAssertEqual(seenCounts, [1, 2])
+    }
+
+    func testCommitByAnotherProcessReachesObserversQuickly() throws {
+        let exe = apiProductsDirectory.appendingPathComponent("StrataTestWriter")
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: exe.path), "StrataTestWriter not built")
+        let f = APIFixture()
+        let cfg = f.config()
+        let realm = try Realm(configuration: cfg)
+        try realm.write { realm.add(APerson(id: 1, name: "x")) }
+        var stamps: [(Date, UInt64)] = []
+        let token = realm.observe { _, r in stamps.append((Date(), (try? r.database.store.newestMeta().commitTime) ?? 0)) }
+        let start = Date()
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = ["add", cfg.fileURL!.path, "1", "1"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertTrue(spin(until: 5) { !stamps.isEmpty }, "the other process's commit is observed")
+        if let (seen, committedNs) = stamps.first {
+            // commitTime is wall-clock nanoseconds since 1970 (LockFile.nowNanos).
+            let latency = seen.timeIntervalSince1970 - Double(committedNs) / 1e9
+            print("cross-process notification latency: \(String(format: "%.2f", latency * 1000)) ms from the other process's commit to the observer block (\(Int(seen.timeIntervalSince(start) * 1000)) ms after spawn)")
+            XCTAssertLessThan(latency, 0.1)
+        }
+        token.invalidate()
+        assertIntegrity(realm)
+    }
+}
+
+extension RealmCollectionChange where CollectionType == Results<APerson> {
+    /// Touches the collection (traps if used on the wrong thread: verifyThread throws instead).
+    func realmOrThrow() throws -> Bool {
+        switch self {
+        case .initial(let r), .update(let r, _, _, _): try r.realm!.verifyThread(); return true
+        case .error(let e): throw e
+        }
+    }
+}
