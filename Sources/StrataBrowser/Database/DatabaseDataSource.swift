@@ -596,24 +596,15 @@ public final class DatabaseDataSource: BrowserDataSource {
         return keys
     }
 
-    /// Runs an RQL query over every object of a class with the reference evaluator (its
-    /// SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position.
+    /// Runs an RQL query over a class with the query executor (column scans, index lookups;
+    /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position.
     public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String) throws -> [ObjKey] {
         let bound = try compileQuery(query, schema: schema, className: className)
-        let evaluator = QueryEvaluator(DatabaseQueryAccess(txn: txn))
-        var matched: [StrataObjects.ObjectLink] = []
         do {
-            try txn.forEachCluster(className) { cluster in
-                for row in 0..<cluster.count {
-                    let object = StrataObjects.ObjectLink(className: className, key: cluster.key(row))
-                    if evaluator.matches(object, bound.predicate) { matched.append(object) }
-                }
-                return true
-            }
+            return try QueryExecutor(txn).run(bound)
         } catch {
             throw browserError(error)
         }
-        return evaluator.applyOrdering(bound.ordering, to: matched).map(\.key)
     }
 
     /// Binds an RQL query to the schema; a bad query is a ``BrowserError`` with its 0-based position.

@@ -154,9 +154,9 @@ public enum ValueConversion {
     /// `2024-05-01T12:30:05.123Z`: ISO 8601 in UTC with as many fraction digits as the stored
     /// nanoseconds need (at least milliseconds), so it parses back to the same stored value.
     public static func isoDate(_ date: Date) -> String {
-        let totalNanos = (date.timeIntervalSince1970 * 1e9).rounded()
-        guard totalNanos.isFinite, abs(totalNanos) < 9.2e18 else { return Value.iso8601(date) }
-        let ns = Int64(totalNanos)
+        // The engine's own conversion: the text is exactly the stored nanoseconds.
+        let ns = Value.storedNanoseconds(date)
+        guard ns != Int64.min, ns != Int64.max else { return Value.iso8601(date) }
         var seconds = ns / 1_000_000_000
         var fraction = ns % 1_000_000_000
         if fraction < 0 { fraction += 1_000_000_000; seconds -= 1 }
@@ -226,7 +226,11 @@ public enum ValueConversion {
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         let days = Int64(era * 146_097 + dayOfEra - 719_468)
         let seconds = days * 86400 + Int64(hms[0] * 3600 + hms[1] * 60 + hms[2] - offsetSeconds)
-        return Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)
+        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow, total.addingReportingOverflow(nanos).overflow == false else {
+            return Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)
+        }
+        return Value.date(fromStoredNanoseconds: total + nanos)
     }
 
     /// Lowercase hex of bytes.
