@@ -13,12 +13,10 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("encryption-key-file"), help: ArgumentHelp("A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.", valueName: "K"))
     var encryptionKeyFile: String?
 
-    /// Refuses a key: this build has no encryption yet (after checking the key file itself).
+    /// Reads the key file (when given); `openDatabase` then opens files with that key.
     func checkEncryption() throws {
         guard let path = encryptionKeyFile else { return }
-        _ = try readKeyFile(path)
-        throw CLIError("encryption is not available in this build of Strata, so \(path) cannot be used; open unencrypted files without --encryption-key-file",
-                       code: ExitCode32.encryption)
+        EncryptionKeyHolder.key = try readKeyFile(path)
     }
 }
 
@@ -122,7 +120,18 @@ struct Browse: ParsableCommand {
                 printError("strata: opening the demo database at \(path)")
             }
         }
-        let database = try openDatabase(path, readOnly: readOnly, label: "strata browser")
+        let database: Database
+        do {
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser")
+        } catch let e as CLIError where e.code == ExitCode32.encryption && EncryptionKeyHolder.key == nil && isatty(0) != 0 {
+            // An encrypted file and no key file: ask for the key (not echoed).
+            guard let typed = getpass("\(path) is encrypted. Key (128 hex characters): ").map({ String(cString: $0) }),
+                  let key = ValueConversion.bytes(hex: typed.trimmingCharacters(in: .whitespaces)), key.count == 64 else {
+                throw CLIError("the key must be 128 hex characters (or use --encryption-key-file)", code: ExitCode32.encryption)
+            }
+            EncryptionKeyHolder.key = key
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser")
+        }
         let source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         let signal: Int32
         do {
@@ -437,11 +446,7 @@ struct Copy: ParsableCommand {
 
     func run() throws {
         try common.checkEncryption()
-        if let outputKeyFile {
-            _ = try readKeyFile(outputKeyFile)
-            throw CLIError("encryption is not available in this build of Strata, so the copy cannot be encrypted; copy without --output-encryption-key-file",
-                           code: ExitCode32.encryption)
-        }
+        let outputKey = try outputKeyFile.map(readKeyFile)
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
@@ -451,17 +456,21 @@ struct Copy: ParsableCommand {
         let bar = ProgressBar()
         let started = Date()
         let version = try db.store.newestMeta().version
-        try db.store.writeCopy(toPath: destination, progress: { bar.update($0.fraction, "copying") })
+        // No flag: the copy keeps the source's key; --decrypt: a plain copy; K2: encrypted with K2.
+        let copyKey: [UInt8]? = decrypt ? nil : (outputKey ?? EncryptionKeyHolder.key)
+        do {
+            try db.store.writeCopy(toPath: destination, encryptionKey: copyKey, progress: { bar.update($0.fraction, "copying") })
+        } catch { bar.finish(); throw cliError(error) }
         bar.finish()
         let seconds = Date().timeIntervalSince(started)
         let after = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? NSNumber)??.int64Value ?? 0
         if json {
             printJSON(.object([("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
                                ("sourceBytes", .int(before)), ("destinationBytes", .int(after)), ("seconds", .double(seconds)),
-                               ("encrypted", .bool(false))]))
+                               ("encrypted", .bool(copyKey != nil))]))
             return
         }
-        if decrypt { printError("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }
+        if decrypt && !db.store.isEncrypted { printError("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }
         print("copied \(source) (\(Formatting.bytes(Int64(before)))) to \(destination) (\(Formatting.bytes(after))) at version \(version) in \(String(format: "%.2f", seconds)) s")
     }
 }

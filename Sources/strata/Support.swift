@@ -40,6 +40,7 @@ func cliError(_ error: Error) -> CLIError {
         switch e {
         case .fileNotFound, .notADatabase, .unsupportedFormat, .corrupted, .badLockFile: return CLIError(e.description, code: ExitCode32.badFile)
         case .fileInUse, .readOnly: return CLIError(e.description, code: ExitCode32.refused)
+        case .invalidEncryptionKey, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
     }
@@ -145,6 +146,11 @@ final class ProgressBar {
     }
 }
 
+/// The key given with --encryption-key-file (or typed at the browser's prompt), for this process.
+enum EncryptionKeyHolder {
+    nonisolated(unsafe) static var key: [UInt8]?
+}
+
 /// Opens a database for a command. Missing files are refused (never created).
 func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") throws -> Database {
     guard FileManager.default.fileExists(atPath: path) else {
@@ -158,6 +164,7 @@ func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") thro
     options.create = false
     options.readOnly = readOnly
     options.label = label
+    options.encryptionKey = EncryptionKeyHolder.key
     do {
         return try Database(path: path, options: options)
     } catch {

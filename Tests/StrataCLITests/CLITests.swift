@@ -142,14 +142,35 @@ final class CLITests: XCTestCase {
         // Demo over an existing file: 5.
         r = try StrataCLI.run(["demo", file])
         XCTAssertEqual(r.code, 5)
-        // Key files: malformed 6, unreadable 6, valid but no encryption 6.
+        // Key files: malformed 6, unreadable 6, a key for an unencrypted file 6.
         r = try StrataCLI.run(["info", file, "--encryption-key-file", path("foreign.txt")])
         XCTAssertEqual(r.code, 6)
         r = try StrataCLI.run(["info", file, "--encryption-key-file", path("nokey")])
         XCTAssertEqual(r.code, 6)
         try Data(String(repeating: "ab", count: 64).utf8).write(to: dir.appendingPathComponent("key.hex"))
         r = try StrataCLI.run(["info", file, "--encryption-key-file", path("key.hex")])
-        XCTAssertEqual(r.code, 6); XCTAssertTrue(r.stderr.contains("encryption is not available"), r.stderr)
+        XCTAssertEqual(r.code, 6); XCTAssertTrue(r.stderr.lowercased().contains("not encrypted"), r.stderr)
+        // Encrypt a copy, then every command needs the key; a wrong key is 6; decrypt back.
+        r = try StrataCLI.run(["copy", file, path("enc.strata"), "--output-encryption-key-file", path("key.hex"), "--json"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("\"encrypted\":true") || r.stdout.contains("\"encrypted\": true"), r.stdout)
+        r = try StrataCLI.run(["info", path("enc.strata")])
+        XCTAssertEqual(r.code, 6, r.stderr)
+        r = try StrataCLI.run(["info", path("enc.strata"), "--json", "--encryption-key-file", path("key.hex")])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let plainInfo = try StrataCLI.run(["info", file, "--json"])
+        let encClasses = (try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["classes"] as? [[String: Any]]
+        let plainClasses = (try JSONSerialization.jsonObject(with: Data(plainInfo.stdout.utf8)) as? [String: Any])?["classes"] as? [[String: Any]]
+        XCTAssertEqual(encClasses?.map { "\($0["name"]!) \($0["count"]!)" }, plainClasses?.map { "\($0["name"]!) \($0["count"]!)" })
+        try Data(String(repeating: "cd", count: 64).utf8).write(to: dir.appendingPathComponent("wrong.hex"))
+        r = try StrataCLI.run(["info", path("enc.strata"), "--encryption-key-file", path("wrong.hex")])
+        XCTAssertEqual(r.code, 6, r.stderr)
+        r = try StrataCLI.run(["check", path("enc.strata"), "--encryption-key-file", path("key.hex")])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        r = try StrataCLI.run(["copy", path("enc.strata"), path("dec.strata"), "--decrypt", "--encryption-key-file", path("key.hex")])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        r = try StrataCLI.run(["info", path("dec.strata"), "--json"])
+        XCTAssertEqual(r.code, 0, r.stderr)
         // Usage: 2.
         r = try StrataCLI.run(["info"])
         XCTAssertEqual(r.code, 2)
