@@ -65,10 +65,11 @@ public final class StrataBenchEngine: BenchEngine {
         let r = try opened().read()
         defer { r.end() }
         var sum = BenchChecksum()
+        let scoreColumn = try r.columnIndex("Item", "score"), nameColumn = try r.columnIndex("Item", "name")
         for id in ids {
             if let (c, row) = try r.locateObject("Item", Int64(id)) {
-                let score = try c.column("score").double(row)
-                try c.column("name").withBytes(row) { b in
+                let score = try c.column(at: scoreColumn).double(row)
+                try c.column(at: nameColumn).withBytes(row) { b in
                     sum.combine(nameUTF8: b.bindMemory(to: UInt8.self), score: score)
                 }
             } else {

@@ -100,8 +100,9 @@ extension DBTransaction {
     /// Used by the query engine for primary-key and index lookups.
     public func locateObject(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
         let t = try table(className)
-        guard let tree = try t.tree(create: false), let e = try tree.floor(ClusterKey.encode(key)) else { return nil }
-        let tk = ClusterKey.decode(e.key)
+        guard let tree = try t.tree(create: false),
+              let e = try tree.floor8(UInt64(bitPattern: key) ^ (1 << 63)) else { return nil }
+        let tk = Int64(bitPattern: e.key ^ (1 << 63))
         if let m = t.dirty[tk] {
             guard let row = m.row(of: key) else { return nil }
             return (ClusterSnapshot(table: t, cluster: .dirty(m)), row)

@@ -92,7 +92,12 @@ public struct ClusterSnapshot {
 
     /// The column of a single-valued stored property.
     public func column(_ property: String) throws -> ColumnAccessor {
-        let c = try table.columnIndex(property)
+        try column(at: try table.columnIndex(property))
+    }
+
+    /// The column at index `c` of the class's stored properties (see `DBTransaction.columnIndex`).
+    public func column(at c: Int) throws -> ColumnAccessor {
+        guard c >= 0 && c < table.columns.count else { throw ObjectError.indexOutOfRange("columns of '\(table.schema.className)'", index: c, count: table.columns.count) }
         let p = table.columns[c]
         switch cluster {
         case .stored(let s):
@@ -118,6 +123,11 @@ public struct ClusterSnapshot {
 }
 
 extension DBTransaction {
+    /// The column index of a stored property, for `ClusterSnapshot.column(at:)` in hot loops.
+    public func columnIndex(_ className: String, _ property: String) throws -> Int {
+        try table(className).columnIndex(property)
+    }
+
     /// Calls `body` for each cluster of `className` in key order until it returns false.
     public func forEachCluster(_ className: String, _ body: (ClusterSnapshot) throws -> Bool) throws {
         let t = try table(className)

@@ -184,6 +184,36 @@ public final class BTree {
         throw corrupt("tree deeper than 64 levels")
     }
 
+    /// The value of the entry with the greatest key <= `key`, and that key, for trees whose keys
+    /// are 8 bytes (the object layer's cluster trees): one descent, no allocation.
+    public func floor8(_ key: UInt64) throws -> (key: UInt64, value: TreeValue)? {
+        guard var c = root else { return nil }
+        var be = key.bigEndian
+        return try withUnsafeBytes(of: &be) { k in
+            for _ in 0..<64 {
+                let n = try node(c)
+                let (i, eq) = try search(n, k)
+                let idx = eq ? i : i - 1
+                if idx < 0 { return nil }
+                if n.isLeaf {
+                    switch n {
+                    case .s(let st):
+                        do {
+                            let kb = try st.leafKey(idx)
+                            guard kb.count == 8 else { return nil }
+                            return (UInt64(bigEndian: kb.loadUnaligned(as: UInt64.self)), try st.leafTreeValue(idx))
+                        } catch { throw corrupt("node \(st.view.ref) is malformed") }
+                    case .d(let d):
+                        guard d.keys[idx].count == 8 else { return nil }
+                        return (d.keys[idx].withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }, d.values[idx])
+                    }
+                }
+                c = child(n, idx)
+            }
+            throw corrupt("tree deeper than 64 levels")
+        }
+    }
+
     /// Sum of all entry weights (the number of entries when unweighted).
     public var totalWeight: UInt64 {
         get throws {
