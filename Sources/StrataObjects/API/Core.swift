@@ -20,9 +20,24 @@ final class Coordinator: @unchecked Sendable {
     private var live: [Weak<RealmCore>] = []
     private var watcherID: UInt64 = 0
 
+    /// Paths opened at least once in this process (`shouldCompactOnLaunch` is asked only on
+    /// the first open).
+    private static let launched = Locked<Set<String>>([])
+    /// What the launch compaction did (nil when none ran), or why it was refused.
+    private(set) var launchCompaction: Result<CompactionResult, Swift.Error>?
+
     static func open(_ config: Realm.Configuration) throws -> Coordinator {
         if config.encryptionKey != nil {
             throw Realm.Error.unsupported("encryptionKey: encrypted files are not implemented yet")
+        }
+        if config.readOnly && config.deleteRealmIfMigrationNeeded {
+            throw Realm.Error.invalidConfiguration("deleteRealmIfMigrationNeeded cannot be set for a read-only realm")
+        }
+        if config.readOnly && config.shouldCompactOnLaunch != nil {
+            throw Realm.Error.invalidConfiguration("shouldCompactOnLaunch cannot be set for a read-only realm")
+        }
+        if config.readOnly && config.inMemoryIdentifier != nil {
+            throw Realm.Error.invalidConfiguration("an in-memory realm cannot be read-only")
         }
         let infos = ClassInfo.closure(config.objectTypes ?? ClassInfo.allKnown.map(\.type))
         let schema = Schema(infos.map(\.objectSchema))
@@ -47,33 +62,45 @@ final class Coordinator: @unchecked Sendable {
         options.readOnly = config.readOnly
         options.label = ProcessInfo.processInfo.processName
         let inMemory = config.inMemoryIdentifier != nil
-        func openDB() throws -> Database {
-            if inMemory { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
-            return try Database(path: path, options: options, schema: schema, schemaVersion: config.schemaVersion)
+        let fm = FileManager.default
+        if inMemory {
+            if Coordinator.openInMemory.with({ $0.insert(path).inserted }) {
+                try? fm.removeItem(atPath: path); try? fm.removeItem(atPath: path + ".lock")
+            }
+        } else if !config.readOnly {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty && !fm.fileExists(atPath: dir) { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
-        var opened: Database
-        do { opened = try openDB() } catch let e as SchemaError {
-            guard case .migrationRequired = e else { throw e }
-            if config.deleteRealmIfMigrationNeeded && !config.readOnly {
-                try? FileManager.default.removeItem(atPath: path)
-                try? FileManager.default.removeItem(atPath: path + ".lock")
-                opened = try openDB()
-            } else if config.migrationBlock != nil {
-                throw Realm.Error.unsupported("migrations are not implemented yet (\(e))")
-            } else { throw e }
+        var store = try Store(path: path, options: options)
+        let first = Coordinator.launched.with { $0.insert(path).inserted }
+        if first, let ask = config.shouldCompactOnLaunch, !inMemory, !config.readOnly {
+            let stats = try store.spaceStatistics()
+            if ask(Int(stats.totalBytes), Int(stats.usedBytes)) {
+                // Refused (with a reason) when another handle or process has the file open.
+                do { launchCompaction = .success(try store.compact()) } catch { launchCompaction = .failure(error) }
+            }
         }
-        if opened.schemaVersion > config.schemaVersion {
-            opened.close()
-            throw Realm.Error.invalidConfiguration("the file's schema version \(opened.schemaVersion) is newer than the configuration's schemaVersion \(config.schemaVersion)")
+        if config.deleteRealmIfMigrationNeeded {
+            let (fileSchema, fileVersion) = try Database.readSchema(store)
+            if Database.migrationNeeded(file: fileSchema, fileVersion: fileVersion, wanted: schema, version: config.schemaVersion) {
+                store.close()
+                try? fm.removeItem(atPath: path)
+                try? fm.removeItem(atPath: path + ".lock")
+                store = try Store(path: path, options: options)
+            }
         }
-        db = opened
+        db = try Database(store: store, schema: schema, schemaVersion: config.schemaVersion, migrationBlock: config.migrationBlock)
         watcherID = db.store.addCommitObserver { [weak self] version in self?.commitSeen(version) }
     }
+
+    /// In-memory identifiers with a live coordinator (their temporary file is fresh on first open).
+    private static let openInMemory = Locked<Set<String>>([])
 
     deinit {
         db.store.removeCommitObserver(watcherID)
         db.close()
         if isInMemory {
+            Coordinator.openInMemory.with { _ = $0.remove(path) }
             try? FileManager.default.removeItem(atPath: path)
             try? FileManager.default.removeItem(atPath: path + ".lock")
         }
