@@ -63,7 +63,7 @@ public final class Migration {
         guard runner.oldSchema[typeName] != nil else { return }
         let keys: [ObjKey]
         do { keys = try runner.oldTxn.objectKeys(typeName) } catch { record(error); return }
-        let inNew = runner.stored[typeName] != nil && !runner.deletedClasses.contains(typeName)
+        let inNew = runner.wanted[typeName] != nil
         for k in keys {
             let old = MigrationObject(migration: self, txn: runner.oldTxn, className: typeName, key: k, writable: false)
             var new: MigrationObject? = nil

@@ -44,7 +44,15 @@ final class Coordinator: @unchecked Sendable {
         let path = config.path
         let key = path + "|" + schema.classNames.joined(separator: ",") + (config.readOnly ? "|ro" : "")
         return try registry.with { reg in
-            if let c = reg[key]?.value { return c }
+            if let c = reg[key]?.value {
+                if config.schemaVersion < c.db.schemaVersion {
+                    throw MigrationError.schemaVersionDecreased(path: path, fileVersion: c.db.schemaVersion, configuredVersion: config.schemaVersion)
+                }
+                if config.schemaVersion > c.db.schemaVersion {
+                    throw Realm.Error.invalidConfiguration("\(path) is already open in this process with schema version \(c.db.schemaVersion); release those realms before opening it with schema version \(config.schemaVersion)")
+                }
+                return c
+            }
             let c = try Coordinator(config, schema: schema, infos: infos, path: path)
             reg[key] = Weak(value: c)
             return c
