@@ -1,6 +1,7 @@
 import Foundation
 import StrataObjects
 import StrataStorage
+import StrataQuery
 
 /// The Strata side of the benchmark: one class `Item` (Int primary key = object key, String
 /// name, Int age, Double score, Bool active) written and read through the object layer.
@@ -35,29 +36,21 @@ public final class StrataBenchEngine: BenchEngine {
 
     public func insert(_ rows: [BenchRow]) throws -> Int {
         let w = try opened().write(label: "bench insert")
-        for r in rows { try w.insertRow("Item", Self.row(r)) }
+        try w.appendObjects("Item", count: rows.count, columns: [
+            "id": .ints(rows.map { Int64($0.id) }), "name": .strings(rows.map(\.name)),
+            "age": .ints(rows.map { Int64($0.age) }), "score": .doubles(rows.map(\.score)),
+            "active": .bools(rows.map(\.active)),
+        ])
         try w.commit()
         return rows.count
     }
 
+    /// Through the query language, as an application would ask it.
     public func count(_ query: BenchCountQuery) throws -> Int {
         let r = try opened().read()
         defer { r.end() }
-        let lo = Int64(query.ageRange.lowerBound), hi = Int64(query.ageRange.upperBound)
-        let prefix = Array(query.namePrefix.utf8)
-        var n = 0
-        try prefix.withUnsafeBytes { pre in
-            try r.forEachCluster("Item") { c in
-                let age = try c.column("age"), name = try c.column("name")
-                for i in 0..<c.count {
-                    let a = age.int(i)
-                    guard a >= lo && a <= hi else { continue }
-                    if name.withBytes(i, { b in b.count >= pre.count && (pre.count == 0 || memcmp(b.baseAddress!, pre.baseAddress!, pre.count) == 0) }) { n += 1 }
-                }
-                return true
-            }
-        }
-        return n
+        return try r.count("Item", where: "age BETWEEN {$0, $1} AND name BEGINSWITH $2",
+                           query.ageRange.lowerBound, query.ageRange.upperBound, query.namePrefix)
     }
 
     public func sumAge() throws -> Int {
@@ -73,7 +66,7 @@ public final class StrataBenchEngine: BenchEngine {
         defer { r.end() }
         var sum = BenchChecksum()
         for id in ids {
-            if let (c, row) = try r.clusterOf("Item", Int64(id)) {
+            if let (c, row) = try r.locateObject("Item", Int64(id)) {
                 let score = try c.column("score").double(row)
                 try c.column("name").withBytes(row) { b in
                     sum.combine(nameUTF8: b.bindMemory(to: UInt8.self), score: score)

@@ -23,6 +23,10 @@ final class ClassTable {
     let columnByName: [String: Int]
     /// Columns with a secondary index (not an Int primary key, which is the object key).
     let indexedColumns: [Int]
+    /// Columns linking to embedded objects (deleted with their parent).
+    lazy var embeddedLinkColumns: [Int] = columns.indices.filter { c in
+        columns[c].type == .object && columns[c].objectClassName.map { txn.schema[$0]?.isEmbedded == true } == true
+    }
     /// Column of the primary key, if any.
     let pkColumn: Int?
     /// Objects inserted / modified / deleted in this transaction.
@@ -389,6 +393,85 @@ final class ClassTable {
             try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
             dirty[tk] = nil
             if tail?.treeKey == tk { tail = nil }
+        }
+    }
+
+    /// True when `key` is greater than every object key of the class.
+    func isBeyondAll(_ key: ObjKey) throws -> Bool {
+        if let tl = tail, dirty[tl.treeKey] != nil { return key > tl.lastKey }
+        guard let t = try tree(create: false), let last = try t.entries(lastOnly: true) else { return true }
+        let tk = ClusterKey.decode(last.key)
+        switch try cluster(tk) {
+        case .stored(let s): return s.count == 0 || key > s.keys.int(s.count - 1)
+        case .dirty(let m): return m.count == 0 || key > m.keys[m.count - 1]
+        }
+    }
+
+    /// Appends objects with increasing keys above every existing key, filling clusters straight
+    /// from the column arrays (columns not given take defaults).
+    func appendBulk(keys: [ObjKey], columns given: [Int: BulkColumn]) throws {
+        let t = try tree(create: true)!
+        weightsStale = true
+        var start = 0
+        let n = keys.count
+        // Fill the current tail cluster first, if it is open in this transaction.
+        var target: (Int64, MutableCluster)? = nil
+        if let tl = tail, let m = dirty[tl.treeKey], m.count < ObjectLimits.clusterCapacity { target = (tl.treeKey, m) }
+        while start < n {
+            let m: MutableCluster
+            let tk: Int64
+            if let (k, existing) = target { m = existing; tk = k; target = nil }
+            else {
+                m = MutableCluster(keys: [], columns: columns.map { p in .decoded(MutableColumn.empty(ColumnLayout.of(p), fixedWidth: ColumnLayout.fixedWidth(p.type))) })
+                tk = keys[start]
+                try t.put(ClusterKey.encode(tk), value: .inline([]), weight: 0)
+                dirty[tk] = m
+            }
+            let take = min(ObjectLimits.clusterCapacity - m.count, n - start)
+            let range = start..<(start + take)
+            for c in 0..<columns.count {
+                let col = try decodedColumn(m, c)
+                let p = columns[c]
+                switch given[c] {
+                case .ints(let a)?: for i in range { col.appendRow(int: a[i], isNull: false) }
+                case .doubles(let a)?: for i in range { col.appendRow(double: a[i], isNull: false) }
+                case .bools(let a)?: for i in range { col.appendRow(int: a[i] ? 1 : 0, isNull: false) }
+                case .strings(let a)?: for i in range { col.appendStringRow(a[i]) }
+                case .values(let a)?: for i in range { ValueCodec.append(a[i], to: col, type: p.type) }
+                case nil: let d = defaultValue(p); for _ in range { ValueCodec.append(d, to: col, type: p.type) }
+                }
+            }
+            m.keys.append(contentsOf: keys[range])
+            tail = (tk, m.keys[m.count - 1])
+            start += take
+        }
+    }
+
+    /// Removes several objects, rewriting each affected cluster once.
+    func delete(keys: [ObjKey]) throws {
+        var byCluster: [Int64: [Int]] = [:]
+        for key in keys {
+            guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+            byCluster[tk, default: []].append(row)
+        }
+        weightsStale = true
+        for (tk, rows) in byCluster {
+            let m = try makeMutable(tk)
+            var remove = [Bool](repeating: false, count: m.count)
+            for r in rows { remove[r] = true }
+            for c in 0..<columns.count {
+                let col = try decodedColumn(m, c)
+                if col.layout == .refs {
+                    for r in rows { if case .stored(let ref) = col.refs[r], ref != 0 { try write.free(ref) } }
+                }
+                col.removeRows(remove)
+            }
+            m.keys = m.keys.indices.filter { !remove[$0] }.map { m.keys[$0] }
+            if m.count == 0 {
+                try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
+                dirty[tk] = nil
+                if tail?.treeKey == tk { tail = nil }
+            }
         }
     }
 

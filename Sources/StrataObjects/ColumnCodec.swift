@@ -256,6 +256,15 @@ final class MutableColumn {
         }
     }
 
+    /// Appends a non-null string row without an intermediate array.
+    func appendStringRow(_ s: String) {
+        var s = s
+        s.withUTF8 { data.append(contentsOf: $0) }
+        offsets.append(UInt32(data.count))
+        count += 1
+        if nulls != nil { nulls!.append(false) }
+    }
+
     func insertRow(at i: Int, int: Int64 = 0, float: Float = 0, double: Double = 0, bytes: [UInt8] = [], isNull: Bool) {
         if i == count { appendRow(int: int, float: float, double: double, bytes: bytes, isNull: isNull); return }
         switch layout {
@@ -308,6 +317,29 @@ final class MutableColumn {
         count -= 1
         nulls?.remove(at: i)
         if let n = nulls, !n.contains(true) { nulls = nil }
+    }
+
+    /// Removes the rows whose `remove` flag is set, in one pass.
+    func removeRows(_ remove: [Bool]) {
+        let keep = remove.indices.filter { !remove[$0] }
+        if keep.count == count { return }
+        switch layout {
+        case .int: ints = keep.map { ints[$0] }
+        case .float: floats = keep.map { floats[$0] }
+        case .double: doubles = keep.map { doubles[$0] }
+        case .bytes:
+            var nd: [UInt8] = []; nd.reserveCapacity(data.count)
+            var no: [UInt32] = [0]; no.reserveCapacity(keep.count + 1)
+            for i in keep { nd.append(contentsOf: data[bytesRange(i)]); no.append(UInt32(nd.count)) }
+            data = nd; offsets = no
+        case .fixed:
+            var nd: [UInt8] = []; nd.reserveCapacity(keep.count * width)
+            for i in keep { nd.append(contentsOf: data[(i * width)..<((i + 1) * width)]) }
+            data = nd
+        case .refs: refs = keep.map { refs[$0] }
+        }
+        if let n = nulls { nulls = keep.map { n[$0] }; if !nulls!.contains(true) { nulls = nil } }
+        count = keep.count
     }
 
     /// Splits off rows [at, count) into a new column.

@@ -45,3 +45,92 @@ extension DBTransaction {
         return key
     }
 }
+
+/// Values of one property for many objects, for `appendObjects`.
+public enum BulkColumn {
+    case ints([Int64])
+    case doubles([Double])
+    case bools([Bool])
+    case strings([String])
+    /// Any property type, one `Value` per object (slower than the typed cases).
+    case values([Value])
+
+    var count: Int {
+        switch self {
+        case .ints(let a): return a.count
+        case .doubles(let a): return a.count
+        case .bools(let a): return a.count
+        case .strings(let a): return a.count
+        case .values(let a): return a.count
+        }
+    }
+}
+
+extension DBTransaction {
+    /// Appends `count` objects given column by column — the fast path for bulk loading (import,
+    /// benchmarks). Properties not given take their defaults. When the objects' keys (the Int
+    /// primary keys, or new keys) are increasing and above every existing key, clusters are
+    /// filled directly from the arrays; otherwise the objects are inserted one by one. Either way
+    /// the same checks apply: types, the 16 MB value limit, primary-key uniqueness.
+    public func appendObjects(_ className: String, count: Int, columns given: [String: BulkColumn]) throws {
+        guard isWritable else { throw ObjectError.notInWriteTransaction }
+        let t = try table(className)
+        if t.schema.isEmbedded { throw ObjectError.embeddedObjectCreation(className) }
+        for (name, col) in given {
+            guard let ci = t.columnByName[name] else { throw ObjectError.unknownProperty(className: className, property: name) }
+            guard col.count == count else { throw ObjectError.wrongType("'\(className).\(name)'", expected: "\(count) values", got: "\(col.count)") }
+            let p = t.columns[ci]
+            switch (p.type, col) {
+            case (.int, .ints), (.double, .doubles), (.bool, .bools): break
+            case (.string, .strings(let a)):
+                if let big = a.first(where: { $0.utf8.count > ObjectLimits.maxValueBytes }) { throw ObjectError.valueTooLarge("'\(className).\(name)'", big.utf8.count) }
+            case (_, .values): break
+            default: throw ObjectError.wrongType("'\(className).\(name)'", expected: p.type.description, got: "a bulk column of another type")
+            }
+        }
+        // Keys.
+        var keys: [ObjKey] = []
+        keys.reserveCapacity(count)
+        if let pkc = t.pkColumn {
+            guard let pkCol = given[t.columns[pkc].name] else { throw ObjectError.missingPrimaryKey(className: className) }
+            if t.usesPrimaryKeyAsObjectKey, case .ints(let a) = pkCol { keys = a }
+        }
+        let canAppend: Bool = {
+            if t.pkColumn != nil && !t.usesPrimaryKeyAsObjectKey { return false }
+            if !t.indexedColumns.isEmpty { return false }
+            if t.columns.contains(where: { $0.collection != .single }) { return false }
+            if t.pkColumn != nil {
+                guard keys.count == count else { return false }
+                for i in 1..<max(1, count) where keys[i] <= keys[i - 1] { return false }
+            }
+            return true
+        }()
+        if !canAppend || (t.pkColumn != nil && count > 0 && (try? t.isBeyondAll(keys[0])) != true) {
+            for i in 0..<count {
+                var row: [Value] = []
+                row.reserveCapacity(t.columns.count)
+                for p in t.columns {
+                    guard let col = given[p.name] else { row.append(t.defaultValue(p)); continue }
+                    switch col {
+                    case .ints(let a): row.append(.int(a[i]))
+                    case .doubles(let a): row.append(.double(a[i]))
+                    case .bools(let a): row.append(.bool(a[i]))
+                    case .strings(let a): row.append(.string(a[i]))
+                    case .values(let a): row.append(a[i])
+                    }
+                }
+                try insertRow(className, row)
+            }
+            return
+        }
+        if t.pkColumn == nil { keys = try (0..<count).map { _ in try t.newKey(primaryKey: nil) } }
+        // Coerce `.values` columns once.
+        var prepared: [Int: BulkColumn] = [:]
+        for (name, col) in given {
+            let ci = t.columnByName[name]!
+            if case .values(let a) = col { prepared[ci] = .values(try a.map { try coerce(className, name, $0) }) } else { prepared[ci] = col }
+        }
+        try t.appendBulk(keys: keys, columns: prepared)
+        t.changeCounts.inserted += count
+    }
+}

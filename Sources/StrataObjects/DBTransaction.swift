@@ -430,28 +430,29 @@ public final class DBTransaction {
     public func delete(_ className: String, keys: [ObjKey]) throws {
         _ = try requireWrite()
         let t = try table(className)
-        var gone = Set<ObjKey>()
+        var seen = Set<ObjKey>()
+        let unique = keys.filter { seen.insert($0).inserted }
         var embeddedToDelete: [String: [ObjKey]] = [:]
-        for key in keys where !gone.contains(key) {
-            guard try t.exists(key) else { throw ObjectError.noSuchObject(className: className, key: key) }
-            for p in t.columns where p.type == .object {
-                guard let target = p.objectClassName, schema[target]?.isEmbedded == true else { continue }
-                if p.collection == .single {
-                    if case .object(let l) = try value(className, key, p.name) { embeddedToDelete[target, default: []].append(l.key) }
-                } else if p.collection != .map {
-                    for v in try list(className, key, p.name) { if case .object(let l) = v { embeddedToDelete[target, default: []].append(l.key) } }
+        if !t.embeddedLinkColumns.isEmpty || !t.indexedColumns.isEmpty {
+            for key in unique {
+                guard let (c, row) = try t.locateCluster(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
+                for ci in t.embeddedLinkColumns {
+                    let p = t.columns[ci], target = p.objectClassName!
+                    if p.collection == .single {
+                        if case .object(let l) = try t.value(c, row: row, column: ci) { embeddedToDelete[target, default: []].append(l.key) }
+                    } else if p.collection != .map {
+                        for v in try list(className, key, p.name) { if case .object(let l) = v { embeddedToDelete[target, default: []].append(l.key) } }
+                    }
+                }
+                for ci in t.indexedColumns {
+                    let v = try t.value(c, row: row, column: ci)
+                    try indexTree(className, t.columns[ci].name).delete(IndexKey.key(v, key))
                 }
             }
-            for (i, p) in t.columns.enumerated() where hasIndex(className, p.name) {
-                let (tk, row) = try t.locate(key: key)!
-                let v = try t.value(try t.cluster(tk), row: row, column: i)
-                try indexTree(className, p.name).delete(IndexKey.key(v, key))
-            }
-            try t.delete(key: key)
-            gone.insert(key)
-            t.changeCounts.deleted += 1
         }
-        try removeLinks(to: className, keys: gone)
+        try t.delete(keys: unique)
+        t.changeCounts.deleted += unique.count
+        try removeLinks(to: className, keys: Set(unique))
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }
     }
 

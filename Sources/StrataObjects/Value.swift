@@ -48,6 +48,11 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Nanoseconds since 1970 for a date, exactly as the engine stores date properties.
+    public static func storedNanoseconds(_ d: Date) -> Int64 { ValueCodec.dateToInt(d) }
+    /// The date a stored nanosecond count reads back as.
+    public static func date(fromStoredNanoseconds ns: Int64) -> Date { ValueCodec.intToDate(ns) }
+
     /// ISO 8601 with milliseconds, UTC.
     public static func iso8601(_ d: Date) -> String {
         let f = ISO8601DateFormatter()

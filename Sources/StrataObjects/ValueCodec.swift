@@ -5,13 +5,20 @@ import StrataStorage
 /// Dates are stored as Int64 nanoseconds since 1970; decimals as their canonical string;
 /// `mixed` as a tagged byte string (tag, payload).
 enum ValueCodec {
+    /// Whole seconds and the fraction are converted separately, so a Date survives the round trip
+    /// as exactly as its Double representation allows.
     static func dateToInt(_ d: Date) -> Int64 {
-        let ns = (d.timeIntervalSince1970 * 1e9).rounded()
-        if ns >= 9.2e18 { return Int64.max }
-        if ns <= -9.2e18 { return Int64.min }
-        return Int64(ns)
+        let t = d.timeIntervalSince1970
+        guard t.isFinite, abs(t) < 9.2e9 else { return t < 0 ? Int64.min : Int64.max }
+        let secs = t.rounded(.down)
+        let nanos = ((t - secs) * 1e9).rounded()
+        return Int64(secs) * 1_000_000_000 + Int64(nanos)
     }
-    static func intToDate(_ i: Int64) -> Date { Date(timeIntervalSince1970: Double(i) / 1e9) }
+    static func intToDate(_ i: Int64) -> Date {
+        let (q, r) = i.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let (secs, nanos) = r < 0 ? (q - 1, r + 1_000_000_000) : (q, r)
+        return Date(timeIntervalSince1970: Double(secs) + Double(nanos) / 1e9)
+    }
 
     static func uuidBytes(_ u: UUID) -> [UInt8] { withUnsafeBytes(of: u.uuid) { Array($0) } }
     static func uuid(_ b: UnsafeRawBufferPointer) -> UUID {

@@ -159,4 +159,43 @@ final class DynamicAPITests: XCTestCase {
             XCTAssertEqual($0 as? SchemaError, .migrationRequired(["property 'Person.nick' was added"]))
         }
     }
+
+    func testAppendObjectsFastPathAndFallback() throws {
+        let dir = TempDir()
+        let schema = Schema([ObjectSchema(className: "Item", properties: [
+            PropertySchema(name: "id", type: .int, isPrimaryKey: true),
+            PropertySchema(name: "name", type: .string),
+            PropertySchema(name: "score", type: .double, isOptional: true),
+            PropertySchema(name: "flag", type: .bool),
+        ])])
+        let db = try Database(path: dir.path("b.strata"), schema: schema)
+        var w = try db.write()
+        // Fast path: increasing keys; spans several clusters; `score` omitted → null.
+        try w.appendObjects("Item", count: 2500, columns: ["id": .ints((0..<2500).map { Int64($0 * 2) }),
+                                                           "name": .strings((0..<2500).map { "n\($0) ✓" }),
+                                                           "flag": .bools((0..<2500).map { $0 % 3 == 0 })])
+        // Fallback: keys in the middle (odd) go in one by one.
+        try w.appendObjects("Item", count: 3, columns: ["id": .ints([1, 3, 5]), "name": .values([.string("a"), .string("b"), .string("c")])])
+        XCTAssertThrowsError(try w.appendObjects("Item", count: 1, columns: ["id": .ints([4])])) {
+            XCTAssertEqual($0 as? ObjectError, .duplicatePrimaryKey(className: "Item", value: "4"))
+        }
+        XCTAssertThrowsError(try w.appendObjects("Item", count: 2, columns: ["id": .ints([10_000])]))
+        XCTAssertEqual(try w.count("Item"), 2503)
+        try w.commit()
+        let r = try db.read()
+        XCTAssertEqual(try r.count("Item"), 2503)
+        XCTAssertEqual(try r.value("Item", 4998, "name"), .string("n2499 ✓"))
+        XCTAssertEqual(try r.value("Item", 3, "name"), .string("b"))
+        XCTAssertEqual(try r.value("Item", 6, "flag"), .bool(true))
+        XCTAssertEqual(try r.value("Item", 8, "score"), .null)
+        XCTAssertEqual(try r.objectKey("Item", at: 2), 2)
+        XCTAssertEqual(try r.objectKeys("Item").count, 2503)
+        r.end()
+        assertSound(db)
+        w = try db.write()
+        try w.appendObjects("Item", count: 2, columns: ["id": .ints([9000, 9001]), "name": .strings(["x", "y"])])
+        try w.commit()
+        XCTAssertEqual(try db.read().value("Item", 9001, "name"), .string("y"))
+        assertSound(db)
+    }
 }

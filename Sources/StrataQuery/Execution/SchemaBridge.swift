@@ -51,13 +51,7 @@ extension QueryProperty {
 }
 
 /// Nanoseconds since 1970 for a Foundation date, exactly as the engine stores it.
-@inline(__always) func storedNanoseconds(_ d: Date) -> Int64 {
-    let ns = (d.timeIntervalSince1970 * 1e9).rounded()
-    if ns.isNaN { return 0 }
-    if ns >= 9.2e18 { return Int64.max }
-    if ns <= -9.2e18 { return Int64.min }
-    return Int64(ns)
-}
+@inline(__always) func storedNanoseconds(_ d: Date) -> Int64 { Value.storedNanoseconds(d) }
 
 extension QueryTimestamp {
     /// The timestamp of a stored date (nanoseconds since 1970).
