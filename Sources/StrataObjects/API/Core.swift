@@ -167,6 +167,8 @@ final class RealmCore: @unchecked Sendable {
     /// Bumped whenever the data this core sees may have changed (caches compare it).
     private(set) var generation = 0
     var autorefresh = true
+    /// `writeAsync` bookkeeping: the next id, the ids queued, the ids cancelled.
+    let asyncWrites = Locked<(next: UInt32, pending: Set<UInt32>, cancelled: Set<UInt32>)>((1, [], []))
 
     // Observers: guarded by `observerLock` (tokens may be invalidated from any thread).
     let observerLock = NSLock()
@@ -210,11 +212,19 @@ final class RealmCore: @unchecked Sendable {
             if let t = DispatchQueue.getSpecific(key: Confinement.queueKey), ObjectIdentifier(t) == id { return nil }
             return "Realm accessed from incorrect queue: this Realm was opened for a dispatch queue and may only be used from blocks running on it"
         case .frozen: return nil
+        case .actor(let a):
+            // nil: the runtime cannot tell here (`verify` then traps through preconditionIsolated).
+            guard let on = actorIsCurrent(a), !on else { return nil }
+            return "Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a)); use it (and its objects, results and collections) only from code running on that actor, or pass a ThreadSafeReference / frozen snapshot"
         }
     }
 
     @inline(__always) func verify() {
         if case .frozen = confinement { return }
+        if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
+            a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")
+            return
+        }
         if let m = confinementViolation() { strataProgrammerError(m) }
     }
 
@@ -262,7 +272,14 @@ final class RealmCore: @unchecked Sendable {
         verify()
         if writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
-        let w = strataTry { try coordinator.db.write(label: "realm") }
+        beginWrite(using: strataTry { try coordinator.db.write(label: "realm") })
+    }
+
+    /// Makes `w` (a write transaction of this core's database, its lock already held) the
+    /// current transaction.
+    func beginWrite(using w: DBTransaction) {
+        verify()
+        if writeTxn != nil { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
         readTxn?.end(); readTxn = nil
         writeTxn = w
         adder = ObjectAdder(core: self, txn: w)

@@ -138,6 +138,7 @@ extension RealmCore {
         let already = deliveryScheduled
         var isMain = false
         if case .thread(_, let m) = confinement { isMain = m }
+        if case .actor = confinement { isMain = true } // actor realms refresh by themselves too
         let wanted = hasObservers || (isMain && autorefresh && !initialOnly)
         if wanted && !already { deliveryScheduled = true }
         observerLock.unlock()
@@ -145,6 +146,8 @@ extension RealmCore {
         switch confinement {
         case .thread(_, true): DispatchQueue.main.async { [weak self] in self?.deliverScheduled() }
         case .queue(let q, _): q.async { [weak self] in self?.deliverScheduled() }
+        case .actor(let a):
+            Task { [weak self] in await deliverIsolated(to: a, self) }
         default:
             observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
         }
@@ -458,4 +461,9 @@ final class ObjectObserver<T: Object>: CoreObserver {
         guard notify, !changes.isEmpty else { return }
         block(.change(object, changes))
     }
+}
+
+/// Runs a scheduled delivery on the actor a realm is isolated to.
+func deliverIsolated(to actor: isolated any Actor, _ core: RealmCore?) {
+    core?.deliverScheduled()
 }

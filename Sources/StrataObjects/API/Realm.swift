@@ -331,6 +331,8 @@ enum Confinement {
     case thread(pthread_t, isMain: Bool)
     case queue(DispatchQueue, ObjectIdentifier)
     case frozen(UInt64)
+    /// Isolated to an actor (`try await Realm(configuration:actor:)`).
+    case actor(any Actor)
 
     final class QueueToken: @unchecked Sendable {}
     static let queueKey = DispatchSpecificKey<QueueToken>()
@@ -351,6 +353,7 @@ enum Confinement {
         case .thread(let t, _): return "t\(t)"
         case .queue(_, let id): return "q\(id.hashValue)"
         case .frozen(let v): return "f\(v)"
+        case .actor(let a): return "a\(ObjectIdentifier(a as AnyObject).hashValue)"
         }
     }
 }
