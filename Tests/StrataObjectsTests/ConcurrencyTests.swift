@@ -69,6 +69,11 @@ final class MainTicker {
 
 struct Timeout: Error {}
 
+actor ChangeCollector {
+    var counts: [Int] = []
+    var names: [String] = []
+}
+
 final class ConcurrencyTests: XCTestCase {
     func config(_ dir: TempDir, _ name: String = "c.strata") -> Realm.Configuration {
         Realm.Configuration(fileURL: dir.url.appendingPathComponent(name), objectTypes: [CItem.self])
@@ -255,5 +260,37 @@ final class ConcurrencyTests: XCTestCase {
             })
         }
         wait(for: [done], timeout: 10)
+    }
+
+    @MainActor
+    func testObserveOnAnotherActor() async throws {
+        let dir = TempDir()
+        let cfg = config(dir)
+        let realm = try await Realm(configuration: cfg)
+        try await realm.asyncWrite { realm.add(CItem("o", 0)) }
+        let collector = ChangeCollector()
+        let token = await realm.objects(CItem.self).observe(on: collector) { c, change in
+            switch change {
+            case .initial(let r): c.counts.append(r.count)
+            case .update(let r, _, _, _): c.counts.append(r.count)
+            case .error: break
+            }
+        }
+        let item = realm.object(ofType: CItem.self, forPrimaryKey: "o-0")!
+        let objectToken = await item.observe(on: collector) { c, change in
+            if case .change(let o, _) = change { c.names.append(o.writer) }
+        }
+        for _ in 0..<400 where await collector.counts.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        try await realm.asyncWrite { realm.add(CItem("o", 1)); item.writer = "changed" }
+        for _ in 0..<400 {
+            let (c, n) = (await collector.counts, await collector.names)
+            if c.last == 2 && !n.isEmpty { break }
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        let counts = await collector.counts, names = await collector.names
+        XCTAssertEqual(counts.first, 1)
+        XCTAssertEqual(counts.last, 2)
+        XCTAssertEqual(names, ["changed"])
+        token.invalidate(); objectToken.invalidate()
     }
 }

@@ -225,7 +225,32 @@ extension Results {
     }
 }
 
+extension Results {
+    /// Observes these results from `actor` (RealmSwift's `observe(keyPaths:on:_:)` for
+    /// actors): `block` runs isolated to `actor` with results of a realm isolated to it, first
+    /// with `.initial`, then after each commit that changes them. The results may belong to
+    /// any realm of the same file (another actor's, a thread's).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
+        core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, actor: actor) { change in
+            nonisolated(unsafe) let c = change
+            actor.assumeIsolated { a in block(a, c) }
+        }
+    }
+}
+
 extension ThreadConfined where Self: Object {
+    /// Observes this object from `actor`: `block` runs isolated to `actor` with the object as
+    /// read by a realm isolated to it (see `Results.observe(keyPaths:on:_:)`).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, ObjectChange<Self>) -> Void) async -> NotificationToken {
+        guard let core = _rlmCore else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
+        return core.addObjectObserver(self, keyPaths: keyPaths, actor: actor) { (change: ObjectChange<Self>) in
+            nonisolated(unsafe) let c = change
+            actor.assumeIsolated { a in block(a, c) }
+        }
+    }
+
     /// The changes of this object as an `AsyncStream` (property changes, then `.deleted` and
     /// the end of the stream). Delivered like `Results.changes`.
     public func changes(keyPaths: [String]? = nil) -> AsyncStream<ObjectChange<Self>> {

@@ -103,6 +103,19 @@ extension RealmCore {
         return NotificationToken(core: self, id: id)
     }
 
+    /// Registers on the realm of `actor` (created for it when needed); delivery runs there.
+    func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, actor: any Actor,
+                                                    _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
+        let target = coordinator.core(for: .actor(actor))
+        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, block: block))
+    }
+
+    func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, actor: any Actor,
+                                      _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let target = coordinator.core(for: .actor(actor))
+        return target.register(ObjectObserver(object: target.makeObject(T.self, key: object._rlmKey), core: target, keyPaths: keyPaths, block: block))
+    }
+
     func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, queue: DispatchQueue?,
                                                     _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
         let target = deliveryCore(queue)
