@@ -162,4 +162,17 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertEqual(realm.objects(APerson.self).count, 20)
         assertIntegrity(realm)
     }
+
+    func testAnotherSubsetOfAnOpenFileMustAgreeOnTheSchemaVersion() throws {
+        let f = APIFixture()
+        var cfg = f.config()
+        cfg.schemaVersion = 1
+        let open = try Realm(configuration: cfg)
+        var blobs = f.config(types: [CBlob.self])
+        blobs.schemaVersion = 2
+        XCTAssertThrowsError(try Realm(configuration: blobs)) { XCTAssertTrue("\($0)".contains("already open in this process with schema version 1"), "\($0)") }
+        blobs.schemaVersion = 1
+        XCTAssertEqual(try Realm(configuration: blobs).objects(CBlob.self).count, 0)
+        _ = open
+    }
 }

@@ -102,8 +102,12 @@ extension Realm {
         let storage: WriteTransaction
         if let w = try db.store.tryBeginWrite(label: "realm") {
             storage = w
-        } else {
+        } else if canResumeHere(isolation) {
             storage = try await Realm.waitForWriteLock(db.store, isolation: isolation).value
+        } else {
+            // A thread- or queue-confined realm used from a nonisolated task: resuming could
+            // land on another thread, so wait on this one (like `write`).
+            storage = try db.store.beginWrite(label: "realm")
         }
         core.beginWrite(using: DBTransaction(storage: storage, schema: db.schema))
         let r: Result
@@ -113,6 +117,16 @@ extension Realm {
         }
         if isInWriteTransaction { try commitWrite() }
         return r
+    }
+
+    /// True when a suspension in `isolation` resumes where this realm may be used: its own
+    /// actor, or the main actor for a realm of the main thread.
+    private func canResumeHere(_ isolation: (any Actor)?) -> Bool {
+        switch core.confinement {
+        case .actor(let a): return isolation.map { ($0 as AnyObject) === (a as AnyObject) } ?? false
+        case .thread(_, true): return isolation is MainActor
+        default: return false
+        }
     }
 
     /// Blocks a background thread (not the caller) until the write lock is free.

@@ -53,6 +53,16 @@ final class Coordinator: @unchecked Sendable {
                 }
                 return c
             }
+            // Another set of classes of the same file open in this process must agree on the
+            // schema version (a migration would change the file under it).
+            for (k, w) in reg where k.hasPrefix(path + "|") {
+                if let other = w.value, other.db.schemaVersion != config.schemaVersion {
+                    if config.schemaVersion < other.db.schemaVersion {
+                        throw MigrationError.schemaVersionDecreased(path: path, fileVersion: other.db.schemaVersion, configuredVersion: config.schemaVersion)
+                    }
+                    throw Realm.Error.invalidConfiguration("\(path) is already open in this process with schema version \(other.db.schemaVersion); release those realms before opening it with schema version \(config.schemaVersion)")
+                }
+            }
             let c = try Coordinator(config, schema: schema, infos: infos, path: path)
             reg[key] = Weak(value: c)
             return c
