@@ -130,12 +130,20 @@ extension Realm {
     }
 
     /// Blocks a background thread (not the caller) until the write lock is free.
+    /// The transaction passes through a lock (an explicit happens-before edge, which thread
+    /// sanitizers also see) from the waiting thread to the caller.
     static func waitForWriteLock(_ store: Store, isolation: isolated (any Actor)?) async throws -> UncheckedSendable<WriteTransaction> {
-        try await withCheckedThrowingContinuation(isolation: isolation) { (c: CheckedContinuation<UncheckedSendable<WriteTransaction>, Swift.Error>) in
+        let slot = Locked<UncheckedSendable<WriteTransaction>?>(nil)
+        try await withCheckedThrowingContinuation(isolation: isolation) { (c: CheckedContinuation<Void, Swift.Error>) in
             Thread.detachNewThread {
-                c.resume(with: Result { UncheckedSendable(try store.beginWrite(label: "realm")) })
+                do {
+                    let w = try store.beginWrite(label: "realm")
+                    slot.with { $0 = UncheckedSendable(w) }
+                    c.resume()
+                } catch { c.resume(throwing: error) }
             }
         }
+        return slot.with { $0! }
     }
 
     /// Queues a write (RealmSwift's `writeAsync`): waits for the write lock off the realm's
@@ -156,14 +164,18 @@ extension Realm {
         case .queue(let q, _):
             let store = core.coordinator.db.store
             Thread.detachNewThread {
-                let w = UncheckedSendable(try? store.beginWrite(label: "realm"))
-                q.async { Realm.runQueuedWrite(realm.realm, w.value, realm.block, realm.done, realm.id) }
+                let w = Locked(UncheckedSendable<WriteTransaction?>(nil))
+                let t = try? store.beginWrite(label: "realm")
+                w.with { $0 = UncheckedSendable(t) }
+                q.async { Realm.runQueuedWrite(realm.realm, w.with { $0.value }, realm.block, realm.done, realm.id) }
             }
         case .thread(_, true):
             let store = core.coordinator.db.store
             Thread.detachNewThread {
-                let w = UncheckedSendable(try? store.beginWrite(label: "realm"))
-                DispatchQueue.main.async { Realm.runQueuedWrite(realm.realm, w.value, realm.block, realm.done, realm.id) }
+                let w = Locked(UncheckedSendable<WriteTransaction?>(nil))
+                let t = try? store.beginWrite(label: "realm")
+                w.with { $0 = UncheckedSendable(t) }
+                DispatchQueue.main.async { Realm.runQueuedWrite(realm.realm, w.with { $0.value }, realm.block, realm.done, realm.id) }
             }
         default:
             Realm.runQueuedWrite(self, nil, block, onComplete, id)
