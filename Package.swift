@@ -3,7 +3,7 @@
 // a terminal browser for its files.
 //
 // Layers (lower never imports higher):
-//   CStrataSupport  - tiny C shim: atomics and futex on shared memory (lock file)
+//   CStrataSupport  - tiny C shim: atomics and futex on shared memory (lock file), memfd
 //   StrataStorage   - file, mmap, blocks, copy-on-write B+trees, meta slots, versioned free
 //                     list, lock file with reader slots, commit, integrity check
 //   StrataObjects   - schema, columnar clusters, links, collections, indexes, the
@@ -26,10 +26,18 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .target(name: "CStrataSupport"),
-        .target(name: "StrataStorage", dependencies: ["CStrataSupport"]),
+        .target(
+            name: "StrataStorage",
+            dependencies: [
+                "CStrataSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "StrataObjects", dependencies: ["StrataStorage"]),
         .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery"]),
@@ -49,7 +57,10 @@ let package = Package(
         ),
         // A tiny writer used by the crash tests: commits in a loop and acknowledges each commit.
         .executableTarget(name: "StrataTestWriter", dependencies: ["StrataStorage"]),
-        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"]),
+        .testTarget(
+            name: "StrataStorageTests",
+            dependencies: ["StrataStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),

@@ -109,3 +109,123 @@ int strata_gettid(void) {
     return 0;
 #endif
 }
+
+#ifdef __linux__
+#include <sys/mman.h>
+int strata_memfd_create(const char *name) { return memfd_create(name, MFD_CLOEXEC); }
+#else
+int strata_memfd_create(const char *name) { (void)name; errno = ENOSYS; return -1; }
+#endif
+
+#ifdef __linux__
+#include <sys/random.h>
+#endif
+int strata_random_bytes(void *p, uint64_t n) {
+    uint64_t done = 0;
+    while (done < n) {
+#ifdef __linux__
+        ssize_t r = getrandom((char *)p + done, (size_t)(n - done), 0);
+#else
+        ssize_t r = -1; errno = ENOSYS;
+#endif
+        if (r < 0) { if (errno == EINTR) continue; return -1; }
+        done += (uint64_t)r;
+    }
+    return 0;
+}
+
+/* AES-256 (FIPS-197) with AES-NI; key expansion as in Intel's AES-NI white paper. */
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <wmmintrin.h>
+#include <emmintrin.h>
+#define STRATA_AES __attribute__((target("aes,sse2")))
+
+STRATA_AES static inline __m128i strata_assist1(__m128i t1, __m128i t2) {
+    __m128i t4;
+    t2 = _mm_shuffle_epi32(t2, 0xff);
+    t4 = _mm_slli_si128(t1, 4); t1 = _mm_xor_si128(t1, t4);
+    t4 = _mm_slli_si128(t4, 4); t1 = _mm_xor_si128(t1, t4);
+    t4 = _mm_slli_si128(t4, 4); t1 = _mm_xor_si128(t1, t4);
+    return _mm_xor_si128(t1, t2);
+}
+STRATA_AES static inline __m128i strata_assist2(__m128i t1, __m128i t3) {
+    __m128i t2, t4;
+    t4 = _mm_aeskeygenassist_si128(t1, 0x0);
+    t2 = _mm_shuffle_epi32(t4, 0xaa);
+    t4 = _mm_slli_si128(t3, 4); t3 = _mm_xor_si128(t3, t4);
+    t4 = _mm_slli_si128(t4, 4); t3 = _mm_xor_si128(t3, t4);
+    t4 = _mm_slli_si128(t4, 4); t3 = _mm_xor_si128(t3, t4);
+    return _mm_xor_si128(t3, t2);
+}
+#define STRATA_EXPAND(i, rcon) \
+    t2 = _mm_aeskeygenassist_si128(t3, rcon); t1 = strata_assist1(t1, t2); k[i] = t1; \
+    if (i + 1 < 15) { t3 = strata_assist2(t1, t3); k[i + 1] = t3; }
+
+STRATA_AES int strata_aes256_init(uint8_t *schedule, const uint8_t *key) {
+    if (!__builtin_cpu_supports("aes")) return 0;
+    __m128i k[15], t1, t2, t3;
+    t1 = _mm_loadu_si128((const __m128i *)key);
+    t3 = _mm_loadu_si128((const __m128i *)(key + 16));
+    k[0] = t1; k[1] = t3;
+    STRATA_EXPAND(2, 0x01) STRATA_EXPAND(4, 0x02) STRATA_EXPAND(6, 0x04) STRATA_EXPAND(8, 0x08)
+    STRATA_EXPAND(10, 0x10) STRATA_EXPAND(12, 0x20) STRATA_EXPAND(14, 0x40)
+    for (int i = 0; i < 15; i++) _mm_storeu_si128((__m128i *)(schedule + 16 * i), k[i]);
+    /* Decryption round keys (equivalent inverse cipher). */
+    _mm_storeu_si128((__m128i *)(schedule + 240), k[14]);
+    for (int i = 1; i < 14; i++) _mm_storeu_si128((__m128i *)(schedule + 240 + 16 * i), _mm_aesimc_si128(k[14 - i]));
+    _mm_storeu_si128((__m128i *)(schedule + 240 + 16 * 14), k[0]);
+    return 1;
+}
+
+STRATA_AES void strata_aes256_cbc_encrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length) {
+    __m128i k[15];
+    for (int i = 0; i < 15; i++) k[i] = _mm_loadu_si128((const __m128i *)(schedule + 16 * i));
+    __m128i fb = _mm_loadu_si128((const __m128i *)iv);
+    for (uint64_t o = 0; o < length; o += 16) {
+        __m128i b = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(in + o)), fb);
+        b = _mm_xor_si128(b, k[0]);
+        for (int r = 1; r < 14; r++) b = _mm_aesenc_si128(b, k[r]);
+        b = _mm_aesenclast_si128(b, k[14]);
+        _mm_storeu_si128((__m128i *)(out + o), b);
+        fb = b;
+    }
+}
+
+STRATA_AES void strata_aes256_cbc_decrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length) {
+    __m128i k[15];
+    for (int i = 0; i < 15; i++) k[i] = _mm_loadu_si128((const __m128i *)(schedule + 240 + 16 * i));
+    __m128i prev = _mm_loadu_si128((const __m128i *)iv);
+    uint64_t o = 0;
+    /* Four blocks at a time (CBC decryption is parallel). */
+    for (; o + 64 <= length; o += 64) {
+        __m128i c0 = _mm_loadu_si128((const __m128i *)(in + o));
+        __m128i c1 = _mm_loadu_si128((const __m128i *)(in + o + 16));
+        __m128i c2 = _mm_loadu_si128((const __m128i *)(in + o + 32));
+        __m128i c3 = _mm_loadu_si128((const __m128i *)(in + o + 48));
+        __m128i b0 = _mm_xor_si128(c0, k[0]), b1 = _mm_xor_si128(c1, k[0]), b2 = _mm_xor_si128(c2, k[0]), b3 = _mm_xor_si128(c3, k[0]);
+        for (int r = 1; r < 14; r++) {
+            b0 = _mm_aesdec_si128(b0, k[r]); b1 = _mm_aesdec_si128(b1, k[r]);
+            b2 = _mm_aesdec_si128(b2, k[r]); b3 = _mm_aesdec_si128(b3, k[r]);
+        }
+        b0 = _mm_aesdeclast_si128(b0, k[14]); b1 = _mm_aesdeclast_si128(b1, k[14]);
+        b2 = _mm_aesdeclast_si128(b2, k[14]); b3 = _mm_aesdeclast_si128(b3, k[14]);
+        _mm_storeu_si128((__m128i *)(out + o), _mm_xor_si128(b0, prev));
+        _mm_storeu_si128((__m128i *)(out + o + 16), _mm_xor_si128(b1, c0));
+        _mm_storeu_si128((__m128i *)(out + o + 32), _mm_xor_si128(b2, c1));
+        _mm_storeu_si128((__m128i *)(out + o + 48), _mm_xor_si128(b3, c2));
+        prev = c3;
+    }
+    for (; o < length; o += 16) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(in + o));
+        __m128i b = _mm_xor_si128(c, k[0]);
+        for (int r = 1; r < 14; r++) b = _mm_aesdec_si128(b, k[r]);
+        b = _mm_aesdeclast_si128(b, k[14]);
+        _mm_storeu_si128((__m128i *)(out + o), _mm_xor_si128(b, prev));
+        prev = c;
+    }
+}
+#else
+int strata_aes256_init(uint8_t *schedule, const uint8_t *key) { (void)schedule; (void)key; return 0; }
+void strata_aes256_cbc_encrypt(const uint8_t *s, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t n) { (void)s; (void)iv; (void)in; (void)out; (void)n; }
+void strata_aes256_cbc_decrypt(const uint8_t *s, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t n) { (void)s; (void)iv; (void)in; (void)out; (void)n; }
+#endif

@@ -37,11 +37,16 @@ public final class DBTransaction {
     public var version: UInt64 { storage.version }
     public var isWritable: Bool { storage is WriteTransaction }
 
+    /// The most recently used table (a cheap check before the dictionary lookup).
+    private var lastTable: ClassTable?
+
     func table(_ className: String) throws -> ClassTable {
-        if let t = tables[className] { return t }
+        if let t = lastTable, t.schema.className == className { return t }
+        if let t = tables[className] { lastTable = t; return t }
         guard let os = schema[className] else { throw SchemaError.noSuchClass(className) }
         let t = ClassTable(txn: self, schema: os)
         tables[className] = t
+        lastTable = t
         return t
     }
 
@@ -318,27 +323,29 @@ public final class DBTransaction {
     public func set(_ className: String, _ key: ObjKey, _ name: String, _ value: Value) throws {
         _ = try requireWrite()
         let t = try table(className)
-        let p = try property(className, name)
-        guard p.collection == .single, p.type != .linkingObjects else { throw ObjectError.notACollection("'\(className).\(name)' is a collection: use setList/setMap") }
+        guard let c = t.columnByName[name] else {
+            if t.schema[name] != nil { throw ObjectError.notACollection("'\(className).\(name)' is computed (linking objects) and cannot be set") }
+            throw ObjectError.unknownProperty(className: className, property: name)
+        }
+        let p = t.columns[c]
+        guard p.collection == .single else { throw ObjectError.notACollection("'\(className).\(name)' is a collection: use setList/setMap") }
+        let v = try coerceColumn(t, p, value)
         if p.isPrimaryKey {
-            let new = try coerce(className, name, value)
-            if try self.value(className, key, name) != new { throw ObjectError.primaryKeyChange(className: className) }
+            if try self.value(className, key, name) != v { throw ObjectError.primaryKeyChange(className: className) }
             return
         }
-        let v = try coerce(className, name, value)
         if p.type == .object, let target = p.objectClassName, schema[target]?.isEmbedded == true {
             // Replacing an embedded object deletes the old one.
             if case .object(let old) = try self.value(className, key, name) { try delete(target, old.key) }
         }
-        let col = try t.columnIndex(name)
-        if hasIndex(className, name) {
+        if t.indexedColumns.contains(c) {
             let old = try self.value(className, key, name)
             let idx = try indexTree(className, name)
             try idx.delete(IndexKey.key(old, key))
             try idx.put(IndexKey.key(v, key), bytes: [])
         }
-        try t.set(key: key, column: col, value: v)
-        noteModified(className)
+        try t.set(key: key, column: c, value: v)
+        t.changeCounts.modified += 1
     }
 
     private func noteModified(_ className: String) { (try? table(className))?.changeCounts.modified += 1 }

@@ -38,6 +38,10 @@ struct BlockCopier<Sink: BlockSink> {
     var blocksVisited = 0
     /// Called after each block copied (progress reporting).
     var onCopied: ((UInt64) -> Void)?
+    /// Encrypted sources: the arena `source` fills. A block's decrypted pages are needed only
+    /// while `copy` of that block runs, so each call releases what it (and its children)
+    /// acquired: a copy holds the pages of one root-to-leaf path, not of the whole version.
+    var scopedArena: PageArena?
 
     init(sink: Sink, path: String, source: @escaping (BlockRef) throws -> BlockView,
          shouldMove: @escaping (_ ref: BlockRef, _ length: Int, _ birth: UInt64) -> Bool) {
@@ -55,6 +59,8 @@ struct BlockCopier<Sink: BlockSink> {
     /// `catalog` is true for nodes of the catalog tree, whose inline values hold tree roots.
     mutating func copy(_ ref: BlockRef, catalog: Bool = false, depth: Int = 0) throws -> BlockRef {
         guard depth < 128 else { throw corrupt("blocks nested deeper than 128 levels below \(ref) (a cycle?)") }
+        let mark = scopedArena?.mark()
+        defer { if let mark { scopedArena?.release(to: mark) } }
         let v = try source(ref)
         blocksVisited += 1
         var fields: [RefField] = []

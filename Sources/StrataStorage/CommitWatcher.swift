@@ -15,7 +15,10 @@ final class CommitWatcher: @unchecked Sendable {
 
     init(lock: LockFile) {
         self.lock = lock
-        let t = Thread { [self] in self.run() }
+        // Captured before the thread starts: a commit between `add` and the thread's first
+        // instruction must still be reported.
+        let seen = lock.commitSequence, last = lock.latestVersion
+        let t = Thread { [self] in self.run(seen: seen, lastVersion: last) }
         t.name = "strata-commit-watcher"
         t.start()
     }
@@ -29,9 +32,9 @@ final class CommitWatcher: @unchecked Sendable {
 
     func remove(_ id: UInt64) { mutex.lock(); observers[id] = nil; mutex.unlock() }
 
-    private func run() {
-        var seen = lock.commitSequence
-        var lastVersion = lock.latestVersion
+    private func run(seen initialSeen: UInt32, lastVersion initialVersion: UInt64) {
+        var seen = initialSeen
+        var lastVersion = initialVersion
         while true {
             mutex.lock(); let stop = stopping; mutex.unlock()
             if stop { break }

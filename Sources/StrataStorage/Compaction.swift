@@ -25,7 +25,9 @@ extension Store {
     ///   original file is then untouched).
     @discardableResult
     public func compact(progress: CompactionProgressHandler? = nil) throws -> CompactionResult {
-        guard !options.readOnly, let lock else { throw CompactionError.notWritable(path: path) }
+        if options.readOnly { throw StorageError.readOnly(path: path) }
+        if isInMemory { throw StorageError.unsupported(path: path, detail: "an in-memory database cannot be compacted by rewriting a file; use compactOnline()") }
+        guard let lock else { throw CompactionError.notWritable(path: path) }
         let started = DispatchTime.now()
         // No write transaction of this handle may be open, and none may start meanwhile.
         guard writerGate.wait(timeout: .now()) == .success else { throw CompactionError.writeTransactionInProgress(path: path) }
@@ -45,11 +47,16 @@ extension Store {
             let newVersion = meta.version + 1
             let tmp = compactionTempPath
             unlink(tmp)
-            let out = try PosixFileIO(path: tmp, create: true, readOnly: false)
+            let plain = try PosixFileIO(path: tmp, create: true, readOnly: false)
+            // The compacted file keeps this file's key.
+            let out: FileIO = crypto.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
+            let arena = PageArena()
+            defer { arena.clear() }
             let moved: UInt64
             do {
-                moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out,
-                                           source: { try self.blockView($0, limit: meta.logicalSize) }, progress: progress)
+                moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out, destination: crypto,
+                                           source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
+                                           arena: arena, progress: progress)
                 out.close()
                 guard rename(tmp, path) == 0 else { throw StorageError.io(path: path, operation: "rename compacted file", errno: errno) }
             } catch {
@@ -76,17 +83,27 @@ extension Store {
     ///   - progress: bytes copied / live bytes.
     ///   - output: makes the file the copy is written through (default: a plain file). Every
     ///     byte goes through `FileIO.write`, so an encryption layer can supply an encrypting file.
-    public func writeCopy(toPath: String, progress: CompactionProgressHandler? = nil,
+    ///   - encryptionKey: the copy's key (64 bytes), or nil for an unencrypted copy (as Realm's
+    ///     `writeCopy(toFile:encryptionKey:)`): encrypts, re-keys or decrypts.
+    public func writeCopy(toPath: String, encryptionKey: [UInt8]? = nil, progress: CompactionProgressHandler? = nil,
                           output: ((_ path: String) throws -> FileIO)? = nil) throws {
+        let destination = try encryptionKey.map { try PageCrypto(key: $0) }
         if FileManager.default.fileExists(atPath: toPath) { throw CompactionError.destinationExists(path: toPath) }
         let tmp = toPath + ".writecopy-tmp"
         unlink(tmp)
         let read = try beginRead(label: "writeCopy")
         defer { read.end() }
         let meta = read.meta
-        let out = try (output ?? { try PosixFileIO(path: $0, create: true, readOnly: false) })(tmp)
+        let plain = try (output ?? { try PosixFileIO(path: $0, create: true, readOnly: false) })(tmp)
+        let out: FileIO = destination.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
         do {
-            _ = try writeDenseCopy(of: meta, newVersion: meta.version, output: out, source: { try read.block($0) }, progress: progress)
+            // Reads through a scoped arena of its own (the read transaction only pins the version),
+            // so an encrypted copy holds one path of decrypted pages at a time.
+            let arena = PageArena()
+            defer { arena.clear() }
+            _ = try writeDenseCopy(of: meta, newVersion: meta.version, output: out, destination: destination,
+                                   source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
+                                   arena: arena, progress: progress)
             out.close()
             // link() never replaces an existing file, unlike rename().
             guard link(tmp, toPath) == 0 else {
@@ -105,8 +122,9 @@ extension Store {
     /// Copies every block reachable from `meta` densely into `output` (from `dataStart`), then
     /// writes the meta slot of `newVersion` (the other slot zeroed) and syncs. The copy has an
     /// empty free list. Returns the bytes of blocks copied.
-    func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO,
-                        source: @escaping (BlockRef) throws -> BlockView, progress: CompactionProgressHandler?) throws -> UInt64 {
+    func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO, destination: PageCrypto?,
+                        source: @escaping (BlockRef) throws -> BlockView, arena: PageArena? = nil,
+                        progress: CompactionProgressHandler?) throws -> UInt64 {
         // Live bytes to copy: the allocated area minus the free list and its own block.
         var total = meta.logicalSize - MetaSlot.dataStart
         if meta.freeListRef != 0 {
@@ -117,6 +135,7 @@ extension Store {
         let writer = DenseBlockWriter(output: output, birth: newVersion)
         defer { writer.deallocate() }
         var copier = BlockCopier(sink: writer, path: path, source: source) { _, _, _ in true }
+        if crypto != nil { copier.scopedArena = arena }
         var nextReport: UInt64 = 0
         if let progress {
             progress(CompactionProgress(bytesDone: 0, bytesTotal: total))
@@ -129,8 +148,10 @@ extension Store {
         let end = copier.sink.end
         var page = [UInt8](repeating: 0, count: Int(MetaSlot.dataStart))
         let slot = MetaSlot(version: newVersion, catalogRef: catalogRef, freeListRef: 0, logicalSize: end,
-                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: meta.flags, keyCheck: meta.keyCheck)
-        let enc = slot.encode()
+                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()),
+                            flags: destination == nil ? meta.flags & ~MetaSlot.encryptedFlag : meta.flags | MetaSlot.encryptedFlag,
+                            keyCheck: destination?.keyCheck ?? [UInt8](repeating: 0, count: 32))
+        let enc = slot.encode(crypto: destination)
         let at = Int((newVersion % 2) * MetaSlot.slotStride)
         page.replaceSubrange(at..<at + enc.count, with: enc)
         try page.withUnsafeBytes { try output.write($0, at: 0) }

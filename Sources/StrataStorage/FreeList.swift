@@ -79,14 +79,39 @@ struct SpaceAllocator {
     let newVersion: UInt64
     /// Allocations must end at or below this offset when set (online compaction).
     var limit: UInt64?
+    /// Clean-page rule (encrypted files): free space this transaction may not allocate because
+    /// it shares a 4096-byte page with bytes a committed version can see. It stays free (written
+    /// back as free for all) and becomes usable once the rest of its page is free too.
+    private(set) var parked: [(offset: UInt64, length: UInt64)] = []
 
-    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64) {
+    /// - Parameter wholePages: encrypted files. Every page this transaction writes must hold no
+    ///   byte any committed version can see (pages are re-encrypted whole, and a torn page write
+    ///   must only damage dead pages): only the page-aligned interior of reusable extents is
+    ///   allocatable, and allocation from the end starts on a page boundary.
+    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64, wholePages: Bool = false) {
         self.logicalSize = logicalSize
         self.newVersion = newVersion
+        self.wholePages = wholePages
         for e in entries {
             if e.isReusable(readers: readers) { reusable.append((e.offset, e.length)) } else { held.append(e) }
         }
         coalesceReusable()
+        if wholePages {
+            let page = UInt64(PageLayout.pageSize)
+            var usable: [(offset: UInt64, length: UInt64)] = []
+            for r in reusable {
+                let end = r.offset + r.length
+                let lo = (r.offset + page - 1) & ~(page - 1), hi = end & ~(page - 1)
+                if lo < hi {
+                    if lo > r.offset { parked.append((r.offset, lo - r.offset)) }
+                    usable.append((lo, hi - lo))
+                    if hi < end { parked.append((hi, end - hi)) }
+                } else { parked.append(r) }
+            }
+            reusable = usable
+            let alignedEnd = (logicalSize + page - 1) & ~(page - 1)
+            if alignedEnd > logicalSize { parked.append((logicalSize, alignedEnd - logicalSize)); self.logicalSize = alignedEnd }
+        }
     }
 
     private mutating func coalesceReusable() {
@@ -100,11 +125,16 @@ struct SpaceAllocator {
         largestReusableBound = .max
     }
 
-    var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } }
+    var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
+
+    /// Encrypted files: see `init`. Also, a block of at most one page never straddles a page
+    /// boundary, so reading it needs one decrypted page and no contiguous copy.
+    let wholePages: Bool
 
     /// Returns the offset of `length` bytes (a multiple of 8): first fit from the lowest offset,
     /// else from the end of the allocated area.
     mutating func allocate(_ length: UInt64) -> UInt64 {
+        if wholePages && length <= UInt64(PageLayout.pageSize) { return allocateInOnePage(length) }
         if length <= largestReusableBound {
             var largest: UInt64 = 0
             for i in 0..<reusable.count {
@@ -123,6 +153,67 @@ struct SpaceAllocator {
         let off = logicalSize
         logicalSize += length
         return off
+    }
+
+    /// Tail of a page smaller than this left behind a tree node is given to the node as slack
+    /// (encrypted files): free slivers that small would only clutter the free list.
+    static let absorbedTail: UInt64 = 512
+
+    /// Allocates a tree node: as `allocate`, but in an encrypted file a node that would leave
+    /// less than `absorbedTail` free bytes at the end of its page (in the same free extent, or
+    /// at the logical end) is extended to the end of the page. Returns the offset and length.
+    mutating func allocateNode(_ length: UInt64) -> (offset: UInt64, length: UInt64) {
+        guard wholePages && length <= UInt64(PageLayout.pageSize) else { return (allocate(length), length) }
+        let page = UInt64(PageLayout.pageSize)
+        let o = allocateInOnePage(length)
+        let pageEnd = (o & ~(page - 1)) + page
+        let tail = pageEnd - (o + length)
+        guard tail > 0, tail < Self.absorbedTail else { return (o, length) }
+        if o + length == logicalSize {
+            if let lim = limit, pageEnd > lim { return (o, length) }
+            logicalSize = pageEnd
+            return (o, length + tail)
+        }
+        // The bytes after the node: the start of a reusable extent (what the split left)?
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < o + length { lo = mid + 1 } else { hi = mid } }
+        guard lo < reusable.count, reusable[lo].offset == o + length, reusable[lo].length >= tail else { return (o, length) }
+        if reusable[lo].length == tail { reusable.remove(at: lo) } else { reusable[lo] = (pageEnd, reusable[lo].length - tail) }
+        return (o, length + tail)
+    }
+
+    /// `allocate` for a block of at most one page in an encrypted file: first fit at the lowest
+    /// offset where the block does not cross a page boundary. Skipped bytes stay free.
+    private mutating func allocateInOnePage(_ length: UInt64) -> UInt64 {
+        let page = UInt64(PageLayout.pageSize)
+        @inline(__always) func placed(_ o: UInt64) -> UInt64 { (o & (page - 1)) + length > page ? (o + page - 1) & ~(page - 1) : o }
+        if length <= largestReusableBound {
+            var largest: UInt64 = 0
+            for i in 0..<reusable.count {
+                let r = reusable[i]
+                if let lim = limit, r.offset + length > lim { break }
+                let end = r.offset + r.length
+                let o = placed(r.offset)
+                if o + length <= end {
+                    var parts: [(offset: UInt64, length: UInt64)] = []
+                    if o > r.offset { parts.append((r.offset, o - r.offset)) }
+                    if o + length < end { parts.append((o + length, end - o - length)) }
+                    reusable.replaceSubrange(i...i, with: parts)
+                    return o
+                }
+                largest = max(largest, r.length)
+            }
+            if limit == nil { largestReusableBound = largest }
+        }
+        let o = placed(logicalSize)
+        if o > logicalSize {
+            // The rest of the last page stays free (this transaction owns that page).
+            reusable.append((logicalSize, o - logicalSize))
+            largestReusableBound = .max
+        }
+        if let lim = limit, o + length > lim { limitExceeded = true }
+        logicalSize = o + length
+        return o
     }
 
     /// An upper bound of the longest reusable extent (kept so big requests skip a futile scan).
@@ -155,6 +246,8 @@ struct SpaceAllocator {
     /// free-for-all space at the end of the allocated area is given back to the logical size.
     /// Returns the entries sorted by offset.
     mutating func finalEntries() -> [FreeExtent] {
+        reusable.append(contentsOf: parked)
+        parked.removeAll()
         coalesceReusable()
         while let last = reusable.last, last.offset + last.length == logicalSize {
             logicalSize = last.offset

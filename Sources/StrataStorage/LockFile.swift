@@ -67,10 +67,19 @@ final class LockFile: @unchecked Sendable {
     private(set) var participantSlot: Int = -1
 
     /// Opens or creates the lock file and joins as a participant (shared lock on byte 2).
-    init(path: String, label: String) throws {
+    /// Read-only handles: joins the lock file when it exists and can be opened for writing;
+    /// nil when it does not exist (it is not created) or cannot be written (read-only directory
+    /// or file system).
+    static func openIfPossible(path: String, label: String) throws -> LockFile? {
+        do { return try LockFile(path: path, label: label, create: false) } catch let e as StorageError {
+            if case .io(_, _, let code) = e, [ENOENT, EACCES, EROFS, EPERM].contains(code) { return nil }
+            throw e
+        }
+    }
+
+    init(path: String, label: String, create: Bool = true) throws {
         self.path = path
-        var fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if fd < 0 && (errno == EACCES || errno == EROFS) { fd = -1 }
+        let fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
         guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
         self.fd = fd
         // Initialisation is serialised by byte 0.

@@ -14,8 +14,9 @@
 ///     56  4  committer pid
 ///     60  4  flags (bit 0: encrypted)
 ///     64  32 key check (HMAC of a constant under the file's key; zero when unencrypted)
-///     96  8  history ref (reserved, 0)
-///     104 16 reserved (zero)
+///     96  16 encrypted files: meta tag (HMAC-SHA-256 of bytes [0, 96) under the HMAC key,
+///            truncated to 16 bytes); zero otherwise
+///     112 8  reserved (zero)
 ///     120 8  checksum of bytes [0, 120)
 public struct MetaSlot: Equatable, Sendable {
     public static let magic: [UInt8] = Array("STRATADB".utf8)
@@ -25,6 +26,8 @@ public struct MetaSlot: Equatable, Sendable {
     public static let slotStride: UInt64 = 4096
     /// Data blocks start after the two slots.
     public static let dataStart: UInt64 = 8192
+    /// `flags` bit 0: the data area is encrypted (Encryption.swift).
+    public static let encryptedFlag: UInt32 = 1
 
     public var version: UInt64
     public var catalogRef: BlockRef
@@ -53,6 +56,17 @@ public struct MetaSlot: Equatable, Sendable {
         let sum = w.bytes.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
         w.u64(sum)
         return w.bytes
+    }
+
+    /// The encoding, with the meta tag of an encrypted file at bytes 96..<112.
+    func encode(crypto: PageCrypto?) -> [UInt8] {
+        var b = encode()
+        guard let crypto, flags & Self.encryptedFlag != 0 else { return b }
+        let tag = b.withUnsafeBytes { crypto.metaTag($0) }
+        b.replaceSubrange(96..<112, with: tag)
+        let sum = b.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
+        withUnsafeBytes(of: sum.littleEndian) { b.replaceSubrange(120..<128, with: $0) }
+        return b
     }
 
     public enum DecodeResult { case valid(MetaSlot), noMagic, newerFormat(UInt32), damaged }

@@ -27,7 +27,7 @@ extension Store {
     /// `pendingTailBytes` and the readers; a later commit gives the tail back once they end.
     @discardableResult
     public func compactOnline(progress: CompactionProgressHandler? = nil) throws -> CompactionResult {
-        if options.readOnly { throw CompactionError.notWritable(path: path) }
+        if options.readOnly { throw StorageError.readOnly(path: path) }
         let started = DispatchTime.now()
         let before = try fileSize()
         var moved: UInt64 = 0
@@ -104,7 +104,7 @@ extension SpaceStatistics {
 extension WriteTransaction {
     /// Bytes in the free list as this transaction would write it (reusable, held and freed now).
     var freeListBytes: UInt64 {
-        alloc.reusable.reduce(0) { $0 + $1.length } + alloc.held.reduce(0) { $0 + $1.length }
+        alloc.reusableBytes + alloc.held.reduce(0) { $0 + $1.length }
             + alloc.freedNow.reduce(0) { $0 + $1.length }
     }
 

@@ -28,6 +28,17 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     case fileInUse(path: String, pids: [Int32], reason: String)
     /// A named tree does not exist.
     case noSuchTree(name: String)
+    /// An encryption key that is not 64 bytes.
+    case invalidEncryptionKey(length: Int)
+    /// The file is encrypted and no key was given.
+    case encryptionKeyRequired(path: String)
+    /// The key does not match the file's key.
+    case wrongEncryptionKey(path: String)
+    /// A key was given for a file that is not encrypted.
+    case notEncrypted(path: String)
+    /// The operation does not apply to this kind of handle (e.g. a full compaction of an
+    /// in-memory database).
+    case unsupported(path: String, detail: String)
 
     public var description: String {
         switch self {
@@ -48,6 +59,13 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
             let who = pids.isEmpty ? "another handle" : "process" + (pids.count > 1 ? "es " : " ") + pids.map(String.init).joined(separator: ", ")
             return "\(p): \(r): the file is open in \(who). Close it there, or use online compaction"
         case .noSuchTree(let n): return "no tree named '\(n)'"
+        case .invalidEncryptionKey(let n):
+            return "encryption key has \(n) bytes; it must be 64 bytes (a 32-byte AES-256 key followed by a 32-byte HMAC-SHA-256 key)"
+        case .encryptionKeyRequired(let p): return "\(p): the file is encrypted; open it with its 64-byte encryption key"
+        case .wrongEncryptionKey(let p): return "\(p): wrong encryption key (the key does not match the one the file was created with)"
+        case .notEncrypted(let p):
+            return "\(p): an encryption key was given but the file is not encrypted; open it without a key (writeCopy with a key makes an encrypted copy)"
+        case .unsupported(let p, let d): return "\(p): \(d)"
         }
     }
 }

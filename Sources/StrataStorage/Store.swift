@@ -22,6 +22,17 @@ public struct StoreOptions: Sendable {
     /// least 1 MiB, each commit relocates a bounded amount of data from the end of the file
     /// and the file is truncated once its tail is free for all (see OnlineCompaction.swift).
     public var automaticCompaction = true
+    /// 64 bytes: an AES-256 key, then an HMAC-SHA-256 key. A new file is created encrypted; an
+    /// existing file must have been created with the same key (`StorageError.wrongEncryptionKey`,
+    /// `.encryptionKeyRequired`, `.notEncrypted` otherwise). Another length:
+    /// `.invalidEncryptionKey`.
+    public var encryptionKey: [UInt8]?
+    /// Decrypted pages kept by an encrypted handle (beyond those its live transactions hold).
+    public var decryptedPageCacheBytes = 32 << 20
+    /// No file on disk: handles in this process opened with the same identifier share one
+    /// database (and an in-memory lock file); the data is gone when the last of them closes.
+    /// The `path` given to `Store.init` is then only a name for messages.
+    public var inMemoryIdentifier: String?
     public init() {}
 }
 
@@ -34,6 +45,13 @@ public final class Store: @unchecked Sendable {
     public let options: StoreOptions
     let io: FileIO
     let map: MappedFile
+    /// Keys of an encrypted file (nil: unencrypted; reads are zero-copy pointers into the mapping).
+    let crypto: PageCrypto?
+    /// `io` when the file is encrypted.
+    let encryptedIO: EncryptedFileIO?
+    /// Decrypted pages of an encrypted file.
+    let pageCache: DecryptedPageCache?
+    private var inMemoryEntry: InMemoryFiles.Entry?
     /// Nil only for a read-only handle whose lock file cannot be created (read-only directory).
     let lock: LockFile?
     let writerGate = DispatchSemaphore(value: 1)
@@ -43,45 +61,88 @@ public final class Store: @unchecked Sendable {
     private var fileSizeCache: UInt64
     private var closed = false
 
-    public var lockPath: String { path + ".lock" }
+    public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }
     public var isReadOnly: Bool { options.readOnly }
+    /// Whether the data area is encrypted.
+    public var isEncrypted: Bool { crypto != nil }
+    /// Whether this is an in-memory database (`StoreOptions.inMemoryIdentifier`).
+    public var isInMemory: Bool { inMemoryEntry != nil }
+
+    /// An in-memory database shared by every handle of this process with the same identifier.
+    public convenience init(inMemoryIdentifier: String, options: StoreOptions = StoreOptions()) throws {
+        var o = options
+        o.inMemoryIdentifier = inMemoryIdentifier
+        try self.init(path: "in-memory:" + inMemoryIdentifier, options: o)
+    }
 
     /// Opens (or creates) the database at `path`.
+    ///
+    /// Read-only (`options.readOnly`): nothing is written to the database file; the lock file is
+    /// joined when it exists and is writable (so writers in other processes see this handle's
+    /// readers), and is never created: without it the handle reads alone, assuming no writer.
     public init(path: String, options: StoreOptions = StoreOptions()) throws {
         self.path = path
         self.options = options
-        let exists = FileManager.default.fileExists(atPath: path)
-        if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
+        crypto = try options.encryptionKey.map { try PageCrypto(key: $0) }
+        let label = options.label.isEmpty ? ProcessInfo.processInfo.processName : options.label
+        var dataPath = path
+        if let id = options.inMemoryIdentifier {
+            let entry = try InMemoryFiles.shared.acquire(id, create: options.create && !options.readOnly, name: path)
+            inMemoryEntry = entry
+            dataPath = entry.dataPath
+        } else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
+        }
+        var opened: FileIO?
+        var lockFile: LockFile?
         do {
-            lock = try LockFile(path: path + ".lock", label: options.label.isEmpty ? ProcessInfo.processInfo.processName : options.label)
-        } catch let e as StorageError {
-            if options.readOnly, case .io = e { lock = nil } else { throw e }
+            if let entry = inMemoryEntry {
+                lockFile = try LockFile(path: entry.lockPath, label: label, create: false)
+            } else if options.readOnly {
+                lockFile = try LockFile.openIfPossible(path: path + ".lock", label: label)
+            } else {
+                lockFile = try LockFile(path: path + ".lock", label: label, create: true)
+            }
+            let make = options.fileIO ?? { p, c, r in try PosixFileIO(path: p, create: c, readOnly: r) }
+            let raw = try make(dataPath, options.create && !options.readOnly, options.readOnly)
+            opened = raw
+            let enc = crypto.map { EncryptedFileIO(inner: raw, crypto: $0) }
+            encryptedIO = enc
+            io = enc ?? raw
+            pageCache = crypto == nil ? nil : DecryptedPageCache(capacityBytes: options.decryptedPageCacheBytes)
+            lock = lockFile
+            var size = try io.size()
+            if size == 0 {
+                if options.readOnly { throw StorageError.notADatabase(path: path) }
+                try lock?.lockWriter()
+                do {
+                    size = try io.size()
+                    if size == 0 { try Store.initialize(io: io, crypto: crypto); size = try io.size() }
+                } catch { lock?.unlockWriter(); throw error }
+                lock?.unlockWriter()
+            }
+            fileSizeCache = size
+            map = try MappedFile(fd: io.fd, path: path, minimumSize: crypto == nil ? size : PageLayout.physicalSize(logical: size))
+        } catch {
+            lockFile?.close()
+            opened?.close()
+            if let id = options.inMemoryIdentifier, inMemoryEntry != nil { InMemoryFiles.shared.release(id) }
+            throw error
         }
-        let make = options.fileIO ?? { p, c, r in try PosixFileIO(path: p, create: c, readOnly: r) }
-        io = try make(path, options.create && !options.readOnly, options.readOnly)
-        var size = try io.size()
-        if size == 0 {
-            if options.readOnly { throw StorageError.notADatabase(path: path) }
-            try lock?.lockWriter()
-            do {
-                size = try io.size()
-                if size == 0 { try Store.initialize(io: io); size = try io.size() }
-            } catch { lock?.unlockWriter(); throw error }
-            lock?.unlockWriter()
-        }
-        fileSizeCache = size
-        map = try MappedFile(fd: io.fd, path: path, minimumSize: size)
-        _ = try newestMeta()
+        do { _ = try newestMeta() } catch { close(); throw error }
         // Holding shared participation: no full compaction runs, so a temp file is stale.
-        if lock != nil && !options.readOnly { removeStaleCompactionFile() }
+        if lock != nil && !options.readOnly && inMemoryEntry == nil { removeStaleCompactionFile() }
     }
 
     /// Writes version 1 (empty) into slot 1, leaves slot 0 zeroed, and syncs.
-    static func initialize(io: FileIO) throws {
+    static func initialize(io: FileIO, crypto: PageCrypto? = nil) throws {
         let meta = MetaSlot(version: 1, catalogRef: 0, freeListRef: 0, logicalSize: MetaSlot.dataStart,
-                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()))
+                            commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()),
+                            flags: crypto == nil ? 0 : MetaSlot.encryptedFlag,
+                            keyCheck: crypto?.keyCheck ?? [UInt8](repeating: 0, count: 32))
         var page = [UInt8](repeating: 0, count: Int(MetaSlot.dataStart))
-        let enc = meta.encode()
+        let enc = meta.encode(crypto: crypto)
         page.replaceSubrange(Int(MetaSlot.slotStride)..<Int(MetaSlot.slotStride) + enc.count, with: enc)
         try page.withUnsafeBytes { try io.write($0, at: 0) }
         try io.sync()
@@ -98,6 +159,8 @@ public final class Store: @unchecked Sendable {
         stopWatcher()
         lock?.close()
         io.close()
+        pageCache?.removeAll()
+        if let id = options.inMemoryIdentifier, inMemoryEntry != nil { InMemoryFiles.shared.release(id) }
     }
 
     // MARK: meta
@@ -119,7 +182,7 @@ public final class Store: @unchecked Sendable {
             if head.count == 8 && head == MetaSlot.magic { throw StorageError.corrupted(path: path, detail: "file is truncated (\(size) bytes)") }
             throw StorageError.notADatabase(path: path)
         }
-        try map.ensureCovers(size)
+        try map.ensureCovers(physicalExtent(size))
         var best: MetaSlot? = nil
         var sawMagic = false
         var newer: UInt32? = nil
@@ -129,22 +192,45 @@ public final class Store: @unchecked Sendable {
             case .valid(let m):
                 sawMagic = true
                 guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
+                // An encrypted slot written under this key must carry a valid tag (tampering).
+                if let crypto, m.flags & MetaSlot.encryptedFlag != 0, m.keyCheck == crypto.keyCheck,
+                   !crypto.metaTagIsValid(p) { continue }
                 if best == nil || m.version > best!.version { best = m }
             case .noMagic: break
             case .damaged: sawMagic = true
             case .newerFormat(let v): sawMagic = true; newer = v
             }
         }
-        if let best { return best }
+        if let best {
+            if best.flags & MetaSlot.encryptedFlag != 0 {
+                guard let crypto else { throw StorageError.encryptionKeyRequired(path: path) }
+                guard best.keyCheck == crypto.keyCheck else { throw StorageError.wrongEncryptionKey(path: path) }
+            } else if crypto != nil {
+                throw StorageError.notEncrypted(path: path)
+            }
+            return best
+        }
         if let newer { throw StorageError.unsupportedFormat(path: path, found: newer, supported: MetaSlot.formatVersion) }
         if sawMagic { throw StorageError.corrupted(path: path, detail: "no meta slot passes its checksum, or the file is shorter than its recorded size") }
         throw StorageError.notADatabase(path: path)
     }
 
+    /// Physical bytes holding the first `logical` bytes of the database.
+    func physicalExtent(_ logical: UInt64) -> UInt64 { crypto == nil ? logical : PageLayout.physicalSize(logical: logical) }
+
     /// A bounds-checked view of the block at `ref` within the first `limit` bytes of the file.
-    func blockView(_ ref: BlockRef, limit: UInt64) throws -> BlockView {
+    ///
+    /// Unencrypted: a pointer into the mapping. Encrypted: a pointer into a decrypted page, or a
+    /// contiguous decrypted copy for a block spanning pages, kept alive by `arena` (the reading
+    /// transaction's: valid until it ends or refreshes). `writer`: the write transaction reads
+    /// its own pending pages too.
+    func blockView(_ ref: BlockRef, limit: UInt64, arena: PageArena? = nil, writer: Bool = false) throws -> BlockView {
         guard ref >= MetaSlot.dataStart, ref % 8 == 0, ref + UInt64(BlockHeader.size) <= limit else {
             throw StorageError.corrupted(path: path, detail: "reference \(ref) points outside the data area (\(limit) bytes)")
+        }
+        if crypto != nil {
+            guard let arena else { preconditionFailure("encrypted reads need an arena") }
+            return try encryptedBlockView(ref, limit: limit, arena: arena, writer: writer)
         }
         let base = map.base + Int(ref)
         let len = Int(base.getLE(4, as: UInt32.self))
@@ -222,7 +308,7 @@ public final class Store: @unchecked Sendable {
         var target = max(end, cur + step)
         target = (target + 0xFFFF) & ~0xFFFF
         try io.truncate(to: target)
-        try map.ensureCovers(target)
+        try map.ensureCovers(physicalExtent(target))
         stateLock.lock(); fileSizeCache = target; stateLock.unlock()
     }
 

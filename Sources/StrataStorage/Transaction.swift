@@ -27,6 +27,9 @@ public class Transaction: TreeContext {
     /// The catalog: tree name → (root, flags).
     var catalog: BTree { BTree(state: catalogState, ctx: self) }
     var ended = false
+    /// Keeps decrypted pages behind this transaction's views alive (encrypted files only; see
+    /// `PageArena` for the lifetime rule).
+    let arena = PageArena()
 
     init(store: Store) { self.store = store }
 
@@ -102,7 +105,7 @@ public final class ReadTransaction: Transaction {
 
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
-        return try store.blockView(ref, limit: meta.logicalSize)
+        return try store.blockView(ref, limit: meta.logicalSize, arena: arena)
     }
 
     /// Advances to the newest version. Returns true when the version changed.
@@ -114,6 +117,7 @@ public final class ReadTransaction: Transaction {
         slot = s
         ended = false
         if meta.version != old {
+            arena.clear()
             trees.removeAll()
             catalogState = TreeState(name: "", root: meta.catalogRef, weighted: false)
         }
@@ -126,6 +130,7 @@ public final class ReadTransaction: Transaction {
         slot = nil
         ended = true
         trees.removeAll()
+        arena.clear()
     }
 
     deinit { if let s = slot { store.unpin(slot: s) } }

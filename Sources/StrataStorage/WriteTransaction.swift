@@ -35,13 +35,15 @@ public final class WriteTransaction: Transaction {
         readerVersions = store.lock?.liveReaderVersions() ?? []
         var entries: [FreeExtent] = []
         if base.freeListRef != 0 {
-            let v = try store.blockView(base.freeListRef, limit: base.logicalSize)
+            let scratch = PageArena()
+            let v = try store.blockView(base.freeListRef, limit: base.logicalSize, arena: scratch, writer: true)
             guard v.kindByte == BlockKind.freeList.rawValue else {
                 throw StorageError.corrupted(path: store.path, detail: "free list block \(base.freeListRef) has kind \(v.kindByte)")
             }
             entries = try FreeListCodec.decode(v, logicalSize: base.logicalSize, path: store.path)
         }
-        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1)
+        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
+                               wholePages: store.crypto != nil)
         staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
         super.init(store: store)
         catalogState = TreeState(name: "", root: base.catalogRef, weighted: false)
@@ -61,7 +63,7 @@ public final class WriteTransaction: Transaction {
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
         if stagingCount > 0 && ref >= stagingStart && ref < stagingStart + UInt64(stagingCount) { try flushStaging() }
-        return try store.blockView(ref, limit: alloc.logicalSize)
+        return try store.blockView(ref, limit: alloc.logicalSize, arena: arena, writer: true)
     }
 
     override func release(_ ref: BlockRef) throws {
@@ -96,16 +98,24 @@ public final class WriteTransaction: Transaction {
 
     override func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
         try checkOpen()
-        let length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
+        var length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
         guard length <= BlockHeader.maxLength else { throw StorageError.valueTooLarge(size: payloadSize, limit: BlockHeader.maxLength) }
-        let off = alloc.allocate(UInt64(length))
+        let off: UInt64
+        if kind == BlockKind.leaf.rawValue || kind == BlockKind.inner.rawValue {
+            // Tree nodes tolerate slack after their payload: an encrypted file's allocator may
+            // extend one to the end of its page rather than leave an unusable sliver free.
+            let (o, l) = alloc.allocateNode(UInt64(length))
+            off = o; length = Int(l)
+        } else {
+            off = alloc.allocate(UInt64(length))
+        }
         bytesWritten += length
         let contiguous = stagingCount > 0 && stagingStart + UInt64(stagingCount) == off
         if !(contiguous && stagingCount + length <= stagingCapacity) { try flushStaging() }
         if length > stagingCapacity {
             let buf = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 8)
             defer { buf.deallocate() }
-            memset(buf + length - 8, 0, 8)
+            memset(buf + BlockHeader.size + payloadSize, 0, length - BlockHeader.size - payloadSize)
             fill(buf + BlockHeader.size)
             BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
             try store.ensureFileSize(off + UInt64(length))
@@ -114,7 +124,8 @@ public final class WriteTransaction: Transaction {
         }
         if stagingCount == 0 { stagingStart = off }
         let p = staging + stagingCount
-        memset(p + length - 8, 0, 8)   // padding
+        let padding = length - BlockHeader.size - payloadSize
+        memset(p + length - padding, 0, padding)   // padding (and slack)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: version)
         stagingCount += length
@@ -182,7 +193,7 @@ public final class WriteTransaction: Transaction {
             // The free list: its own old block is freed by this commit, its new block is
             // allocated before the final list is computed (allocation never adds entries).
             if base.freeListRef != 0 { try release(base.freeListRef) }
-            let upper = alloc.reusable.count + alloc.held.count + alloc.freedNow.count + 1
+            let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
             let flLength = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
             let flRef = alloc.allocate(UInt64(flLength))
             let entries = alloc.finalEntries()
@@ -198,7 +209,7 @@ public final class WriteTransaction: Transaction {
             try store.io.sync()
             let meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
-            try meta.encode().withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
+            try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
@@ -219,6 +230,9 @@ public final class WriteTransaction: Transaction {
 
     private func finish() {
         ended = true
+        // Pages of a rolled-back transaction must never reach the file (no-op after a commit).
+        store.encryptedIO?.discardPending()
+        arena.clear()
         trees.removeAll()
         catalogState = nil
         stagingCount = 0

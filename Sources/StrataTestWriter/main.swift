@@ -1,6 +1,10 @@
 // A child process for the storage crash and multi-process tests. Not part of the product.
 //
 //   StrataTestWriter churn PATH SEED      commit forever; after commit n print "committed V n"
+//   StrataTestWriter churn-encrypted PATH SEED   as churn, on a file encrypted with the test key
+//                                         (bytes i*7+3 for i in 0..<64)
+//   StrataTestWriter add-encrypted PATH ID COUNT   as add, on a file encrypted with the test
+//                                         key; each commit also puts "v<ID>-<n>" (600 bytes)
 //   StrataTestWriter reader PATH LABEL    pin the newest version, print "pinned V", then sleep
 //   StrataTestWriter add PATH ID COUNT    COUNT commits, each adding 1 to keys "p<ID>" and "total"
 //   StrataTestWriter compact PATH         churn commits (as churn), after every third one a full
@@ -33,8 +37,10 @@ func readU64(_ b: [UInt8]?) -> UInt64 { guard let b, b.count == 8 else { return 
 
 do {
     switch args[1] {
-    case "churn":
-        let store = try Store(path: path)
+    case "churn", "churn-encrypted":
+        var options = StoreOptions()
+        if args[1] == "churn-encrypted" { options.encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
+        let store = try Store(path: path, options: options)
         var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
         while true {
             n += 1
@@ -51,16 +57,20 @@ do {
         let r = try store.beginRead(label: args.count > 3 ? args[3] : "reader")
         emit("pinned \(r.version)")
         while true { sleep(1000) }
-    case "add":
+    case "add", "add-encrypted":
         guard args.count >= 5, let id = Int(args[3]), let count = Int(args[4]) else { fail("usage: add PATH ID COUNT") }
-        let store = try Store(path: path)
-        for _ in 0..<count {
+        var options = StoreOptions()
+        let encrypted = args[1] == "add-encrypted"
+        if encrypted { options.encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
+        let store = try Store(path: path, options: options)
+        for n in 0..<count {
             let w = try store.beginWrite(label: "add-\(id)")
             let t = try w.tree("t", create: true)!
             let mine = readU64(try t.getBytes(Array("p\(id)".utf8))) + 1
             let total = readU64(try t.getBytes(Array("total".utf8))) + 1
             try t.put(Array("p\(id)".utf8), bytes: u64(mine))
             try t.put(Array("total".utf8), bytes: u64(total))
+            if encrypted { try t.put(Array("v\(id)-\(n)".utf8), bytes: (0..<600).map { UInt8(truncatingIfNeeded: $0 &+ id &* 31 &+ n) }) }
             try w.commit()
         }
         emit("done \(id)")

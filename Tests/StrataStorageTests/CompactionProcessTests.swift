@@ -99,6 +99,9 @@ final class CompactionProcessTests: XCTestCase {
         for round in 0..<rounds {
             let child = try ChildProcess(executable: exe, arguments: [mode, path])
             _ = child.waitForLine { $0.hasPrefix("committed") }
+            // Every other round waits for a finished compaction first, so the kills also land
+            // after (and between) compactions however slow the machine is.
+            if round % 2 == 1 { _ = child.waitForLine(timeout: 30) { $0.hasPrefix("compacted") } }
             usleep(useconds_t(rng.next() % 150_000))
             child.kill9()
             compactionsSeen += child.lines.filter { $0.hasPrefix("compacted") }.count

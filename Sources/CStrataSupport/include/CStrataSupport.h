@@ -36,4 +36,19 @@ int strata_lock_holder(int fd, int64_t start, int64_t len, int kind);
 
 /// The calling thread's kernel id.
 int strata_gettid(void);
+
+/// An anonymous memory-backed file (memfd_create, close-on-exec) for in-memory databases:
+/// mmap, pwrite and byte-range locks work on it as on a file. Returns -1 (errno set) on error.
+int strata_memfd_create(const char *name);
+
+/// Fills n bytes with the kernel's cryptographic randomness (getrandom). 0 on success, -1 (errno set).
+int strata_random_bytes(void *p, uint64_t n);
+
+/// AES-256 with the x86-64 AES instructions (AES-NI), for page encryption. `schedule` is 480
+/// bytes (encryption then decryption round keys). Returns 0 when the CPU lacks AES-NI (the
+/// caller then uses swift-crypto's portable AES), 1 on success.
+int strata_aes256_init(uint8_t *schedule, const uint8_t *key);
+/// AES-256-CBC without padding; `length` is a multiple of 16. In place is allowed.
+void strata_aes256_cbc_encrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length);
+void strata_aes256_cbc_decrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length);
 #endif

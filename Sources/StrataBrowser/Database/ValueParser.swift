@@ -1,0 +1,96 @@
+import Foundation
+import StrataObjects
+
+/// A value that could not be read from text (an edit prompt, a CSV cell, a JSON field).
+public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// Reads typed text into engine values by a property's type.
+public enum ValueParser {
+    /// How binary data is written as text.
+    public enum DataEncoding: Sendable { case hex, base64 }
+
+    /// Parses the text of one scalar of `type` (not null: the caller decides what null is).
+    /// Links are not handled here (the caller resolves them).
+    public static func scalar(_ text: String, type: PropertyType, what: String, data: DataEncoding) throws -> Value {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func invalid(_ expected: String) -> InputError {
+            InputError("'\(trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed)' is not \(expected) for \(what)")
+        }
+        switch type {
+        case .bool:
+            switch trimmed.lowercased() {
+            case "true", "yes", "1": return .bool(true)
+            case "false", "no", "0": return .bool(false)
+            default: throw invalid("a Bool (true or false)")
+            }
+        case .int:
+            guard let value = Int64(trimmed) else {
+                if Double(trimmed) != nil { throw invalid("an Int (a whole number within ±9.2e18)") }
+                throw invalid("an Int")
+            }
+            return .int(value)
+        case .float:
+            guard let value = parseFloating(trimmed).map(Float.init) ?? Float(trimmed) else { throw invalid("a Float") }
+            return .float(Float(trimmed) ?? value)
+        case .double:
+            guard let value = parseFloating(trimmed) else { throw invalid("a Double") }
+            return .double(value)
+        case .decimal128:
+            guard !trimmed.isEmpty, let value = try? Decimal128(string: trimmed) else { throw invalid("a Decimal128") }
+            return .decimal(value)
+        case .string:
+            guard text.utf8.count <= 16 << 20 else { throw InputError("\(what): a String is limited to 16 MB (this one is \(text.utf8.count) bytes)") }
+            return .string(text)
+        case .data:
+            switch data {
+            case .hex:
+                guard let bytes = ValueConversion.bytes(hex: trimmed) else { throw invalid("Data (hex digits, two per byte)") }
+                return .data(bytes)
+            case .base64:
+                guard let decoded = Data(base64Encoded: trimmed) else { throw invalid("Data (base64)") }
+                return .data([UInt8](decoded))
+            }
+        case .date:
+            guard let date = ValueConversion.parseDate(trimmed) else {
+                throw InputError("'\(trimmed)' is not a date for \(what); use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff]Z (UTC)")
+            }
+            return .date(date)
+        case .objectId:
+            guard let id = try? ObjectId(string: trimmed.lowercased()) else { throw invalid("an ObjectId (24 hex digits)") }
+            return .objectId(id)
+        case .uuid:
+            guard let uuid = UUID(uuidString: trimmed) else { throw invalid("a UUID") }
+            return .uuid(uuid)
+        case .mixed:
+            return mixed(text)
+        case .object, .linkingObjects:
+            throw invalid("a value")
+        }
+    }
+
+    /// Text typed for an `AnyRealmValue`: a number, `true`/`false`, or else a string.
+    public static func mixed(_ text: String) -> Value {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let i = Int64(trimmed) { return .int(i) }
+        if trimmed.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let d = Double(trimmed), d.isFinite { return .double(d) }
+        if trimmed == "true" { return .bool(true) }
+        if trimmed == "false" { return .bool(false) }
+        return .string(text)
+    }
+
+    /// `1.5`, `1e3`, `NaN`, `Infinity`, `-Infinity`.
+    static func parseFloating(_ text: String) -> Double? {
+        switch text {
+        case "NaN", "nan": return .nan
+        case "Infinity", "inf", "+Infinity": return .infinity
+        case "-Infinity", "-inf": return -.infinity
+        default:
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }) else { return nil }
+            return Double(text)
+        }
+    }
+}

@@ -1,0 +1,627 @@
+import Foundation
+import Strata
+import StrataBrowser
+
+// MARK: Export
+
+/// Writes objects as JSON or CSV, one object at a time (cluster by cluster), so memory does not
+/// grow with the size of the class.
+///
+/// Values: numbers and booleans as JSON literals (NaN and infinities as the strings `"NaN"`,
+/// `"Infinity"`, `"-Infinity"`), strings as strings, Data as base64, dates as ISO 8601 UTC with
+/// the stored precision, ObjectId as 24 hex digits, UUID as text, Decimal128 as a string. Links
+/// are the target's primary key, or its object key when the target class has none. Lists and
+/// sets are arrays, maps objects, embedded objects nested objects. `AnyRealmValue` values that
+/// JSON cannot type (dates, data, …) are tagged: `{"$date": "…"}`, `{"$data": "…"}`,
+/// `{"$oid": "…"}`, `{"$uuid": "…"}`, `{"$decimal": "…"}`, `{"$float": "…"}`,
+/// `{"$double": "NaN"}`, `{"$link": {"class": "Dog", "key": 3}}`.
+struct Exporter {
+    let txn: DBTransaction
+    var schema: Schema { txn.schema }
+
+    /// The properties exported (everything stored: backlinks are computed, not exported).
+    func exportedProperties(_ os: ObjectSchema) -> [PropertySchema] { os.storedProperties }
+
+    /// Calls `body` with each object key of a class and its cluster row, in key order.
+    func forEachObject(_ className: String, _ body: (ClusterSnapshot, Int) throws -> Void) throws {
+        try txn.forEachCluster(className) { cluster in
+            for row in 0..<cluster.count { try body(cluster, row) }
+            return true
+        }
+    }
+
+    /// One object as a single-line JSON object.
+    func jsonObject(_ os: ObjectSchema, key: ObjKey) throws -> String {
+        var out = "{"
+        var first = true
+        for p in exportedProperties(os) {
+            if !first { out += "," }
+            first = false
+            out += JSON.quote(p.name) + ":" + (try jsonProperty(os.className, key, p))
+        }
+        return out + "}"
+    }
+
+    func jsonProperty(_ className: String, _ key: ObjKey, _ p: PropertySchema) throws -> String {
+        switch p.collection {
+        case .single:
+            return try jsonElement(try txn.value(className, key, p.name), p)
+        case .list, .set:
+            return "[" + (try txn.list(className, key, p.name).map { try jsonElement($0, p) }.joined(separator: ",")) + "]"
+        case .map:
+            return "{" + (try txn.map(className, key, p.name).map { JSON.quote($0.key) + ":" + (try jsonElement($0.value, p)) }.joined(separator: ",")) + "}"
+        }
+    }
+
+    /// One value (a single property or a collection element) as JSON.
+    func jsonElement(_ v: Value, _ p: PropertySchema) throws -> String {
+        if case .null = v { return "null" }
+        if p.type == .object, case .object(let l) = v {
+            guard let target = schema[l.className] else { return "null" }
+            if target.isEmbedded { return try jsonObject(target, key: l.key) }
+            return try linkJSON(l)
+        }
+        if p.type == .mixed { return try mixedJSON(v) }
+        return scalarJSON(v)
+    }
+
+    func linkJSON(_ l: StrataObjects.ObjectLink) throws -> String {
+        guard try txn.exists(l.className, l.key) else { return "null" }
+        if let pk = schema[l.className]?.primaryKeyProperty {
+            return scalarJSON(try txn.value(l.className, l.key, pk.name))
+        }
+        return String(l.key)
+    }
+
+    func scalarJSON(_ v: Value) -> String {
+        switch v {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .float(let f): return f.isFinite ? "\(f)" : JSON.quote(ValueConversion.numberText(v))
+        case .double(let d): return d.isFinite ? "\(d)" : JSON.quote(ValueConversion.numberText(v))
+        case .string(let s): return JSON.quote(s)
+        case .data(let d): return JSON.quote(Data(d).base64EncodedString())
+        case .date(let d): return JSON.quote(ValueConversion.isoDate(d))
+        case .objectId(let o): return JSON.quote(o.stringValue)
+        case .uuid(let u): return JSON.quote(u.uuidString)
+        case .decimal(let d): return JSON.quote(d.description)
+        case .object(let l): return String(l.key)
+        }
+    }
+
+    func mixedJSON(_ v: Value) throws -> String {
+        func tagged(_ tag: String, _ text: String) -> String { "{\(JSON.quote(tag)):\(JSON.quote(text))}" }
+        switch v {
+        case .null, .bool, .int, .string: return scalarJSON(v)
+        case .double(let d): return d.isFinite ? "\(d)" : tagged("$double", ValueConversion.numberText(v))
+        case .float(let f): return tagged("$float", ValueConversion.numberText(.float(f)))
+        case .data(let d): return tagged("$data", Data(d).base64EncodedString())
+        case .date(let d): return tagged("$date", ValueConversion.isoDate(d))
+        case .objectId(let o): return tagged("$oid", o.stringValue)
+        case .uuid(let u): return tagged("$uuid", u.uuidString)
+        case .decimal(let d): return tagged("$decimal", d.description)
+        case .object(let l): return "{\"$link\":{\"class\":\(JSON.quote(l.className)),\"key\":\(l.key)}}"
+        }
+    }
+
+    // MARK: CSV
+
+    /// One object as a CSV record: null is an empty field, an empty string is `""`, collections,
+    /// maps, embedded objects and `AnyRealmValue` are their JSON text.
+    func csvRecord(_ os: ObjectSchema, key: ObjKey) throws -> String {
+        try exportedProperties(os).map { p -> String in
+            if p.collection != .single || p.type == .mixed || isEmbedded(p) {
+                let json = try jsonProperty(os.className, key, p)
+                return json == "null" ? "" : CSV.quote(json, force: true)
+            }
+            let v = try txn.value(os.className, key, p.name)
+            switch v {
+            case .null: return ""
+            case .string(let s): return CSV.quote(s, force: s.isEmpty)
+            case .object(let l):
+                let text = try linkJSON(l)
+                if text.hasPrefix("\"") { return CSV.quote(String(text.dropFirst().dropLast()), force: false) }
+                return text == "null" ? "" : text
+            default:
+                let text = scalarJSON(v)
+                if text.hasPrefix("\"") {
+                    let decoded = decodeJSONString(text)
+                    return CSV.quote(decoded, force: decoded.isEmpty)
+                }
+                return text
+            }
+        }.joined(separator: ",")
+    }
+
+    func isEmbedded(_ p: PropertySchema) -> Bool {
+        p.type == .object && schema[p.objectClassName ?? ""]?.isEmbedded == true
+    }
+
+    private func decodeJSONString(_ text: String) -> String {
+        (try? JSONParser.parseDocument(Array(text.utf8)).stringValue) ?? text
+    }
+}
+
+enum CSV {
+    /// A field, quoted when it holds a comma, quote, line break or outer spaces (or `force`).
+    static func quote(_ s: String, force: Bool) -> String {
+        let needs = force || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+            || s.first == " " || s.last == " "
+        return needs ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    struct Field {
+        var text: String
+        var quoted: Bool
+    }
+
+    struct Record {
+        var line: Int
+        var fields: [Field]
+    }
+
+    /// Parses RFC 4180 CSV (quoted fields may hold commas, quotes and line breaks). Each record
+    /// carries the line it starts on.
+    static func parse(_ bytes: [UInt8]) throws -> [Record] {
+        var records: [Record] = []
+        var fields: [Field] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var inQuotes = false
+        var line = 1
+        var recordLine = 1
+        var i = 0
+        var fieldStarted = false
+        func endField() {
+            fields.append(Field(text: String(decoding: field, as: UTF8.self), quoted: quoted))
+            field.removeAll(keepingCapacity: true)
+            quoted = false
+            fieldStarted = false
+        }
+        func endRecord() {
+            endField()
+            if !(fields.count == 1 && fields[0].text.isEmpty && !fields[0].quoted) { records.append(Record(line: recordLine, fields: fields)) }
+            fields = []
+        }
+        // Skip a UTF-8 byte order mark.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+        while i < bytes.count {
+            let c = bytes[i]
+            if inQuotes {
+                if c == UInt8(ascii: "\"") {
+                    if i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "\"") { field.append(c); i += 2; continue }
+                    inQuotes = false
+                } else {
+                    if c == UInt8(ascii: "\n") { line += 1 }
+                    field.append(c)
+                }
+                i += 1
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""):
+                if !fieldStarted && field.isEmpty { inQuotes = true; quoted = true; fieldStarted = true }
+                else { throw InputError("line \(line): a quote inside an unquoted field; quote the field and double the quote (\"\")") }
+            case UInt8(ascii: ","):
+                endField()
+            case UInt8(ascii: "\r"):
+                break
+            case UInt8(ascii: "\n"):
+                endRecord()
+                line += 1
+                recordLine = line
+            default:
+                if quoted { throw InputError("line \(line): text after the closing quote of a field") }
+                field.append(c)
+                fieldStarted = true
+            }
+            i += 1
+        }
+        if inQuotes { throw InputError("line \(recordLine): a quoted field is not closed before the end of the file") }
+        if !field.isEmpty || !fields.isEmpty || quoted { endRecord() }
+        return records
+    }
+}
+
+// MARK: JSON parsing with line numbers
+
+/// A parsed JSON value; numbers keep their text so they convert exactly to the property's type.
+indirect enum JNode {
+    case null
+    case bool(Bool)
+    case number(String)
+    case string(String)
+    case array([JNode], lines: [Int])
+    case object([(String, JNode)])
+
+    var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}
+
+/// A small JSON parser that records the line each array element starts on (for import errors).
+struct JSONParser {
+    let bytes: [UInt8]
+    var i = 0
+    var line = 1
+
+    static func parseDocument(_ bytes: [UInt8]) throws -> JNode {
+        var p = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { p.i = 3 }
+        let node = try p.value()
+        p.skipSpace()
+        guard p.i == bytes.count else { throw p.error("unexpected text after the JSON value") }
+        return node
+    }
+
+    func error(_ message: String) -> InputError { InputError("line \(line): invalid JSON: \(message)") }
+
+    mutating func skipSpace() {
+        while i < bytes.count {
+            switch bytes[i] {
+            case UInt8(ascii: "\n"): line += 1; i += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): i += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func value() throws -> JNode {
+        skipSpace()
+        guard i < bytes.count else { throw error("unexpected end of the input") }
+        switch bytes[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var fields: [(String, JNode)] = []
+            skipSpace()
+            if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+            while true {
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
+                let key = try string()
+                skipSpace()
+                guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+                i += 1
+                fields.append((key, try value()))
+                skipSpace()
+                guard i < bytes.count else { throw error("unexpected end inside an object") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+                throw error("expected ',' or '}' in an object")
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [JNode] = []
+            var lines: [Int] = []
+            skipSpace()
+            if i < bytes.count && bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items, lines: lines) }
+            while true {
+                skipSpace()
+                lines.append(line)
+                items.append(try value())
+                skipSpace()
+                guard i < bytes.count else { throw error("unexpected end inside an array") }
+                if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(items, lines: lines) }
+                throw error("expected ',' or ']' in an array")
+            }
+        case UInt8(ascii: "\""):
+            return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        default:
+            let start = i
+            while i < bytes.count, "+-.0123456789eE".utf8.contains(bytes[i]) { i += 1 }
+            guard i > start else { throw error("unexpected character '\(String(decoding: [bytes[i]], as: UTF8.self))'") }
+            let text = String(decoding: bytes[start..<i], as: UTF8.self)
+            guard Double(text) != nil else { throw error("'\(text)' is not a number") }
+            return .number(text)
+        }
+    }
+
+    mutating func literal(_ word: String, _ node: JNode) throws -> JNode {
+        let w = Array(word.utf8)
+        guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("unexpected text (expected \(word))") }
+        i += w.count
+        return node
+    }
+
+    mutating func string() throws -> String {
+        i += 1
+        var out: [UInt8] = []
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+            if c == UInt8(ascii: "\n") { throw error("line break inside a string (write it as \\n)") }
+            if c == UInt8(ascii: "\\") {
+                i += 1
+                guard i < bytes.count else { break }
+                switch bytes[i] {
+                case UInt8(ascii: "n"): out.append(10)
+                case UInt8(ascii: "t"): out.append(9)
+                case UInt8(ascii: "r"): out.append(13)
+                case UInt8(ascii: "b"): out.append(8)
+                case UInt8(ascii: "f"): out.append(12)
+                case UInt8(ascii: "u"):
+                    var scalar = try hex4()
+                    if (0xD800..<0xDC00).contains(scalar), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") {
+                        i += 2
+                        let low = try hex4()
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                default: out.append(bytes[i])
+                }
+                i += 1
+                continue
+            }
+            out.append(c)
+            i += 1
+        }
+        throw error("a string is not closed")
+    }
+
+    mutating func hex4() throws -> UInt32 {
+        guard i + 4 < bytes.count, let v = UInt32(String(decoding: bytes[i + 1...i + 4], as: UTF8.self), radix: 16) else {
+            throw error("bad \\u escape")
+        }
+        i += 4
+        return v
+    }
+}
+
+// MARK: Import
+
+/// Converts parsed rows into objects of a class, all in one write transaction.
+struct Importer {
+    let w: DBTransaction
+    let os: ObjectSchema
+    var schema: Schema { w.schema }
+
+    struct Row {
+        var values: [String: Value] = [:]
+        var embedded: [String: [String: Value]] = [:]
+        var lists: [String: [Value]] = [:]
+        var maps: [String: [(String, Value)]] = [:]
+        var embeddedLists: [String: [[String: Value]]] = [:]
+        var nullEmbedded: [String] = []
+    }
+
+    /// Converts one JSON object to a row of this class.
+    func row(fromJSON node: JNode) throws -> Row {
+        guard case .object(let fields) = node else { throw InputError("expected an object, found \(node.typeName)") }
+        var row = Row()
+        for (name, value) in fields {
+            guard let p = os[name] else { throw InputError("class \(os.className) has no property '\(name)'") }
+            try set(&row, p, value)
+        }
+        return row
+    }
+
+    func set(_ row: inout Row, _ p: PropertySchema, _ node: JNode) throws {
+        if p.type == .linkingObjects { return }
+        let embedded = p.type == .object && schema[p.objectClassName ?? ""]?.isEmbedded == true
+        switch p.collection {
+        case .single:
+            if embedded {
+                if case .null = node { row.nullEmbedded.append(p.name); return }
+                row.embedded[p.name] = try embeddedValues(node, p)
+            } else {
+                row.values[p.name] = try element(node, p)
+            }
+        case .list, .set:
+            guard case .array(let items, _) = node else {
+                if case .null = node { row.lists[p.name] = []; return }
+                throw InputError("\(p.name) is a \(p.collection == .list ? "list" : "set"): expected an array, found \(node.typeName)")
+            }
+            if embedded { row.embeddedLists[p.name] = try items.map { try embeddedValues($0, p) } }
+            else { row.lists[p.name] = try items.map { try element($0, p) } }
+        case .map:
+            guard case .object(let entries) = node else {
+                if case .null = node { row.maps[p.name] = []; return }
+                throw InputError("\(p.name) is a map: expected an object, found \(node.typeName)")
+            }
+            row.maps[p.name] = try entries.map { ($0.0, try element($0.1, p)) }
+        }
+    }
+
+    func embeddedValues(_ node: JNode, _ p: PropertySchema) throws -> [String: Value] {
+        guard case .object(let fields) = node, let target = schema[p.objectClassName ?? ""] else {
+            throw InputError("\(p.name) is an embedded \(p.objectClassName ?? "object"): expected an object, found \(node.typeName)")
+        }
+        var out: [String: Value] = [:]
+        for (name, value) in fields {
+            guard let ep = target[name] else { throw InputError("embedded class \(target.className) has no property '\(name)'") }
+            guard ep.collection == .single, !(ep.type == .object && schema[ep.objectClassName ?? ""]?.isEmbedded == true) else {
+                throw InputError("\(p.name).\(name): collections and nested embedded objects inside embedded objects cannot be imported yet")
+            }
+            out[name] = try element(value, ep)
+        }
+        return out
+    }
+
+    /// One value (or collection element) of property `p` from JSON.
+    func element(_ node: JNode, _ p: PropertySchema) throws -> Value {
+        let what = "\(p.name) (\(p.typeDescription))"
+        if case .null = node { return .null }
+        if p.type == .object {
+            guard let target = p.objectClassName, let ts = schema[target] else { throw InputError("\(p.name): unknown target class") }
+            let key: ObjKey?
+            if let pk = ts.primaryKeyProperty {
+                let pkValue = try scalar(node, pk.type, what: "\(p.name) (primary key of \(target))")
+                key = try w.find(target, primaryKey: pkValue)
+                guard let key else { throw InputError("\(p.name): no \(target) with primary key \(pkValue.description); import \(target) first") }
+                return .object(StrataObjects.ObjectLink(className: target, key: key))
+            }
+            guard case .number(let text) = node, let k = Int64(text) else {
+                throw InputError("\(p.name): expected the object key (an integer) of a \(target), found \(node.typeName)")
+            }
+            guard try w.exists(target, k) else { throw InputError("\(p.name): no \(target) with object key \(k)") }
+            return .object(StrataObjects.ObjectLink(className: target, key: k))
+        }
+        if p.type == .mixed { return try mixed(node, what: what) }
+        return try scalar(node, p.type, what: what)
+    }
+
+    func scalar(_ node: JNode, _ type: PropertyType, what: String) throws -> Value {
+        switch (type, node) {
+        case (_, .null): return .null
+        case (.bool, .bool(let b)): return .bool(b)
+        case (.int, .number(let t)), (.float, .number(let t)), (.double, .number(let t)), (.decimal128, .number(let t)):
+            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
+        case (.float, .string(let t)), (.double, .string(let t)), (.decimal128, .string(let t)),
+             (.data, .string(let t)), (.date, .string(let t)), (.objectId, .string(let t)), (.uuid, .string(let t)):
+            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
+        case (.string, .string(let s)): return try ValueParser.scalar(s, type: .string, what: what, data: .base64)
+        default:
+            throw InputError("\(what): expected \(expected(type)), found \(node.typeName)")
+        }
+    }
+
+    func expected(_ type: PropertyType) -> String {
+        switch type {
+        case .bool: "true or false"
+        case .int, .float, .double: "a number"
+        case .decimal128: "a number or a decimal string"
+        case .string: "a string"
+        case .data: "a base64 string"
+        case .date: "an ISO 8601 date string"
+        case .objectId: "a 24-hex-digit string"
+        case .uuid: "a UUID string"
+        default: "a value"
+        }
+    }
+
+    func mixed(_ node: JNode, what: String) throws -> Value {
+        switch node {
+        case .null: return .null
+        case .bool(let b): return .bool(b)
+        case .string(let s): return .string(s)
+        case .number(let t):
+            if let i = Int64(t) { return .int(i) }
+            guard let d = Double(t) else { throw InputError("\(what): '\(t)' is not a number") }
+            return .double(d)
+        case .object(let fields) where fields.count == 1:
+            let (tag, value) = fields[0]
+            if tag == "$link", case .object(let parts) = value,
+               case .string(let className)? = parts.first(where: { $0.0 == "class" })?.1,
+               case .number(let keyText)? = parts.first(where: { $0.0 == "key" })?.1, let key = Int64(keyText) {
+                guard schema[className] != nil, try w.exists(className, key) else { throw InputError("\(what): no \(className) with object key \(key)") }
+                return .object(StrataObjects.ObjectLink(className: className, key: key))
+            }
+            guard case .string(let text) = value else { break }
+            let types: [String: PropertyType] = ["$date": .date, "$data": .data, "$oid": .objectId, "$uuid": .uuid,
+                                                 "$decimal": .decimal128, "$float": .float, "$double": .double]
+            if let type = types[tag] { return try ValueParser.scalar(text, type: type, what: what, data: .base64) }
+        default: break
+        }
+        throw InputError("\(what): an AnyRealmValue must be null, a boolean, a number, a string or a tagged value like {\"$date\": \"…\"}")
+    }
+
+    /// Converts one CSV record to a row, by the header's property names.
+    func row(fromCSV fields: [CSV.Field], header: [PropertySchema]) throws -> Row {
+        guard fields.count == header.count else {
+            throw InputError("has \(fields.count) fields but the header has \(header.count)")
+        }
+        var row = Row()
+        for (p, field) in zip(header, fields) {
+            let embedded = p.type == .object && schema[p.objectClassName ?? ""]?.isEmbedded == true
+            if field.text.isEmpty && !field.quoted {
+                // An empty unquoted field is null (absent for required values: the default applies).
+                if p.collection == .single && (p.isOptional || p.type == .object || p.type == .mixed) {
+                    if embedded { row.nullEmbedded.append(p.name) } else { row.values[p.name] = .null }
+                }
+                continue
+            }
+            if p.collection != .single || p.type == .mixed || embedded {
+                let node: JNode
+                do { node = try JSONParser.parseDocument(Array(field.text.utf8)) } catch let e as InputError {
+                    throw InputError("\(p.name): the field must be JSON (\(e.message.replacingOccurrences(of: "line 1: ", with: "")))")
+                }
+                try set(&row, p, node)
+                continue
+            }
+            if p.type == .object {
+                let node: JNode
+                if let target = schema[p.objectClassName ?? ""]?.primaryKeyProperty, target.type == .string || target.type == .objectId || target.type == .uuid {
+                    node = .string(field.text)
+                } else {
+                    node = .number(field.text)
+                }
+                row.values[p.name] = try element(node, p)
+                continue
+            }
+            row.values[p.name] = try ValueParser.scalar(field.text, type: p.type, what: "\(p.name) (\(p.typeDescription))", data: .base64)
+        }
+        return row
+    }
+
+    /// Creates the object of a row.
+    func insert(_ row: Row) throws {
+        let key = try w.create(os.className, values: row.values, embedded: row.embedded, collections: row.lists, maps: row.maps)
+        for (name, items) in row.embeddedLists {
+            for item in items { try w.setEmbedded(os.className, key, name, item) }
+        }
+    }
+}
+
+/// Infers a class from import data (`--create`): each field's type from its values; fields
+/// with a null or missing somewhere are optional; arrays of scalars become lists.
+enum SchemaInference {
+    static func infer(className: String, json rows: [JNode]) throws -> ObjectSchema {
+        var order: [String] = []
+        var samples: [String: [JNode]] = [:]
+        for row in rows {
+            guard case .object(let fields) = row else { throw InputError("expected objects to infer the class from") }
+            for (name, value) in fields {
+                if samples[name] == nil { order.append(name) }
+                samples[name, default: []].append(value)
+            }
+        }
+        return ObjectSchema(className: className, properties: try order.map { name in
+            let values = samples[name]!
+            let optional = values.count < rows.count || values.contains { if case .null = $0 { return true }; return false }
+            let nonNull = values.filter { if case .null = $0 { return false }; return true }
+            if let first = nonNull.first, case .array = first {
+                let elements = nonNull.flatMap { node -> [JNode] in if case .array(let items, _) = node { return items }; return [] }
+                return PropertySchema(name: name, type: try scalarType(elements, name), collection: .list)
+            }
+            return PropertySchema(name: name, type: try scalarType(nonNull, name), isOptional: optional)
+        })
+    }
+
+    static func scalarType(_ nodes: [JNode], _ name: String) throws -> PropertyType {
+        if nodes.isEmpty { return .string }
+        if nodes.allSatisfy({ if case .bool = $0 { return true }; return false }) { return .bool }
+        if nodes.allSatisfy({ if case .number(let t) = $0 { return Int64(t) != nil }; return false }) { return .int }
+        if nodes.allSatisfy({ if case .number = $0 { return true }; return false }) { return .double }
+        if nodes.allSatisfy({ if case .string = $0 { return true }; return false }) { return .string }
+        throw InputError("cannot infer a type for '\(name)' (mixed or nested values); create the class with a schema first")
+    }
+
+    static func infer(className: String, csvHeader: [String], records: [CSV.Record]) throws -> ObjectSchema {
+        ObjectSchema(className: className, properties: csvHeader.enumerated().map { index, name in
+            let fields = records.compactMap { $0.fields.count > index ? $0.fields[index] : nil }
+            let optional = fields.contains { $0.text.isEmpty && !$0.quoted }
+            let texts = fields.filter { !($0.text.isEmpty && !$0.quoted) }.map(\.text)
+            let type: PropertyType
+            if texts.isEmpty { type = .string }
+            else if texts.allSatisfy({ Int64($0) != nil }) { type = .int }
+            else if texts.allSatisfy({ Double($0) != nil }) { type = .double }
+            else if texts.allSatisfy({ $0 == "true" || $0 == "false" }) { type = .bool }
+            else { type = .string }
+            return PropertySchema(name: name, type: type, isOptional: optional)
+        })
+    }
+}

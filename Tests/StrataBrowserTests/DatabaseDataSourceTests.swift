@@ -1,0 +1,278 @@
+import Foundation
+import Strata
+import StrataStorage
+import XCTest
+@testable import StrataBrowser
+
+/// The real data source over a small demo database: counts, visible-window reads, filter and
+/// sort, edits (valid, invalid, read-only), live updates from a second handle, reports and
+/// compaction; and the browser app driven over it.
+final class DatabaseDataSourceTests: XCTestCase {
+    var dir: URL!
+    var path: String!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("strata-ds-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        path = dir.appendingPathComponent("demo.strata").path
+        try DemoDatabase.create(at: path, events: 1_000, people: 40)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    func testClassesCountsAndProperties() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let classes = Dictionary(uniqueKeysWithValues: source.classes().map { ($0.name, $0) })
+        XCTAssertEqual(classes["Event"]?.count.value, 900, "1,000 created, every 10th deleted")
+        XCTAssertEqual(classes["Person"]?.count.value, 40)
+        XCTAssertEqual(classes["Person"]?.primaryKey, "id")
+        XCTAssertEqual(classes["Address"]?.isEmbedded, true)
+        let properties = try source.properties(className: "Person")
+        let byName = Dictionary(uniqueKeysWithValues: properties.map { ($0.name, $0) })
+        XCTAssertEqual(byName["dogs"]?.kind, .list)
+        XCTAssertEqual(byName["address"]?.kind, .embedded)
+        XCTAssertEqual(byName["employer"]?.kind, .link)
+        XCTAssertEqual(byName["events"]?.kind, .backlinks)
+        XCTAssertEqual(byName["settings"]?.typeDescription, "Map<String, String>")
+        XCTAssertEqual(byName["age"]?.typeDescription, "Int?")
+        XCTAssertTrue(byName["id"]?.isPrimaryKey == true)
+        let status = source.status()
+        XCTAssertGreaterThan(status.totalBytes, 0)
+        XCTAssertEqual(status.totalBytes, status.usedBytes + status.freeBytes)
+        XCTAssertThrowsError(try source.properties(className: "Nope"))
+    }
+
+    func testRowsReadTheRequestedWindowAndPositionsFindObjects() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let rows = try source.rows(className: "Event", filter: nil, sort: nil, range: 100..<110)
+        XCTAssertEqual(rows.count, 10)
+        XCTAssertEqual(rows.first?.ref?.key, 112, "keys 10, 20, … were deleted")
+        let properties = try source.properties(className: "Event")
+        XCTAssertEqual(rows.first?.values.count, properties.count)
+        if case .int(let id)? = rows.first?.values.first { XCTAssertEqual(id, 112) } else { XCTFail("id") }
+        let ref = try XCTUnwrap(rows[5].ref)
+        XCTAssertEqual(try source.position(of: ref, filter: nil, sort: nil), 105)
+        XCTAssertNil(try source.position(of: ObjectRef(className: "Event", key: 10), filter: nil, sort: nil))
+        XCTAssertEqual(try source.rows(className: "Event", filter: nil, sort: nil, range: 895..<920).count, 5)
+        let person = try XCTUnwrap(source.rows(className: "Person", filter: nil, sort: nil, range: 0..<1).first)
+        let detail = try source.object(try XCTUnwrap(person.ref))
+        XCTAssertEqual(detail.properties.count, detail.values.count)
+        XCTAssertTrue(detail.label.hasPrefix("1 "), detail.label)
+    }
+
+    func testFilterAndSortAndQueryErrors() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let purchases = try source.count(className: "Event", filter: "kind == 'purchase'")
+        XCTAssertGreaterThan(purchases.value, 50)
+        XCTAssertLessThan(purchases.value, 900)
+        let rows = try source.rows(className: "Event", filter: "kind == 'purchase'", sort: SortSpec(property: "value", ascending: false), range: 0..<20)
+        let values = rows.map { row -> Double in if case .double(let d) = row.values[4] { return d }; return -1 }
+        XCTAssertEqual(values, values.sorted(by: >))
+        XCTAssertTrue(rows.allSatisfy { $0.values[1] == .string("purchase") })
+        let sorted = try source.rows(className: "Person", filter: nil, sort: SortSpec(property: "name"), range: 0..<40)
+        let names = sorted.map { row -> String in if case .string(let s) = row.values[1] { return s }; return "" }
+        XCTAssertEqual(names, names.sorted())
+    }
+
+    func testInvalidQueriesThrowWithPosition() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        XCTAssertThrowsError(try source.count(className: "Person", filter: "age >> 3")) { error in
+            let e = error as? BrowserError
+            XCTAssertNotNil(e?.position)
+            XCTAssertEqual(e?.position, 5)
+        }
+        XCTAssertThrowsError(try source.count(className: "Person", filter: "nosuch == 3")) { error in
+            XCTAssertTrue((error as? BrowserError)?.message.contains("nosuch") == true, "\(error)")
+        }
+    }
+
+    func testEditsAreTypedAndOneTransactionEach() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let ref = ObjectRef(className: "Person", key: 3)
+        let before = source.status().version
+        try source.setValue(text: "42", property: "age", of: ref)
+        let events = source.pollChanges()
+        XCTAssertEqual(events.count, 1)
+        XCTAssertEqual(events.first?.isExternal, false)
+        XCTAssertEqual(events.first?.changedObjects, [ref])
+        XCTAssertEqual(events.first?.version, before + 1)
+        XCTAssertTrue(events.first?.summary.contains("Person: 1 modified") == true, events.first?.summary ?? "")
+        let detail = try source.object(ref)
+        XCTAssertEqual(detail.values[detail.properties.firstIndex { $0.name == "age" }!], .int(42))
+
+        // Invalid values: a message, and nothing written.
+        for (text, property) in [("forty", "age"), ("2024-13-40", "birthday"), ("maybe", "active"), ("zz", "avatar"), ("#99999", "employer")] {
+            XCTAssertThrowsError(try source.setValue(text: text, property: property, of: ref), "\(property)=\(text)") { error in
+                XCTAssertFalse((error as? BrowserError)?.message.isEmpty ?? true)
+            }
+        }
+        XCTAssertThrowsError(try source.setValue(text: "null", property: "score", of: ref)) { error in
+            XCTAssertTrue((error as? BrowserError)?.message.contains("required") == true, "\(error)")
+        }
+        XCTAssertTrue(source.pollChanges().isEmpty, "no commit for invalid input")
+        XCTAssertEqual(source.status().version, before + 1)
+        // Optional set to null, a date, Data as hex, a link by #key (no primary key) and by primary key.
+        try source.setValue(text: "null", property: "age", of: ref)
+        try source.setValue(text: "1990-05-17 08:30", property: "birthday", of: ref)
+        try source.setValue(text: "00ff10", property: "avatar", of: ref)
+        let company = try XCTUnwrap(source.rows(className: "Company", filter: nil, sort: nil, range: 2..<3).first?.ref)
+        try source.setValue(text: "#\(company.key)", property: "employer", of: ref)
+        _ = source.pollChanges()
+        let values = try source.object(ref).values
+        let props = try source.properties(className: "Person").map(\.name)
+        XCTAssertEqual(values[props.firstIndex(of: "age")!], .null)
+        XCTAssertEqual(values[props.firstIndex(of: "birthday")!], .date(Date(timeIntervalSince1970: 642_933_000)))
+        XCTAssertEqual(values[props.firstIndex(of: "avatar")!], .data(count: 3, prefix: [0, 255, 16]))
+        if case .link(let link) = values[props.firstIndex(of: "employer")!] { XCTAssertEqual(link.ref, company) } else { XCTFail("employer") }
+        // The primary key cannot change.
+        XCTAssertThrowsError(try source.setValue(text: "777", property: "id", of: ref))
+        // Lists, sets and maps.
+        try source.addCollectionItem(text: "new-tag", owner: ref, property: "tags")
+        XCTAssertThrowsError(try source.addCollectionItem(text: "new-tag", owner: ref, property: "tags"))
+        try source.addCollectionItem(text: "font=mono", owner: ref, property: "settings")
+        XCTAssertThrowsError(try source.addCollectionItem(text: "no separator", owner: ref, property: "settings"))
+        _ = source.pollChanges()
+        let settings = try source.collectionRows(owner: ref, property: "settings", range: 0..<10)
+        XCTAssertTrue(settings.contains { $0.values == [.string("font"), .string("mono")] })
+        let tagCount = try source.collectionCount(owner: ref, property: "tags")
+        try source.removeCollectionItem(at: tagCount - 1, owner: ref, property: "tags")
+        _ = source.pollChanges()
+        XCTAssertEqual(try source.collectionCount(owner: ref, property: "tags"), tagCount - 1)
+        // Create and delete.
+        let created = try source.createObject(className: "Company", values: ["name": "Ünïcode 株式会社 🚀", "country": "Japan"])
+        _ = source.pollChanges()
+        XCTAssertEqual(try source.object(created).values.first, .string("Ünïcode 株式会社 🚀"))
+        XCTAssertThrowsError(try source.createObject(className: "Person", values: ["name": "No Key"]))
+        XCTAssertThrowsError(try source.createObject(className: "Address", values: [:]))
+        try source.deleteObject(created)
+        let deleted = source.pollChanges()
+        XCTAssertEqual(deleted.last?.deletedObjects, [created])
+        XCTAssertThrowsError(try source.object(created))
+    }
+
+    func testReadOnlyRefusesEveryEdit() throws {
+        let source = try DatabaseDataSource(path: path, readOnly: true)
+        defer { source.close() }
+        XCTAssertTrue(source.fileInfo.isReadOnly)
+        let ref = ObjectRef(className: "Person", key: 1)
+        XCTAssertThrowsError(try source.setValue(text: "1", property: "age", of: ref))
+        XCTAssertThrowsError(try source.createObject(className: "Company", values: ["name": "x", "country": "y"]))
+        XCTAssertThrowsError(try source.deleteObject(ref))
+        XCTAssertThrowsError(try source.compact(online: true) { _ in })
+    }
+
+    func testCommitFromASecondHandleWakesAndShowsUp() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let woke = expectation(description: "change handler")
+        woke.assertForOverFulfill = false
+        source.setChangeHandler { woke.fulfill() }
+        let before = source.classes().first { $0.name == "Dog" }!.count.value
+        // The visible rows, so the change can be marked.
+        _ = try source.rows(className: "Person", filter: nil, sort: nil, range: 0..<10)
+        let other = try Database(path: path)
+        let w = try other.write()
+        try w.create("Dog", values: ["_id": .objectId(ObjectId()), "name": .string("Visitor"), "weight": .double(3), "vaccinated": .bool(false)])
+        try w.set("Person", 2, "score", .double(99.5))
+        try w.commit()
+        wait(for: [woke], timeout: 2)
+        // The snapshot does not move until the poll.
+        XCTAssertEqual(source.classes().first { $0.name == "Dog" }!.count.value, before)
+        let events = source.pollChanges()
+        XCTAssertEqual(events.count, 1)
+        XCTAssertEqual(events.first?.isExternal, true)
+        XCTAssertTrue(events.first?.summary.contains("Dog: 1 inserted") == true, events.first?.summary ?? "")
+        XCTAssertEqual(events.first?.changedObjects, [ObjectRef(className: "Person", key: 2)])
+        XCTAssertEqual(source.classes().first { $0.name == "Dog" }!.count.value, before + 1)
+        XCTAssertTrue(source.pollChanges().isEmpty)
+        let versions = source.versions()
+        XCTAssertEqual(versions.commits.first?.version, events.first?.version)
+        XCTAssertTrue(versions.readers.contains { $0.threadLabel == "strata browser" })
+        other.close()
+    }
+
+    func testBacklinksAndCollections() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        // Person 2 has one dog (i % 4 == 1).
+        let person = ObjectRef(className: "Person", key: 2)
+        XCTAssertEqual(try source.collectionCount(owner: person, property: "dogs"), 1)
+        let dogRow = try XCTUnwrap(source.collectionRows(owner: person, property: "dogs", range: 0..<1).first)
+        let dog = try XCTUnwrap(dogRow.ref)
+        let backlinks = try source.backlinks(of: dog)
+        XCTAssertTrue(backlinks.contains { $0.source.ref == person && $0.property == "dogs" })
+        XCTAssertGreaterThanOrEqual(try source.collectionCount(owner: dog, property: "owners"), 1)
+        let events = try source.collectionCount(owner: person, property: "events")
+        let detail = try source.object(person)
+        XCTAssertEqual(detail.values[detail.properties.firstIndex { $0.name == "events" }!], .collection(count: events, elementType: "Event"))
+    }
+
+    func testReportsAndCompaction() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let space = source.space()
+        XCTAssertGreaterThan(space.freeBytes, 0)
+        XCTAssertTrue(space.classes.contains { $0.name == "Event" && $0.indexes.contains { $0.name == "kind" } })
+        XCTAssertLessThan(space.compactedBytes, space.totalBytes)
+        XCTAssertFalse(source.versions().commits.isEmpty)
+        let plan = source.compactionPlan()
+        XCTAssertTrue(plan.otherParticipants.isEmpty)
+        XCTAssertGreaterThan(plan.expectedGain, 0)
+        var fractions: [Double] = []
+        let result = try source.compact(online: false) { fractions.append($0.fraction) }
+        XCTAssertLessThan(result.afterBytes, result.beforeBytes)
+        XCTAssertEqual(fractions.last, 1)
+        // Still readable afterwards, at a newer version.
+        XCTAssertEqual(source.classes().first { $0.name == "Event" }?.count.value, 900)
+        _ = source.pollChanges()
+        XCTAssertEqual(try source.rows(className: "Event", filter: nil, sort: nil, range: 0..<3).count, 3)
+        // With another handle open, a full compaction is refused and online works.
+        let other = try Database(path: path)
+        defer { other.close() }
+        XCTAssertEqual(source.compactionPlan().otherParticipants.isEmpty, false)
+        XCTAssertThrowsError(try source.compact(online: false) { _ in })
+        XCTAssertNoThrow(try source.compact(online: true) { _ in })
+    }
+
+    func testBrowserAppOverTheRealFile() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 100, rows: 30), environment: ["NO_COLOR": "1"])
+        let text = app.frame().textLines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("Event"), text)
+        XCTAssertTrue(text.contains("900"), text)
+    }
+}
+
+/// Key-press-to-frame time on a large class (run with STRATA_MEASURE_FILE=path/to/demo.strata).
+final class DatabaseBrowsingMeasurements: XCTestCase {
+    func testKeyPressToFrameOnTheEventClass() throws {
+        guard let path = ProcessInfo.processInfo.environment["STRATA_MEASURE_FILE"] else {
+            throw XCTSkip("set STRATA_MEASURE_FILE to a demo database to measure")
+        }
+        let source = try DatabaseDataSource(path: path, readOnly: true)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 120, rows: 40), environment: ["NO_COLOR": "1"])
+        for name in ["h", "j", "j", "l"] { app.handle(Key(name: name)!) }
+        _ = app.frame()
+        XCTAssertTrue(app.frame().textLines().joined().contains("Event"))
+        var times: [Double] = []
+        for i in 0..<300 {
+            let key = Key(name: i % 50 == 49 ? "G" : i % 50 == 0 ? "g" : "C-d")!
+            let start = DispatchTime.now().uptimeNanoseconds
+            app.handle(key)
+            _ = app.frame()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        times.sort()
+        print("MEASURE key-to-frame ms: median \(times[times.count / 2]) p95 \(times[times.count * 95 / 100]) max \(times.last!)")
+        print("MEASURE events: \(source.classes().first { $0.name == "Event" }!.count.value)")
+    }
+}
