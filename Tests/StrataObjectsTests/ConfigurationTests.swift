@@ -151,7 +151,7 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try realm.writeCopy(toFile: copy)) { e in
             guard case .destinationExists = e as? CompactionError else { return XCTFail("\(e)") }
         }
-        XCTAssertThrowsError(try realm.writeCopy(toFile: f.dir.url.appendingPathComponent("enc.strata"), encryptionKey: Data(count: 64)))
+        XCTAssertThrowsError(try realm.writeCopy(toFile: f.dir.url.appendingPathComponent("bad.strata"), encryptionKey: Data(count: 10)))
         let copied = try Realm(configuration: f.config("copy.strata"))
         XCTAssertEqual(copied.objects(APerson.self).count, 20)
         assertIntegrity(copied)
@@ -174,5 +174,57 @@ final class ConfigurationTests: XCTestCase {
         blobs.schemaVersion = 1
         XCTAssertEqual(try Realm(configuration: blobs).objects(CBlob.self).count, 0)
         _ = open
+    }
+
+    func testEncryptedRealmAndEncryptingCopies() throws {
+        let f = APIFixture()
+        let key = Data((0..<64).map { UInt8($0 * 7 & 0xFF) })
+        var cfg = f.config("enc.strata")
+        cfg.encryptionKey = key
+        do {
+            let realm = try Realm(configuration: cfg)
+            try realm.write { realm.add(APerson(id: 1, name: "secret-name-in-plaintext?")) }
+            assertIntegrity(realm)
+        }
+        let bytes = try Data(contentsOf: cfg.fileURL!)
+        XCTAssertNil(bytes.range(of: Data("secret-name-in-plaintext?".utf8)), "the file holds no plaintext")
+        var wrong = cfg; wrong.encryptionKey = Data(repeating: 1, count: 64)
+        XCTAssertThrowsError(try Realm(configuration: wrong)) { e in
+            guard case .wrongEncryptionKey = e as? StorageError else { return XCTFail("\(e)") }
+        }
+        var none = cfg; none.encryptionKey = nil
+        XCTAssertThrowsError(try Realm(configuration: none)) { e in
+            guard case .encryptionKeyRequired = e as? StorageError else { return XCTFail("\(e)") }
+        }
+        let realm = try Realm(configuration: cfg)
+        XCTAssertEqual(realm.object(ofType: APerson.self, forPrimaryKey: 1)?.name, "secret-name-in-plaintext?")
+        // Decrypting and re-keying copies.
+        let plain = f.dir.url.appendingPathComponent("plain.strata")
+        try realm.writeCopy(toFile: plain)
+        XCTAssertEqual(try Realm(configuration: f.config("plain.strata")).objects(APerson.self).first?.name, "secret-name-in-plaintext?")
+        let rekeyed = f.dir.url.appendingPathComponent("rekeyed.strata")
+        let key2 = Data(repeating: 9, count: 64)
+        try realm.writeCopy(toFile: rekeyed, encryptionKey: key2)
+        var cfg2 = f.config("rekeyed.strata"); cfg2.encryptionKey = key2
+        XCTAssertEqual(try Realm(configuration: cfg2).objects(APerson.self).count, 1)
+        XCTAssertThrowsError(try Realm(configuration: f.config("rekeyed.strata")))
+    }
+
+    func testInMemoryRealmsShareDataAcrossThreadsAndVanish() throws {
+        let cfg = Realm.Configuration(inMemoryIdentifier: "cfg-\(UUID().uuidString)", objectTypes: [CBlob.self])
+        do {
+            let realm = try Realm(configuration: cfg)
+            try realm.write { let b = CBlob(); b.id = 1; realm.add(b) }
+            let seen = Locked(-1)
+            let done = expectation(description: "thread")
+            Thread.detachNewThread {
+                seen.with { $0 = (try? Realm(configuration: cfg))?.objects(CBlob.self).count ?? -2 }
+                done.fulfill()
+            }
+            wait(for: [done], timeout: 10)
+            XCTAssertEqual(seen.with { $0 }, 1, "another thread's realm with the identifier sees the data")
+            XCTAssertTrue(realm.database.store.isInMemory)
+        }
+        XCTAssertEqual(try Realm(configuration: cfg).objects(CBlob.self).count, 0, "gone once the last realm closed")
     }
 }

@@ -356,12 +356,14 @@ extension Realm: Sendable {}
 extension Realm {
     /// Writes a compacted copy of the newest version to `fileURL`, which must not exist
     /// (RealmSwift's `writeCopy(toFile:encryptionKey:)`); other handles keep working meanwhile.
-    /// Encrypted copies need the storage layer's encryption (not available yet: `encryptionKey`
-    /// other than nil throws `Error.unsupported`).
+    /// The copy is encrypted with `encryptionKey` (64 bytes), or unencrypted when it is nil —
+    /// so this encrypts, re-keys or decrypts.
     public func writeCopy(toFile fileURL: URL, encryptionKey: Data? = nil) throws {
         core.verify()
-        if encryptionKey != nil { throw Error.unsupported("writeCopy with an encryptionKey: encrypted files are not implemented yet") }
-        try core.coordinator.db.store.writeCopy(toPath: fileURL.path)
+        if let k = encryptionKey, k.count != 64 {
+            throw Error.invalidConfiguration("encryptionKey must be 64 bytes (an AES-256 key, then an HMAC-SHA-256 key), not \(k.count)")
+        }
+        try core.coordinator.db.store.writeCopy(toPath: fileURL.path, encryptionKey: encryptionKey.map { [UInt8]($0) })
     }
 
     /// Rewrites the file with only its live data and gives the rest back to the file system

@@ -27,8 +27,8 @@ final class Coordinator: @unchecked Sendable {
     private(set) var launchCompaction: Result<CompactionResult, Swift.Error>?
 
     static func open(_ config: Realm.Configuration) throws -> Coordinator {
-        if config.encryptionKey != nil {
-            throw Realm.Error.unsupported("encryptionKey: encrypted files are not implemented yet")
+        if let key = config.encryptionKey, key.count != 64 {
+            throw Realm.Error.invalidConfiguration("encryptionKey must be 64 bytes (an AES-256 key, then an HMAC-SHA-256 key), not \(key.count)")
         }
         if config.readOnly && config.deleteRealmIfMigrationNeeded {
             throw Realm.Error.invalidConfiguration("deleteRealmIfMigrationNeeded cannot be set for a read-only realm")
@@ -79,13 +79,13 @@ final class Coordinator: @unchecked Sendable {
         var options = StoreOptions()
         options.readOnly = config.readOnly
         options.label = ProcessInfo.processInfo.processName
+        options.encryptionKey = config.encryptionKey.map { [UInt8]($0) }
+        // In memory: no file (memfd); handles with the same identifier share the data, which is
+        // gone when the last one closes.
+        options.inMemoryIdentifier = config.inMemoryIdentifier
         let inMemory = config.inMemoryIdentifier != nil
         let fm = FileManager.default
-        if inMemory {
-            if Coordinator.openInMemory.with({ $0.insert(path).inserted }) {
-                try? fm.removeItem(atPath: path); try? fm.removeItem(atPath: path + ".lock")
-            }
-        } else if !config.readOnly {
+        if !inMemory && !config.readOnly {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty && !fm.fileExists(atPath: dir) { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
@@ -102,8 +102,10 @@ final class Coordinator: @unchecked Sendable {
             let (fileSchema, fileVersion) = try Database.readSchema(store)
             if Database.migrationNeeded(file: fileSchema, fileVersion: fileVersion, wanted: schema, version: config.schemaVersion) {
                 store.close()
-                try? fm.removeItem(atPath: path)
-                try? fm.removeItem(atPath: path + ".lock")
+                if !inMemory {
+                    try? fm.removeItem(atPath: path)
+                    try? fm.removeItem(atPath: path + ".lock")
+                }
                 store = try Store(path: path, options: options)
             }
         }
@@ -111,17 +113,9 @@ final class Coordinator: @unchecked Sendable {
         watcherID = db.store.addCommitObserver { [weak self] version in self?.commitSeen(version) }
     }
 
-    /// In-memory identifiers with a live coordinator (their temporary file is fresh on first open).
-    private static let openInMemory = Locked<Set<String>>([])
-
     deinit {
         db.store.removeCommitObserver(watcherID)
         db.close()
-        if isInMemory {
-            Coordinator.openInMemory.with { _ = $0.remove(path) }
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + ".lock")
-        }
     }
 
     /// The realm core of a thread or queue (one per thread: cached while alive).

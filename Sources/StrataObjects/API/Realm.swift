@@ -48,7 +48,10 @@ public struct Realm: Equatable {
             get { _inMemoryIdentifier }
             set { _inMemoryIdentifier = newValue; if newValue != nil { _fileURL = nil } }
         }
-        /// 64-byte encryption key. Not supported yet: opening with a key throws `Error.unsupported`.
+        /// 64 bytes: an AES-256 key, then an HMAC-SHA-256 key. A new file is created encrypted
+        /// (every page AES-256-CBC, authenticated with HMAC-SHA-256); an existing file must be
+        /// opened with the key it was created with — a wrong or missing key, or a key for an
+        /// unencrypted file, is a clear error (`StorageError`).
         public var encryptionKey: Data?
         /// Open without writing: nothing is written to the file (no schema change, no
         /// migration); a write is a clear error (`Realm.Error.readOnly`).
@@ -106,12 +109,9 @@ public struct Realm: Equatable {
             set { defaultStore.with { $0 = newValue } }
         }
 
-        /// The path of the database file (a private temporary file for in-memory realms).
+        /// The path of the database file (for in-memory realms a name: `in-memory:<identifier>`).
         var path: String {
-            if let id = _inMemoryIdentifier {
-                let safe = id.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
-                return FileManager.default.temporaryDirectory.appendingPathComponent("strata-inmemory-\(getpid())-\(safe).strata").path
-            }
+            if let id = _inMemoryIdentifier { return "in-memory:" + id }
             return (_fileURL ?? URL(fileURLWithPath: "default.strata")).path
         }
     }
