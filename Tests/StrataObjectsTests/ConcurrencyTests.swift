@@ -214,7 +214,7 @@ final class ConcurrencyTests: XCTestCase {
         let ref = ThreadSafeReference(to: item)
         let key = try await ItemWriter(cfg).rename(ref, to: "renamed")
         XCTAssertEqual(key, "main-1")
-        realm.refresh()
+        await realm.asyncRefresh()
         XCTAssertEqual(item.writer, "renamed")
     }
 

@@ -129,6 +129,11 @@ extension Realm {
         }
     }
 
+    /// Advances to the newest version and delivers pending notifications (RealmSwift's
+    /// `asyncRefresh`). Beginning a read never waits for writers, so this does not suspend.
+    @discardableResult
+    public func asyncRefresh(isolation: isolated (any Actor)? = #isolation) async -> Bool { refresh() }
+
     /// Blocks a background thread (not the caller) until the write lock is free.
     /// The transaction passes through a lock (an explicit happens-before edge, which thread
     /// sanitizers also see) from the waiting thread to the caller.
