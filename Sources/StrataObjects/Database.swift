@@ -13,27 +13,34 @@ public final class Database: @unchecked Sendable {
     /// The schema version stored in the file.
     public private(set) var schemaVersion: UInt64
 
-    public init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
-        store = try Store(path: path, options: options)
-        let (fileSchema, fileVersion) = try Database.readSchema(store)
-        self.schemaVersion = fileVersion
+    /// Opens (or creates) the file at `path`. With a schema: see `init(store:schema:schemaVersion:migrationBlock:)`.
+    public convenience init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
+        try self.init(store: try Store(path: path, options: options), schema: schema, schemaVersion: schemaVersion, migrationBlock: nil)
+    }
+
+    /// Opens the file at `path` with `schema`, migrating it when `schemaVersion` is higher than
+    /// the file's (see `Migration`).
+    public convenience init(path: String, options: StoreOptions = StoreOptions(), schema: Schema, schemaVersion: UInt64,
+                            migrationBlock: MigrationBlock?) throws {
+        try self.init(store: try Store(path: path, options: options), schema: schema, schemaVersion: schemaVersion, migrationBlock: migrationBlock)
+    }
+
+    /// Uses an open store. With a schema: a new file gets it; classes the file lacks are added;
+    /// a higher `schemaVersion` than the file's migrates it (see `Migration`; `migrationBlock`
+    /// may adjust the data); the same version with a different schema is
+    /// `SchemaError.migrationRequired` naming each difference; a lower version is
+    /// `MigrationError.schemaVersionDecreased`. Without a schema the file's own is used.
+    public init(store: Store, schema: Schema? = nil, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil) throws {
+        self.store = store
         guard let wanted = schema else {
+            let (fileSchema, fileVersion) = try Database.readSchema(store)
             self.schema = fileSchema ?? Schema([])
+            self.schemaVersion = fileVersion
             return
         }
         try wanted.validate()
         self.schema = wanted
-        if let fileSchema {
-            let diffs = Database.differences(file: fileSchema, wanted: wanted)
-            if !diffs.isEmpty { throw SchemaError.migrationRequired(diffs) }
-            let added = wanted.objectSchemas.filter { fileSchema[$0.className] == nil }
-            if !added.isEmpty && !options.readOnly {
-                try writeSchema(Schema(fileSchema.objectSchemas + added), version: max(fileVersion, schemaVersion))
-            }
-        } else if !options.readOnly {
-            try writeSchema(wanted, version: schemaVersion)
-            self.schemaVersion = schemaVersion
-        }
+        self.schemaVersion = try Database.prepare(store: store, wanted: wanted, version: schemaVersion, migrationBlock: migrationBlock)
     }
 
     /// The schema and schema version stored in the file (nil for a new file).

@@ -20,16 +20,49 @@ final class Coordinator: @unchecked Sendable {
     private var live: [Weak<RealmCore>] = []
     private var watcherID: UInt64 = 0
 
+    /// Paths opened at least once in this process (`shouldCompactOnLaunch` is asked only on
+    /// the first open).
+    private static let launched = Locked<Set<String>>([])
+    /// What the launch compaction did (nil when none ran), or why it was refused.
+    private(set) var launchCompaction: Result<CompactionResult, Swift.Error>?
+
     static func open(_ config: Realm.Configuration) throws -> Coordinator {
-        if config.encryptionKey != nil {
-            throw Realm.Error.unsupported("encryptionKey: encrypted files are not implemented yet")
+        if let key = config.encryptionKey, key.count != 64 {
+            throw Realm.Error.invalidConfiguration("encryptionKey must be 64 bytes (an AES-256 key, then an HMAC-SHA-256 key), not \(key.count)")
+        }
+        if config.readOnly && config.deleteRealmIfMigrationNeeded {
+            throw Realm.Error.invalidConfiguration("deleteRealmIfMigrationNeeded cannot be set for a read-only realm")
+        }
+        if config.readOnly && config.shouldCompactOnLaunch != nil {
+            throw Realm.Error.invalidConfiguration("shouldCompactOnLaunch cannot be set for a read-only realm")
+        }
+        if config.readOnly && config.inMemoryIdentifier != nil {
+            throw Realm.Error.invalidConfiguration("an in-memory realm cannot be read-only")
         }
         let infos = ClassInfo.closure(config.objectTypes ?? ClassInfo.allKnown.map(\.type))
         let schema = Schema(infos.map(\.objectSchema))
         let path = config.path
         let key = path + "|" + schema.classNames.joined(separator: ",") + (config.readOnly ? "|ro" : "")
         return try registry.with { reg in
-            if let c = reg[key]?.value { return c }
+            if let c = reg[key]?.value {
+                if config.schemaVersion < c.db.schemaVersion {
+                    throw MigrationError.schemaVersionDecreased(path: path, fileVersion: c.db.schemaVersion, configuredVersion: config.schemaVersion)
+                }
+                if config.schemaVersion > c.db.schemaVersion {
+                    throw Realm.Error.invalidConfiguration("\(path) is already open in this process with schema version \(c.db.schemaVersion); release those realms before opening it with schema version \(config.schemaVersion)")
+                }
+                return c
+            }
+            // Another set of classes of the same file open in this process must agree on the
+            // schema version (a migration would change the file under it).
+            for (k, w) in reg where k.hasPrefix(path + "|") {
+                if let other = w.value, other.db.schemaVersion != config.schemaVersion {
+                    if config.schemaVersion < other.db.schemaVersion {
+                        throw MigrationError.schemaVersionDecreased(path: path, fileVersion: other.db.schemaVersion, configuredVersion: config.schemaVersion)
+                    }
+                    throw Realm.Error.invalidConfiguration("\(path) is already open in this process with schema version \(other.db.schemaVersion); release those realms before opening it with schema version \(config.schemaVersion)")
+                }
+            }
             let c = try Coordinator(config, schema: schema, infos: infos, path: path)
             reg[key] = Weak(value: c)
             return c
@@ -46,37 +79,43 @@ final class Coordinator: @unchecked Sendable {
         var options = StoreOptions()
         options.readOnly = config.readOnly
         options.label = ProcessInfo.processInfo.processName
+        options.encryptionKey = config.encryptionKey.map { [UInt8]($0) }
+        // In memory: no file (memfd); handles with the same identifier share the data, which is
+        // gone when the last one closes.
+        options.inMemoryIdentifier = config.inMemoryIdentifier
         let inMemory = config.inMemoryIdentifier != nil
-        func openDB() throws -> Database {
-            if inMemory { try? FileManager.default.removeItem(atPath: path); try? FileManager.default.removeItem(atPath: path + ".lock") }
-            return try Database(path: path, options: options, schema: schema, schemaVersion: config.schemaVersion)
+        let fm = FileManager.default
+        if !inMemory && !config.readOnly {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty && !fm.fileExists(atPath: dir) { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
-        var opened: Database
-        do { opened = try openDB() } catch let e as SchemaError {
-            guard case .migrationRequired = e else { throw e }
-            if config.deleteRealmIfMigrationNeeded && !config.readOnly {
-                try? FileManager.default.removeItem(atPath: path)
-                try? FileManager.default.removeItem(atPath: path + ".lock")
-                opened = try openDB()
-            } else if config.migrationBlock != nil {
-                throw Realm.Error.unsupported("migrations are not implemented yet (\(e))")
-            } else { throw e }
+        var store = try Store(path: path, options: options)
+        let first = Coordinator.launched.with { $0.insert(path).inserted }
+        if first, let ask = config.shouldCompactOnLaunch, !inMemory, !config.readOnly {
+            let stats = try store.spaceStatistics()
+            if ask(Int(stats.totalBytes), Int(stats.usedBytes)) {
+                // Refused (with a reason) when another handle or process has the file open.
+                do { launchCompaction = .success(try store.compact()) } catch { launchCompaction = .failure(error) }
+            }
         }
-        if opened.schemaVersion > config.schemaVersion {
-            opened.close()
-            throw Realm.Error.invalidConfiguration("the file's schema version \(opened.schemaVersion) is newer than the configuration's schemaVersion \(config.schemaVersion)")
+        if config.deleteRealmIfMigrationNeeded {
+            let (fileSchema, fileVersion) = try Database.readSchema(store)
+            if Database.migrationNeeded(file: fileSchema, fileVersion: fileVersion, wanted: schema, version: config.schemaVersion) {
+                store.close()
+                if !inMemory {
+                    try? fm.removeItem(atPath: path)
+                    try? fm.removeItem(atPath: path + ".lock")
+                }
+                store = try Store(path: path, options: options)
+            }
         }
-        db = opened
+        db = try Database(store: store, schema: schema, schemaVersion: config.schemaVersion, migrationBlock: config.migrationBlock)
         watcherID = db.store.addCommitObserver { [weak self] version in self?.commitSeen(version) }
     }
 
     deinit {
         db.store.removeCommitObserver(watcherID)
         db.close()
-        if isInMemory {
-            try? FileManager.default.removeItem(atPath: path)
-            try? FileManager.default.removeItem(atPath: path + ".lock")
-        }
     }
 
     /// The realm core of a thread or queue (one per thread: cached while alive).
@@ -132,6 +171,8 @@ final class RealmCore: @unchecked Sendable {
     /// Bumped whenever the data this core sees may have changed (caches compare it).
     private(set) var generation = 0
     var autorefresh = true
+    /// `writeAsync` bookkeeping: the next id, the ids queued, the ids cancelled.
+    let asyncWrites = Locked<(next: UInt32, pending: Set<UInt32>, cancelled: Set<UInt32>)>((1, [], []))
 
     // Observers: guarded by `observerLock` (tokens may be invalidated from any thread).
     let observerLock = NSLock()
@@ -175,11 +216,19 @@ final class RealmCore: @unchecked Sendable {
             if let t = DispatchQueue.getSpecific(key: Confinement.queueKey), ObjectIdentifier(t) == id { return nil }
             return "Realm accessed from incorrect queue: this Realm was opened for a dispatch queue and may only be used from blocks running on it"
         case .frozen: return nil
+        case .actor(let a):
+            // nil: the runtime cannot tell here (`verify` then traps through preconditionIsolated).
+            guard let on = actorIsCurrent(a), !on else { return nil }
+            return "Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a)); use it (and its objects, results and collections) only from code running on that actor, or pass a ThreadSafeReference / frozen snapshot"
         }
     }
 
     @inline(__always) func verify() {
         if case .frozen = confinement { return }
+        if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
+            a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")
+            return
+        }
         if let m = confinementViolation() { strataProgrammerError(m) }
     }
 
@@ -227,7 +276,14 @@ final class RealmCore: @unchecked Sendable {
         verify()
         if writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
-        let w = strataTry { try coordinator.db.write(label: "realm") }
+        beginWrite(using: strataTry { try coordinator.db.write(label: "realm") })
+    }
+
+    /// Makes `w` (a write transaction of this core's database, its lock already held) the
+    /// current transaction.
+    func beginWrite(using w: DBTransaction) {
+        verify()
+        if writeTxn != nil { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
         readTxn?.end(); readTxn = nil
         writeTxn = w
         adder = ObjectAdder(core: self, txn: w)

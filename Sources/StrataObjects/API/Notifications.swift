@@ -103,6 +103,19 @@ extension RealmCore {
         return NotificationToken(core: self, id: id)
     }
 
+    /// Registers on the realm of `actor` (created for it when needed); delivery runs there.
+    func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, actor: any Actor,
+                                                    _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
+        let target = coordinator.core(for: .actor(actor))
+        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, block: block))
+    }
+
+    func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, actor: any Actor,
+                                      _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let target = coordinator.core(for: .actor(actor))
+        return target.register(ObjectObserver(object: target.makeObject(T.self, key: object._rlmKey), core: target, keyPaths: keyPaths, block: block))
+    }
+
     func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, queue: DispatchQueue?,
                                                     _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
         let target = deliveryCore(queue)
@@ -138,6 +151,7 @@ extension RealmCore {
         let already = deliveryScheduled
         var isMain = false
         if case .thread(_, let m) = confinement { isMain = m }
+        if case .actor = confinement { isMain = true } // actor realms refresh by themselves too
         let wanted = hasObservers || (isMain && autorefresh && !initialOnly)
         if wanted && !already { deliveryScheduled = true }
         observerLock.unlock()
@@ -145,6 +159,8 @@ extension RealmCore {
         switch confinement {
         case .thread(_, true): DispatchQueue.main.async { [weak self] in self?.deliverScheduled() }
         case .queue(let q, _): q.async { [weak self] in self?.deliverScheduled() }
+        case .actor(let a):
+            Task { [weak self] in await deliverIsolated(to: a, self) }
         default:
             observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
         }
@@ -458,4 +474,9 @@ final class ObjectObserver<T: Object>: CoreObserver {
         guard notify, !changes.isEmpty else { return }
         block(.change(object, changes))
     }
+}
+
+/// Runs a scheduled delivery on the actor a realm is isolated to.
+func deliverIsolated(to actor: isolated any Actor, _ core: RealmCore?) {
+    core?.deliverScheduled()
 }

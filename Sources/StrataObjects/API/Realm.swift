@@ -4,16 +4,6 @@ import StrataStorage
 import Glibc
 #endif
 
-/// A migration in progress (RealmSwift's `Migration`). Schema migrations are not implemented
-/// yet: a configuration with a `migrationBlock` that would need to run throws
-/// `Realm.Error.unsupported`.
-public final class Migration {
-    init() {}
-}
-
-/// The block run when the stored schema version is older than the configuration's.
-public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
-
 /// A handle on one database file (or in-memory database), confined to the thread (or serial
 /// queue) that opened it, like RealmSwift's `Realm`.
 ///
@@ -31,8 +21,11 @@ public struct Realm: Equatable {
         case invalidConfiguration(String)
         /// A Realm was used on a thread it does not belong to.
         case wrongThread(String)
+        /// A write was attempted on a read-only realm.
+        case readOnly(String)
         public var description: String {
             switch self {
+            case .readOnly(let s): return s
             case .unsupported(let s): return "not supported: \(s)"
             case .invalidConfiguration(let s): return "invalid configuration: \(s)"
             case .wrongThread(let s): return s
@@ -55,48 +48,70 @@ public struct Realm: Equatable {
             get { _inMemoryIdentifier }
             set { _inMemoryIdentifier = newValue; if newValue != nil { _fileURL = nil } }
         }
-        /// 64-byte encryption key. Not supported yet: opening with a key throws `Error.unsupported`.
+        /// 64 bytes: an AES-256 key, then an HMAC-SHA-256 key. A new file is created encrypted
+        /// (every page AES-256-CBC, authenticated with HMAC-SHA-256); an existing file must be
+        /// opened with the key it was created with — a wrong or missing key, or a key for an
+        /// unencrypted file, is a clear error (`StorageError`).
         public var encryptionKey: Data?
-        /// Open without writing (no schema changes, no writes).
+        /// Open without writing: nothing is written to the file (no schema change, no
+        /// migration); a write is a clear error (`Realm.Error.readOnly`).
         public var readOnly: Bool
-        /// The version of the schema; stored in the file.
+        /// The version of the schema; stored in the file. Raise it (with a `migrationBlock` when
+        /// data must change) whenever the classes change. A lower value than the file's is an error.
         public var schemaVersion: UInt64
-        /// Runs when the file's schema version is older (not supported yet: see `Migration`).
+        /// Runs in the migration's write transaction when the file's schema version is older
+        /// than `schemaVersion` (see `Migration`). Throwing abandons the migration; the file is
+        /// left unchanged.
         public var migrationBlock: MigrationBlock?
-        /// Delete the file instead of failing when the schema differs.
+        /// Delete the file and start empty instead of migrating or failing, whenever the
+        /// stored schema or schema version differs from this configuration's.
         public var deleteRealmIfMigrationNeeded: Bool
-        /// Asked with (total bytes, used bytes) on the first open in a process. Kept for
-        /// source compatibility; Strata's storage layer compacts automatically and the
-        /// closure is not called yet.
-        public var shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)?
+        /// Asked with (file size in bytes, bytes of live data) on the first open of the file in
+        /// this process; returning true compacts the file (`Realm.compact()`), unless another
+        /// handle or process has it open. With `try await Realm(...)` this runs off the
+        /// caller's actor.
+        public var shouldCompactOnLaunch: (@Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool)?
         /// The classes of this realm (linked classes are added). nil: every class Strata has
         /// seen in this process (Swift on Linux cannot list subclasses, so list them here).
         public var objectTypes: [ObjectBase.Type]?
 
-        /// A configuration (the default file is `default.strata` in the current directory).
+        /// A configuration (the default file is `Configuration.defaultFileURL`).
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
                     schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
                     shouldCompactOnLaunch: (@Sendable (Int, Int) -> Bool)? = nil, objectTypes: [ObjectBase.Type]? = nil) {
-            _fileURL = inMemoryIdentifier == nil ? (fileURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.strata")) : nil
+            _fileURL = inMemoryIdentifier == nil ? (fileURL ?? Configuration.defaultFileURL) : nil
             _inMemoryIdentifier = inMemoryIdentifier
             self.encryptionKey = encryptionKey; self.readOnly = readOnly; self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock; self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
             self.shouldCompactOnLaunch = shouldCompactOnLaunch; self.objectTypes = objectTypes
         }
 
+        /// `default.strata` in the user's data directory: `$XDG_DATA_HOME/strata` (else
+        /// `~/.local/share/strata`) on Linux, `~/Library/Application Support/strata` on macOS.
+        /// The directory is created on the first open.
+        public static var defaultFileURL: URL {
+            #if os(macOS)
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
+            #else
+            let env = ProcessInfo.processInfo.environment
+            let base: URL
+            if let x = env["XDG_DATA_HOME"], x.hasPrefix("/") { base = URL(fileURLWithPath: x) }
+            else { base = URL(fileURLWithPath: env["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".local/share") }
+            #endif
+            return base.appendingPathComponent("strata").appendingPathComponent("default.strata")
+        }
+
         private static let defaultStore = Locked(Configuration())
-        /// The configuration `Realm()` uses.
+        /// The configuration `Realm()` and `try await Realm()` use (settable).
         public static var defaultConfiguration: Configuration {
             get { defaultStore.with { $0 } }
             set { defaultStore.with { $0 = newValue } }
         }
 
-        /// The path of the database file (a private temporary file for in-memory realms).
+        /// The path of the database file (for in-memory realms a name: `in-memory:<identifier>`).
         var path: String {
-            if let id = _inMemoryIdentifier {
-                let safe = id.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) ? String($0) : "_" }.joined()
-                return FileManager.default.temporaryDirectory.appendingPathComponent("strata-inmemory-\(getpid())-\(safe).strata").path
-            }
+            if let id = _inMemoryIdentifier { return "in-memory:" + id }
             return (_fileURL ?? URL(fileURLWithPath: "default.strata")).path
         }
     }
@@ -152,6 +167,7 @@ public struct Realm: Equatable {
     /// this commit.
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
+        try requireWritable()
         beginWrite()
         let r: Result
         do { r = try block() } catch {
@@ -163,8 +179,19 @@ public struct Realm: Equatable {
     }
 
     /// Begins a write transaction (waits for writers in other threads and processes) and
-    /// advances the realm to the newest version.
-    public func beginWrite() { core.beginWrite() }
+    /// advances the realm to the newest version. On a read-only realm this traps; `write`
+    /// throws `Realm.Error.readOnly` instead.
+    public func beginWrite() {
+        do { try requireWritable() } catch { strataProgrammerError("\(error)") }
+        core.beginWrite()
+    }
+
+    /// Throws `Error.readOnly` for a read-only realm.
+    func requireWritable() throws {
+        if configuration.readOnly {
+            throw Error.readOnly("Can't perform a write transaction on the read-only Realm at \(core.coordinator.path): it was opened with readOnly = true; open it with a configuration that is not read-only to change it")
+        }
+    }
     /// Commits the write transaction; observers are notified.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws { try core.commitWrite(skipping: tokens) }
     /// Discards the changes of the write transaction; objects added in it become invalid.
@@ -304,6 +331,8 @@ enum Confinement {
     case thread(pthread_t, isMain: Bool)
     case queue(DispatchQueue, ObjectIdentifier)
     case frozen(UInt64)
+    /// Isolated to an actor (`try await Realm(configuration:actor:)`).
+    case actor(any Actor)
 
     final class QueueToken: @unchecked Sendable {}
     static let queueKey = DispatchSpecificKey<QueueToken>()
@@ -324,6 +353,7 @@ enum Confinement {
         case .thread(let t, _): return "t\(t)"
         case .queue(_, let id): return "q\(id.hashValue)"
         case .frozen(let v): return "f\(v)"
+        case .actor(let a): return "a\(ObjectIdentifier(a as AnyObject).hashValue)"
         }
     }
 }
