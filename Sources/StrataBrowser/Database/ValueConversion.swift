@@ -46,58 +46,10 @@ public enum ValueConversion {
     }
 
     /// The query layer's view of a schema (for binding RQL).
-    public static func querySchema(_ schema: Schema) -> QuerySchema {
-        QuerySchema(schema.objectSchemas.map { os in
-            QueryClass(os.className, os.properties.map { p in
-                QueryProperty(p.name, queryType(p), optional: p.isOptional || p.type == .object)
-            })
-        })
-    }
-
-    static func queryType(_ p: PropertySchema) -> QueryPropertyType {
-        if p.type == .linkingObjects {
-            return .linkingObjects(originClass: p.objectClassName ?? "", property: p.linkOriginPropertyName ?? "")
-        }
-        let element: QueryPropertyType
-        switch p.type {
-        case .bool: element = .bool
-        case .int: element = .int
-        case .float: element = .float
-        case .double: element = .double
-        case .string: element = .string
-        case .data: element = .data
-        case .date: element = .date
-        case .objectId: element = .objectId
-        case .uuid: element = .uuid
-        case .decimal128: element = .decimal
-        case .mixed: element = .any
-        case .object, .linkingObjects: element = .link(p.objectClassName ?? "")
-        }
-        switch p.collection {
-        case .single: return element
-        case .list: return .list(element)
-        case .set: return .set(element)
-        case .map: return .map(element)
-        }
-    }
+    public static func querySchema(_ schema: Schema) -> QuerySchema { QuerySchema(schema) }
 
     /// A value as the query evaluator compares it.
-    public static func queryValue(_ v: Value) -> QueryValue {
-        switch v {
-        case .null: return .null
-        case .bool(let b): return .bool(b)
-        case .int(let i): return .int(i)
-        case .float(let f): return .float(f)
-        case .double(let d): return .double(d)
-        case .string(let s): return .string(s)
-        case .data(let d): return .data(d)
-        case .date(let d): return .date(QueryTimestamp(d))
-        case .objectId(let o): return QueryObjectId(bytes: o.bytes).map { .objectId($0) } ?? .null
-        case .uuid(let u): return .uuid(u)
-        case .decimal(let d): return .decimal(d.value)
-        case .object(let l): return .object(QueryObjectRef(className: l.className, key: l.key))
-        }
-    }
+    public static func queryValue(_ v: Value) -> QueryValue { QueryValue(v) }
 
     // MARK: Ordering
 
