@@ -205,59 +205,65 @@ public struct QueryEvaluator<Access: QueryObjectAccess> {
     }
 
     private func reduce(_ op: QueryAggregate, _ values: [QueryValue], type: QueryPropertyType) -> QueryValue {
-        switch op {
-        case .count, .size:
-            return .int(Int64(values.count))
-        case .min, .max:
-            let candidates = values.filter { v in
-                if case .double(let d) = v { return !d.isNaN }
-                if case .float(let f) = v { return !f.isNaN }
-                return true
-            }
-            guard var best = candidates.first else { return .null }
-            for v in candidates.dropFirst() {
-                let o = sortCompare(v, best)
-                if (op == .min && o == .less) || (op == .max && o == .greater) { best = v }
-            }
-            return best
-        case .sum, .avg:
-            let numbers = values.filter(\.isNumeric)
-            if op == .avg && numbers.isEmpty { return .null }
-            let useDecimal = type == .decimal || numbers.contains { if case .decimal = $0 { return true } else { return false } }
-            let allInts = numbers.allSatisfy { if case .int = $0 { return true } else { return false } }
-            if useDecimal {
-                var total = Decimal(0)
-                for n in numbers { total += decimalValue(n) }
-                return op == .sum ? .decimal(total) : .decimal(total / Decimal(numbers.count))
-            }
-            if op == .sum && allInts && (type == .int || type == .any) {
-                var total: Int64 = 0
-                for case .int(let i) in numbers { total = total &+ i }
-                return .int(total)
-            }
-            var total = 0.0
-            for n in numbers { total += doubleValue(n) }
-            return op == .sum ? .double(total) : .double(total / Double(numbers.count))
-        }
+        reduceAggregate(op, values, type: type)
     }
+}
 
-    private func doubleValue(_ v: QueryValue) -> Double {
-        switch v {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        case .float(let f): return Double(f)
-        case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
-        default: return 0
+/// Reduces non-null values for @count/@sum/@min/@max/@avg (shared by the reference evaluator and
+/// the executor, so both give the same answers).
+func reduceAggregate(_ op: QueryAggregate, _ values: [QueryValue], type: QueryPropertyType) -> QueryValue {
+    switch op {
+    case .count, .size:
+        return .int(Int64(values.count))
+    case .min, .max:
+        let candidates = values.filter { v in
+            if case .double(let d) = v { return !d.isNaN }
+            if case .float(let f) = v { return !f.isNaN }
+            return true
         }
+        guard var best = candidates.first else { return .null }
+        for v in candidates.dropFirst() {
+            let o = sortCompare(v, best)
+            if (op == .min && o == .less) || (op == .max && o == .greater) { best = v }
+        }
+        return best
+    case .sum, .avg:
+        let numbers = values.filter(\.isNumeric)
+        if op == .avg && numbers.isEmpty { return .null }
+        let useDecimal = type == .decimal || numbers.contains { if case .decimal = $0 { return true } else { return false } }
+        let allInts = numbers.allSatisfy { if case .int = $0 { return true } else { return false } }
+        if useDecimal {
+            var total = Decimal(0)
+            for n in numbers { total += aggregateDecimal(n) }
+            return op == .sum ? .decimal(total) : .decimal(total / Decimal(numbers.count))
+        }
+        if op == .sum && allInts && (type == .int || type == .any) {
+            var total: Int64 = 0
+            for case .int(let i) in numbers { total = total &+ i }
+            return .int(total)
+        }
+        var total = 0.0
+        for n in numbers { total += aggregateDouble(n) }
+        return op == .sum ? .double(total) : .double(total / Double(numbers.count))
     }
+}
 
-    private func decimalValue(_ v: QueryValue) -> Decimal {
-        switch v {
-        case .int(let i): return Decimal(i)
-        case .double(let d): return d.isFinite ? Decimal(d) : .nan
-        case .float(let f): return f.isFinite ? Decimal(Double(f)) : .nan
-        case .decimal(let d): return d
-        default: return 0
-        }
+func aggregateDouble(_ v: QueryValue) -> Double {
+    switch v {
+    case .int(let i): return Double(i)
+    case .double(let d): return d
+    case .float(let f): return Double(f)
+    case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+    default: return 0
+    }
+}
+
+func aggregateDecimal(_ v: QueryValue) -> Decimal {
+    switch v {
+    case .int(let i): return Decimal(i)
+    case .double(let d): return d.isFinite ? Decimal(d) : .nan
+    case .float(let f): return f.isFinite ? Decimal(Double(f)) : .nan
+    case .decimal(let d): return d
+    default: return 0
     }
 }

@@ -547,53 +547,5 @@ struct Aggregator {
 
 /// The reference evaluator's reduction of non-null values (decimal and mixed properties).
 func reduceValues(_ op: QueryAggregate, _ values: [QueryValue], decimal: Bool) -> QueryValue {
-    switch op {
-    case .count, .size:
-        return .int(Int64(values.count))
-    case .min, .max:
-        let candidates = values.filter { v in
-            if case .double(let d) = v { return !d.isNaN }
-            if case .float(let f) = v { return !f.isNaN }
-            return true
-        }
-        guard var best = candidates.first else { return .null }
-        for v in candidates.dropFirst() {
-            let o = sortCompare(v, best)
-            if (op == .min && o == .less) || (op == .max && o == .greater) { best = v }
-        }
-        return best
-    case .sum, .avg:
-        let numbers = values.filter(\.isNumeric)
-        if op == .avg && numbers.isEmpty { return .null }
-        let useDecimal = decimal || numbers.contains { if case .decimal = $0 { return true } else { return false } }
-        let allInts = numbers.allSatisfy { if case .int = $0 { return true } else { return false } }
-        if useDecimal {
-            var total = Decimal(0)
-            for v in numbers {
-                switch v {
-                case .int(let i): total += Decimal(i)
-                case .double(let d): total += d.isFinite ? Decimal(d) : .nan
-                case .float(let f): total += f.isFinite ? Decimal(Double(f)) : .nan
-                case .decimal(let d): total += d
-                default: break
-                }
-            }
-            return op == .sum ? .decimal(total) : .decimal(total / Decimal(numbers.count))
-        }
-        if op == .sum && allInts && !decimal {
-            var total: Int64 = 0
-            for case .int(let i) in numbers { total = total &+ i }
-            return .int(total)
-        }
-        var total = 0.0
-        for v in numbers {
-            switch v {
-            case .int(let i): total += Double(i)
-            case .double(let d): total += d
-            case .float(let f): total += Double(f)
-            default: break
-            }
-        }
-        return op == .sum ? .double(total) : .double(total / Double(numbers.count))
-    }
+    reduceAggregate(op, values, type: decimal ? .decimal : .any)
 }
