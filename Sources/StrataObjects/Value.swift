@@ -107,6 +107,24 @@ public enum PropertyType: UInt8, Sendable, CaseIterable, CustomStringConvertible
         }
     }
 
+    /// The RealmSwift type a property of this type has in a model (`object`: "Object").
+    public var swiftTypeName: String {
+        switch self {
+        case .bool: return "Bool"
+        case .int: return "Int"
+        case .float: return "Float"
+        case .double: return "Double"
+        case .string: return "String"
+        case .data: return "Data"
+        case .date: return "Date"
+        case .objectId: return "ObjectId"
+        case .uuid: return "UUID"
+        case .decimal128: return "Decimal128"
+        case .mixed: return "AnyRealmValue"
+        case .object, .linkingObjects: return "Object"
+        }
+    }
+
     /// Types that may be a primary key.
     public var canBePrimaryKey: Bool { [.int, .string, .objectId, .uuid].contains(self) }
     /// Types that may be indexed.

@@ -822,20 +822,7 @@ enum SwiftModels {
     }
 
     static func swiftType(_ t: PropertyType, target: String?) -> String {
-        switch t {
-        case .bool: "Bool"
-        case .int: "Int"
-        case .float: "Float"
-        case .double: "Double"
-        case .string: "String"
-        case .data: "Data"
-        case .date: "Date"
-        case .objectId: "ObjectId"
-        case .uuid: "UUID"
-        case .decimal128: "Decimal128"
-        case .mixed: "AnyRealmValue"
-        case .object, .linkingObjects: target.map(identifier) ?? "Object"
-        }
+        t == .object || t == .linkingObjects ? (target.map(identifier) ?? "Object") : t.swiftTypeName
     }
 
     static func declaration(_ p: PropertySchema) -> String {
