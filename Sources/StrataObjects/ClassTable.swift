@@ -231,15 +231,20 @@ final class ClassTable {
         let keys = (0..<s.count).map { s.keys.int($0) }
         var cols: [ColumnState] = []
         for c in 0..<columns.count { cols.append(.stored(c < s.columnCount ? s.block.ref(c + 1) : 0)) }
-        // The cluster block and its key column are rewritten at commit; its other columns are
+        // The cluster block is rewritten at commit; its key column and other columns are
         // reused unless they change.
-        try write.freeBlockOnly(s.block.ref(0))
         try write.freeBlockOnly(ref)
         // Columns of the file beyond the schema's (a migration removed them) go away.
         if s.columnCount > columns.count { for c in columns.count..<s.columnCount { try write.free(s.block.ref(c + 1)) } }
         let m = MutableCluster(keys: keys, columns: cols)
+        m.keysRef = s.block.ref(0)
         dirty[treeKey] = m
         return m
+    }
+
+    /// The keys of `m` are about to change: its committed key column is freed (written anew at commit).
+    private func keysWillChange(_ m: MutableCluster) throws {
+        if m.keysRef != 0 { try write.freeBlockOnly(m.keysRef); m.keysRef = 0 }
     }
 
     /// Decodes column `c` of a mutable cluster (freeing its old block) and returns it.
@@ -344,6 +349,7 @@ final class ClassTable {
             if append { ValueCodec.append(values[c], to: col, type: types[c]) }
             else { ValueCodec.insert(values[c], at: row, into: col, type: types[c]) }
         }
+        try keysWillChange(m)
         m.keys.insert(key, at: row)
     }
 
@@ -352,6 +358,7 @@ final class ClassTable {
         let at = appending ? m.count - 1 : m.count / 2
         var rightCols: [ColumnState] = []
         for c in 0..<columns.count { rightCols.append(.decoded(try decodedColumn(m, c).split(at: at))) }
+        try keysWillChange(m)
         let rightKeys = Array(m.keys[at...])
         m.keys.removeSubrange(at...)
         let right = MutableCluster(keys: rightKeys, columns: rightCols)
@@ -388,6 +395,7 @@ final class ClassTable {
             if col.layout == .refs, case .stored(let r) = col.refs[row], r != 0 { try write.free(r) }
             col.remove(at: row)
         }
+        try keysWillChange(m)
         m.keys.remove(at: row)
         if m.count == 0 {
             try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
@@ -441,6 +449,7 @@ final class ClassTable {
                 case nil: let d = defaultValue(p); for _ in range { ValueCodec.append(d, to: col, type: p.type) }
                 }
             }
+            try keysWillChange(m)
             m.keys.append(contentsOf: keys[range])
             tail = (tk, m.keys[m.count - 1])
             start += take
@@ -466,6 +475,7 @@ final class ClassTable {
                 }
                 col.removeRows(remove)
             }
+            try keysWillChange(m)
             m.keys = m.keys.indices.filter { !remove[$0] }.map { m.keys[$0] }
             if m.count == 0 {
                 try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
@@ -483,7 +493,7 @@ final class ClassTable {
             let m = dirty[tk]!
             if m.count == 0 { continue }
             var refs: [BlockRef] = []
-            refs.append(try writeColumn(MutableColumn.ints(m.keys)))
+            refs.append(m.keysRef != 0 ? m.keysRef : try writeColumn(MutableColumn.ints(m.keys)))
             for c in 0..<columns.count {
                 switch m.columns[c] {
                 case .stored(let r):

@@ -66,6 +66,8 @@ enum ColumnState {
 final class MutableCluster {
     var keys: [Int64]
     var columns: [ColumnState]
+    /// The committed key column while the keys are unchanged (reused at commit), else 0.
+    var keysRef: BlockRef = 0
     init(keys: [Int64], columns: [ColumnState]) { self.keys = keys; self.columns = columns }
     var count: Int { keys.count }
 
