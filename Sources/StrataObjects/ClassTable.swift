@@ -386,23 +386,7 @@ final class ClassTable {
     }
 
     /// Removes an object. Returns its column values (for index maintenance and cascades).
-    func delete(key: ObjKey) throws {
-        guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
-        let m = try makeMutable(tk)
-        weightsStale = true
-        for c in 0..<columns.count {
-            let col = try decodedColumn(m, c)
-            if col.layout == .refs, case .stored(let r) = col.refs[row], r != 0 { try write.free(r) }
-            col.remove(at: row)
-        }
-        try keysWillChange(m)
-        m.keys.remove(at: row)
-        if m.count == 0 {
-            try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
-            dirty[tk] = nil
-            if tail?.treeKey == tk { tail = nil }
-        }
-    }
+    func delete(key: ObjKey) throws { try delete(keys: [key]) }
 
     /// True when `key` is greater than every object key of the class.
     func isBeyondAll(_ key: ObjKey) throws -> Bool {

@@ -301,24 +301,6 @@ final class MutableColumn {
         }
     }
 
-    func remove(at i: Int) {
-        switch layout {
-        case .int: ints.remove(at: i)
-        case .float: floats.remove(at: i)
-        case .double: doubles.remove(at: i)
-        case .bytes:
-            let r = bytesRange(i)
-            data.removeSubrange(r)
-            offsets.remove(at: i + 1)
-            if !r.isEmpty { for j in (i + 1)..<offsets.count { offsets[j] -= UInt32(r.count) } }
-        case .fixed: data.removeSubrange(i * width..<(i + 1) * width)
-        case .refs: refs.remove(at: i)
-        }
-        count -= 1
-        nulls?.remove(at: i)
-        if let n = nulls, !n.contains(true) { nulls = nil }
-    }
-
     /// Removes the rows whose `remove` flag is set, in one pass.
     func removeRows(_ remove: [Bool]) {
         let keep = remove.indices.filter { !remove[$0] }

@@ -136,8 +136,6 @@ extension DBTransaction {
 
     /// The cluster holding the object `key` and its row, for reading several of its properties.
     public func clusterOf(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
-        let t = try table(className)
-        guard let (c, row) = try t.locateCluster(key: key) else { return nil }
-        return (ClusterSnapshot(table: t, cluster: c), row)
+        try locateObject(className, key)
     }
 }

@@ -11,11 +11,6 @@ import Glibc
 final class CompactionProcessTests: XCTestCase {
     var exe: URL { productsDirectory.appendingPathComponent("StrataTestWriter") }
 
-    func churnValue(_ i: Int) -> [UInt8] {
-        let len = (i * 7919) % 3000
-        return (0..<len).map { UInt8(truncatingIfNeeded: $0 &+ i) }
-    }
-
     /// Checks the churn tree "t" holds exactly the state after commit n, and returns n.
     func verifyChurn(_ store: Store, context: String) throws -> Int {
         let r = try store.beginRead()

@@ -328,37 +328,7 @@ final class EncryptionTests: XCTestCase {
     }
 
     func testCrashLoopOnEncryptedFile() throws {
-        let dir = TempDir()
-        let path = dir.path("crash.strata")
-        let exe = productsDirectory.appendingPathComponent("StrataTestWriter")
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: exe.path), "StrataTestWriter not built")
-        var rng = SplitMix64(seed: 7)
-        let rounds = ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? 40
-        var lastAcked = 0
-        for round in 0..<rounds {
-            let child = try ChildProcess(executable: exe, arguments: ["churn-encrypted", path, "\(round)"])
-            _ = child.waitForLine { $0.hasPrefix("committed") }
-            usleep(useconds_t(rng.next() % 30_000))
-            child.kill9()
-            let acked = child.lines.compactMap { l -> Int? in
-                let parts = l.split(separator: " "); return parts.count == 3 ? Int(parts[2]) : nil
-            }.max() ?? lastAcked
-            let store = try Store(path: path, options: encryptedOptions())
-            let report = try store.check()
-            XCTAssertTrue(report.isSound, "round \(round): \(report.problems.prefix(3))")
-            let r = try store.beginRead()
-            let t = try XCTUnwrap(try r.tree("t"))
-            let n = Int(try XCTUnwrap(try t.getBytes(Array("counter".utf8))).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
-            XCTAssertTrue(n == acked || n == acked + 1, "round \(round): file holds commit \(n), last acknowledged \(acked)")
-            for i in max(1, n - 49)...n {
-                let len = (i * 7919) % 3000
-                XCTAssertEqual(try t.getBytes(Array("n\(i)".utf8)), (0..<len).map { UInt8(truncatingIfNeeded: $0 &+ i) })
-            }
-            lastAcked = n
-            r.end()
-            store.close()
-        }
-        XCTAssertGreaterThan(lastAcked, rounds)
+        try runChurnCrashLoop(mode: "churn-encrypted", options: encryptedOptions(), defaultRounds: 40, seed: 7)
     }
 }
 
