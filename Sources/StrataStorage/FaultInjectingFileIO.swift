@@ -9,7 +9,12 @@ import Glibc
 /// It can also fail writes with "disk full" after a byte budget.
 public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     /// What a simulated power loss does to writes that were not yet synced.
-    public enum LossMode: Sendable { case dropAll, tearRandomly(seed: UInt64), keepAll }
+    public enum LossMode: Sendable {
+        case dropAll, tearRandomly(seed: UInt64), keepAll
+        /// Unsynced writes to the meta slots (the first 8192 bytes) survive, all others are
+        /// dropped: the disk reordered the writes of a one-sync commit against it.
+        case keepMetaSlotsOnly
+    }
 
     public struct SimulatedCrash: Error, CustomStringConvertible {
         public var description: String { "simulated power loss" }
@@ -35,6 +40,8 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     }
 
     public var hasCrashed: Bool { crashed }
+    /// Whether an unsynced write to a meta slot was pending when power was lost.
+    public private(set) var metaSlotWritePending = false
     public var syncs: Int { syncCount }
 
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
@@ -71,12 +78,14 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     /// Applies the loss mode to unsynced writes now, as if power failed before they reached the disk.
     public func losePower() throws {
         crashed = true
+        metaSlotWritePending = pending.contains { $0.offset < MetaSlot.dataStart }
         var rng = SplitMix64(seed: { if case .tearRandomly(let s) = lossMode { return s }; return 0 }())
         // Undo newest first so overlapping writes restore the oldest bytes.
         for p in pending.reversed() {
             switch lossMode {
             case .keepAll: continue
-            case .dropAll:
+            case .keepMetaSlotsOnly where p.offset < MetaSlot.dataStart: continue
+            case .dropAll, .keepMetaSlotsOnly:
                 try p.before.withUnsafeBytes { try inner.write($0, at: p.offset) }
                 if p.oldSize < (try inner.size()) { try inner.truncate(to: p.oldSize) }
             case .tearRandomly:

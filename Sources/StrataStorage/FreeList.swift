@@ -115,7 +115,9 @@ struct SpaceAllocator {
     }
 
     private mutating func coalesceReusable() {
-        reusable.sort { $0.offset < $1.offset }
+        var sorted = true
+        for i in reusable.indices.dropFirst() where reusable[i - 1].offset > reusable[i].offset { sorted = false; break }
+        if !sorted { reusable.sort { $0.offset < $1.offset } }
         var out: [(offset: UInt64, length: UInt64)] = []
         out.reserveCapacity(reusable.count)
         for r in reusable {
@@ -131,10 +133,80 @@ struct SpaceAllocator {
     /// boundary, so reading it needs one decrypted page and no contiguous copy.
     let wholePages: Bool
 
-    /// Returns the offset of `length` bytes (a multiple of 8): first fit from the lowest offset,
-    /// else from the end of the allocated area.
+    /// Where the previous allocation ended (ordinary transactions): the next one continues
+    /// there when it fits, so the blocks of a commit form few contiguous runs and a one-sync
+    /// commit syncs few places (docs/FORMAT.md, "Commit protocol").
+    private var cursor: UInt64?
+    /// When the cursor cannot continue, look first for a free extent of at least this many
+    /// bytes (an estimate of what the commit still writes), so the rest of it stays contiguous.
+    /// 0: plain first fit.
+    var regionHint: UInt64 = 0
+    /// Plain first fit for the rest of the transaction (compaction: every block goes as low as
+    /// it fits, contiguity does not matter).
+    var firstFitOnly = false
+    /// Set when a search for a `regionHint` extent failed and all holes together are small.
+    private var holesAreFew = false
+
+    /// Returns the offset of `length` bytes (a multiple of 8). Ordinary transactions continue
+    /// right after the previous allocation when the free extent there has room; otherwise (and
+    /// always under a `limit`: compaction) first fit from the lowest offset — preferring an
+    /// extent of `regionHint` bytes — else from the end of the allocated area.
     mutating func allocate(_ length: UInt64) -> UInt64 {
         if wholePages && length <= UInt64(PageLayout.pageSize) { return allocateInOnePage(length) }
+        guard limit == nil && !firstFitOnly else { return allocateFirstFit(length) }
+        if let c = cursor {
+            if c == logicalSize {
+                logicalSize += length; cursor = logicalSize
+                return c
+            }
+            var lo = 0, hi = reusable.count
+            while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < c { lo = mid + 1 } else { hi = mid } }
+            if lo < reusable.count, reusable[lo].offset == c, reusable[lo].length >= length {
+                take(lo, length)
+                cursor = c + length
+                return c
+            }
+        }
+        let want = max(length, regionHint)
+        if want > length {
+            if want <= largestReusableBound {
+                var largest: UInt64 = 0, total: UInt64 = 0
+                for i in 0..<reusable.count {
+                    if reusable[i].length >= want {
+                        let off = reusable[i].offset
+                        take(i, length)
+                        cursor = off + length
+                        return off
+                    }
+                    largest = max(largest, reusable[i].length)
+                    total += reusable[i].length
+                }
+                largestReusableBound = largest
+                holesAreFew = total < logicalSize / 8
+            }
+            // No hole holds the rest of the commit. While the holes add up to little (under an
+            // eighth of the file), continue at the end of the allocated area: contiguous, and
+            // the runs later commits free there coalesce into holes that do hold a commit.
+            // Otherwise fill the holes, first fit.
+            if holesAreFew {
+                let off = logicalSize
+                logicalSize += length; cursor = logicalSize
+                return off
+            }
+        }
+        let off = allocateFirstFit(length)
+        cursor = off + length
+        return off
+    }
+
+    /// Takes `length` bytes from the front of reusable extent `i`.
+    private mutating func take(_ i: Int, _ length: UInt64) {
+        let r = reusable[i]
+        if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
+    }
+
+    /// First fit from the lowest offset, else from the end of the allocated area.
+    private mutating func allocateFirstFit(_ length: UInt64) -> UInt64 {
         if length <= largestReusableBound {
             var largest: UInt64 = 0
             for i in 0..<reusable.count {

@@ -10,6 +10,9 @@ public struct IntegrityReport: Sendable {
     public var fileSize: UInt64 = 0
     public var trees: [String: UInt64] = [:]
     public var problems: [String] = []
+    /// Findings that are not damage to the version checked (a one-sync commit a power loss cut
+    /// short, so the file is at the version before it).
+    public var notes: [String] = []
     public var isSound: Bool { problems.isEmpty }
 }
 
@@ -115,6 +118,12 @@ extension Store {
         var report = IntegrityReport(version: meta.version)
         report.logicalSize = meta.logicalSize
         report.fileSize = try fileSize()
+        for slot in 0..<2 {
+            let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: Int(MetaSlot.slotStride))
+            if case .valid(let m) = MetaSlot.decode(p), m.version > meta.version, !m.unsyncedRuns.isEmpty {
+                report.notes.append("meta slot \(slot) holds version \(m.version), whose blocks do not match the checksum it lists: that commit did not reach the disk whole (power loss while it was written, never acknowledged) or the file was damaged since; the database is at version \(meta.version)")
+            }
+        }
         var w = BlockWalker(txn: txn)
         w.walkAll(catalogRoot: meta.catalogRef)
         // Free list.

@@ -16,8 +16,16 @@
 ///     64  32 key check (HMAC of a constant under the file's key; zero when unencrypted)
 ///     96  16 encrypted files: meta tag (HMAC-SHA-256 of bytes [0, 96) under the HMAC key,
 ///            truncated to 16 bytes); zero otherwise
-///     112 8  reserved (zero)
+///     112 4  unsynced run count n (0 when every block was synced before this slot was written)
+///     116 4  reserved (zero)
 ///     120 8  checksum of bytes [0, 120)
+///     128 16n unsynced runs: (u64 offset, u64 length), sorted, disjoint
+///     ... 8  run checksum: Checksum.hash chained over the run list, then each run's bytes
+///
+/// One-sync commits (see docs/FORMAT.md, "Commit protocol"): a small commit writes its blocks
+/// and this slot and syncs once. The slot then lists the byte runs holding every block that
+/// commit wrote, with a checksum of their contents, and a slot whose runs do not match is not
+/// a valid version (the commit did not reach the disk whole; the other slot is used).
 public struct MetaSlot: Equatable, Sendable {
     public static let magic: [UInt8] = Array("STRATADB".utf8)
     public static let formatVersion: UInt32 = 1
@@ -37,6 +45,12 @@ public struct MetaSlot: Equatable, Sendable {
     public var committerPid: UInt32
     public var flags: UInt32
     public var keyCheck: [UInt8]
+    /// Byte runs written by this version's commit that were not synced before this slot (empty
+    /// for a two-sync commit), and the checksum of the list and their contents.
+    public var unsyncedRuns: [ByteRun] = []
+    public var unsyncedChecksum: UInt64 = 0
+    /// At most this many runs fit a slot's page; a commit writing more syncs twice.
+    public static let maxUnsyncedRuns = 200
 
     public init(version: UInt64, catalogRef: BlockRef, freeListRef: BlockRef, logicalSize: UInt64,
                 commitTime: UInt64, committerPid: UInt32, flags: UInt32 = 0, keyCheck: [UInt8] = [UInt8](repeating: 0, count: 32)) {
@@ -52,10 +66,24 @@ public struct MetaSlot: Equatable, Sendable {
         w.u64(version); w.u64(catalogRef); w.u64(freeListRef); w.u64(logicalSize); w.u64(commitTime)
         w.u32(committerPid); w.u32(flags)
         w.append(keyCheck.count == 32 ? keyCheck : [UInt8](repeating: 0, count: 32))
-        w.u64(0); w.u64(0); w.u64(0)
+        w.u64(0); w.u64(0)
+        w.u32(UInt32(unsyncedRuns.count)); w.u32(0)
         let sum = w.bytes.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
         w.u64(sum)
+        if !unsyncedRuns.isEmpty {
+            for r in unsyncedRuns { w.u64(r.offset); w.u64(r.length) }
+            w.u64(unsyncedChecksum)
+        }
         return w.bytes
+    }
+
+    /// The run checksum: the list, then the bytes of each run as `bytes(run)` returns them.
+    static func runChecksum(_ runs: [ByteRun], bytes: (ByteRun) -> UnsafeRawBufferPointer) -> UInt64 {
+        var w = ByteWriter(capacity: 16 * runs.count)
+        for r in runs { w.u64(r.offset); w.u64(r.length) }
+        var h = w.bytes.withUnsafeBytes { Checksum.hash($0) }
+        for r in runs { h = Checksum.hash(bytes(r), seed: h) }
+        return h
     }
 
     /// The encoding, with the meta tag of an encrypted file at bytes 96..<112.
@@ -80,9 +108,24 @@ public struct MetaSlot: Equatable, Sendable {
         let fv = base.getLE(8, as: UInt32.self)
         if fv > formatVersion { return .newerFormat(fv) }
         guard fv == formatVersion, base.getLE(12, as: UInt32.self) == pageSize else { return .damaged }
-        return .valid(MetaSlot(
+        var m = MetaSlot(
             version: base.getLE(16), catalogRef: base.getLE(24), freeListRef: base.getLE(32),
             logicalSize: base.getLE(40), commitTime: base.getLE(48), committerPid: base.getLE(56),
-            flags: base.getLE(60), keyCheck: Array(p[64..<96])))
+            flags: base.getLE(60), keyCheck: Array(p[64..<96]))
+        let n = Int(base.getLE(112, as: UInt32.self))
+        if n > 0 {
+            guard n <= maxUnsyncedRuns, p.count >= encodedSize + 16 * n + 8 else { return .damaged }
+            m.unsyncedRuns = (0..<n).map { i in ByteRun(offset: base.getLE(encodedSize + 16 * i), length: base.getLE(encodedSize + 16 * i + 8)) }
+            m.unsyncedChecksum = base.getLE(encodedSize + 16 * n)
+        }
+        return .valid(m)
     }
+}
+
+/// A run of bytes in the file.
+public struct ByteRun: Equatable, Sendable {
+    public var offset: UInt64
+    public var length: UInt64
+    public var end: UInt64 { offset + length }
+    public init(offset: UInt64, length: UInt64) { self.offset = offset; self.length = length }
 }

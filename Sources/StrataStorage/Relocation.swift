@@ -140,6 +140,7 @@ extension WriteTransaction {
     func relocate(above target: UInt64, cursor: inout RelocationCursor, byteBudget: UInt64,
                   visitBudget: Int = .max) throws -> (bytesMoved: UInt64, passFinished: Bool) {
         try checkOpen()
+        alloc.firstFitOnly = true
         var r = Relocator(txn: self, target: target, byteBudget: byteBudget, visitBudget: visitBudget)
         let names = try treeNames()
         for name in names {

@@ -59,7 +59,15 @@ public final class Store: @unchecked Sendable {
     let compactionState = CompactionState()
     private let stateLock = NSLock()
     private var fileSizeCache: UInt64
+    /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
+    private var verifiedRunsVersion: UInt64 = 0
     private var closed = false
+    /// Bytes the last commit of this handle wrote (sizes the next commit's allocation region;
+    /// touched only under the writer lock).
+    var lastCommitBytes = 0
+    /// The free list of the last commit by this handle, decoded: the next write transaction
+    /// starting from that same version skips decoding it. Touched only under the writer lock.
+    var committedFreeList: (version: UInt64, ref: BlockRef, entries: [FreeExtent])?
 
     public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }
     public var isReadOnly: Bool { options.readOnly }
@@ -183,11 +191,11 @@ public final class Store: @unchecked Sendable {
             throw StorageError.notADatabase(path: path)
         }
         try map.ensureCovers(physicalExtent(size))
-        var best: MetaSlot? = nil
+        var valid: [MetaSlot] = []
         var sawMagic = false
         var newer: UInt32? = nil
         for slot in 0..<2 {
-            let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: MetaSlot.encodedSize)
+            let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: Int(MetaSlot.slotStride))
             switch MetaSlot.decode(p) {
             case .valid(let m):
                 sawMagic = true
@@ -195,12 +203,18 @@ public final class Store: @unchecked Sendable {
                 // An encrypted slot written under this key must carry a valid tag (tampering).
                 if let crypto, m.flags & MetaSlot.encryptedFlag != 0, m.keyCheck == crypto.keyCheck,
                    !crypto.metaTagIsValid(p) { continue }
-                if best == nil || m.version > best!.version { best = m }
+                valid.append(m)
             case .noMagic: break
             case .damaged: sawMagic = true
             case .newerFormat(let v): sawMagic = true; newer = v
             }
         }
+        valid.sort { $0.version > $1.version }
+        // A one-sync commit's slot counts only if the blocks it lists reached the file whole;
+        // otherwise that commit was cut short by a power loss and the other slot is the newest
+        // durable version (it was synced before that commit began).
+        if let first = valid.first, !unsyncedRunsAreIntact(first, size: size) { valid.removeFirst() }
+        let best = valid.first
         if let best {
             if best.flags & MetaSlot.encryptedFlag != 0 {
                 guard let crypto else { throw StorageError.encryptionKeyRequired(path: path) }
@@ -213,6 +227,28 @@ public final class Store: @unchecked Sendable {
         if let newer { throw StorageError.unsupportedFormat(path: path, found: newer, supported: MetaSlot.formatVersion) }
         if sawMagic { throw StorageError.corrupted(path: path, detail: "no meta slot passes its checksum, or the file is shorter than its recorded size") }
         throw StorageError.notADatabase(path: path)
+    }
+
+    /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per
+    /// version per handle (the check reads the runs: at most `WriteTransaction.oneSyncLimit` bytes).
+    private func unsyncedRunsAreIntact(_ m: MetaSlot, size: UInt64) -> Bool {
+        guard !m.unsyncedRuns.isEmpty else { return true }
+        // Published in the lock file means the commit finished its sync (the lock file is
+        // reinitialised by the first handle after every crash, so this is never stale).
+        if let lock, m.version <= lock.latestVersion { return true }
+        stateLock.lock()
+        let known = verifiedRunsVersion == m.version
+        stateLock.unlock()
+        if known { return true }
+        var last = MetaSlot.dataStart
+        for r in m.unsyncedRuns {
+            guard r.offset >= last, r.length > 0, r.end <= m.logicalSize, r.end <= size else { return false }
+            last = r.end
+        }
+        let sum = MetaSlot.runChecksum(m.unsyncedRuns) { r in UnsafeRawBufferPointer(start: map.base + Int(r.offset), count: Int(r.length)) }
+        guard sum == m.unsyncedChecksum else { return false }
+        stateLock.lock(); verifiedRunsVersion = m.version; stateLock.unlock()
+        return true
     }
 
     /// Physical bytes holding the first `logical` bytes of the database.

@@ -8,7 +8,9 @@ import Foundation
 /// Commit protocol (see docs/FORMAT.md): write every new block (never over a block that a
 /// committed version still uses) → fdatasync → write the meta slot of the new version (the
 /// slot not holding the newest durable version) → fdatasync → publish in the lock file.
-/// A failure at any step rolls back: the file stays at the previous version.
+/// A small commit of an unencrypted file syncs once instead: blocks, then the meta slot listing
+/// the runs it wrote with their checksum → fdatasync (a slot whose runs do not match is not a
+/// version). A failure at any step rolls back: the file stays at the previous version.
 public final class WriteTransaction: Transaction {
     public let base: MetaSlot
     var alloc: SpaceAllocator
@@ -23,18 +25,25 @@ public final class WriteTransaction: Transaction {
     private var stagingCount = 0
     /// Bytes of blocks written by this transaction so far.
     public private(set) var bytesWritten = 0
+    /// The byte runs written so far, in write order (merged when contiguous).
+    private var writtenRuns: [ByteRun] = []
+    /// A commit that wrote at most this many bytes (and at most `MetaSlot.maxUnsyncedRuns` runs)
+    /// syncs once: opening checks its runs, so the bound keeps that check cheap.
+    static let oneSyncLimit = 256 << 10
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
     /// Set by online compaction on its batches: no automatic step, and the commit truncates the
     /// file to its logical size (OnlineCompaction.swift).
-    var isRelocationBatch = false
+    var isRelocationBatch = false { didSet { if isRelocationBatch { alloc.firstFitOnly = true } } }
 
     init(store: Store, label: String) throws {
         self.label = label
         base = try store.newestMeta()
         readerVersions = store.lock?.liveReaderVersions() ?? []
         var entries: [FreeExtent] = []
-        if base.freeListRef != 0 {
+        if let cached = store.committedFreeList, cached.version == base.version, cached.ref == base.freeListRef {
+            entries = cached.entries
+        } else if base.freeListRef != 0 {
             let scratch = PageArena()
             let v = try store.blockView(base.freeListRef, limit: base.logicalSize, arena: scratch, writer: true)
             guard v.kindByte == BlockKind.freeList.rawValue else {
@@ -44,6 +53,9 @@ public final class WriteTransaction: Transaction {
         }
         alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
                                wholePages: store.crypto != nil)
+        // Commits of a handle tend to be alike: look for room for one like the last, whole.
+        let last = UInt64(store.lastCommitBytes)
+        if last > 0 && last <= UInt64(Self.oneSyncLimit) { alloc.regionHint = (last + last / 4 + 4095) & ~4095 }
         staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
         super.init(store: store)
         catalogState = TreeState(name: "", root: base.catalogRef, weighted: false)
@@ -120,6 +132,7 @@ public final class WriteTransaction: Transaction {
             BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
             try store.ensureFileSize(off + UInt64(length))
             try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: off)
+            noteWritten(off, length)
             return off
         }
         if stagingCount == 0 { stagingStart = off }
@@ -154,7 +167,39 @@ public final class WriteTransaction: Transaction {
         guard stagingCount > 0 else { return }
         try store.ensureFileSize(stagingStart + UInt64(stagingCount))
         try store.io.write(UnsafeRawBufferPointer(start: staging, count: stagingCount), at: stagingStart)
+        noteWritten(stagingStart, stagingCount)
         stagingCount = 0
+    }
+
+    private func noteWritten(_ offset: UInt64, _ length: Int) {
+        if let last = writtenRuns.last, last.end == offset { writtenRuns[writtenRuns.count - 1].length += UInt64(length) }
+        else { writtenRuns.append(ByteRun(offset: offset, length: UInt64(length))) }
+    }
+
+    /// The runs holding the blocks this transaction wrote that are live in its version: what
+    /// it wrote (sorted, merged), less the space free in the final list `free` (blocks written
+    /// and freed again by this transaction: later commits may reuse that space at once, so the
+    /// runs of a version only ever cover bytes that version keeps), cut at the logical size.
+    private func liveWrittenRuns(free: [FreeExtent], logicalSize: UInt64) -> [ByteRun] {
+        var merged: [ByteRun] = []
+        for r in writtenRuns.sorted(by: { $0.offset < $1.offset }) {
+            if let last = merged.last, r.offset <= last.end { merged[merged.count - 1].length = max(last.end, r.end) - last.offset }
+            else { merged.append(r) }
+        }
+        var out: [ByteRun] = []
+        var f = 0
+        for r in merged {
+            var start = r.offset
+            let end = min(r.end, logicalSize)
+            while start < end {
+                while f < free.count && free[f].offset + free[f].length <= start { f += 1 }
+                if f < free.count && free[f].offset <= start { start = free[f].offset + free[f].length; continue }
+                let stop = f < free.count ? min(end, free[f].offset) : end
+                if stop > start { out.append(ByteRun(offset: start, length: stop - start)) }
+                start = stop
+            }
+        }
+        return out
     }
 
     /// The tree named `name`, created (empty) when `create` is true and it does not exist.
@@ -205,12 +250,24 @@ public final class WriteTransaction: Transaction {
             BlockHeader.write(into: buf, length: flLength, kind: BlockKind.freeList.rawValue, birth: version)
             try store.ensureFileSize(max(flRef + UInt64(flLength), alloc.logicalSize))
             try store.io.write(UnsafeRawBufferPointer(start: buf, count: flLength), at: flRef)
+            noteWritten(flRef, flLength)
             bytesWritten += flLength
-            try store.io.sync()
-            let meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
+            var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
+            let runs = liveWrittenRuns(free: entries, logicalSize: alloc.logicalSize)
+            // One sync for a small commit of a plain file: its slot lists what it wrote (checked
+            // on open). Encrypted files write their pages at the sync and keep two syncs.
+            if store.crypto == nil && bytesWritten <= Self.oneSyncLimit && runs.count <= MetaSlot.maxUnsyncedRuns {
+                meta.unsyncedRuns = runs
+                let base = store.map.base
+                meta.unsyncedChecksum = MetaSlot.runChecksum(runs) { r in UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.length)) }
+            } else {
+                try store.io.sync()
+            }
             try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
+            store.lastCommitBytes = bytesWritten
+            store.committedFreeList = (version, flRef, entries)
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
             store.published(version: version)

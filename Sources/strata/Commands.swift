@@ -366,10 +366,11 @@ struct Check: ParsableCommand {
                 ("file", .string(file)), ("sound", .bool(problems.isEmpty)), ("version", .int(report.version)),
                 ("blocks", .int(report.blocks)), ("liveBytes", .int(report.liveBytes)), ("freeBytes", .int(report.freeBytes)),
                 ("lockedBytes", .int(report.lockedBytes)), ("logicalBytes", .int(report.logicalSize)), ("fileBytes", .int(report.fileSize)),
-                ("problems", .array(problems.map { .string($0) })),
+                ("problems", .array(problems.map { .string($0) })), ("notes", .array(report.notes.map { .string($0) })),
             ]))
         } else if problems.isEmpty {
             print("\(file): sound at version \(report.version) (\(Formatting.number(report.blocks)) blocks, \(Formatting.bytes(Int64(report.liveBytes))) live, \(Formatting.bytes(Int64(report.freeBytes))) free)")
+            for n in report.notes { print("  note: \(n)") }
         } else {
             print("\(file): \(problems.count) problem\(problems.count == 1 ? "" : "s") at version \(report.version):")
             for p in problems { print("  - \(p)") }
