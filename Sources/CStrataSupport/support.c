@@ -229,3 +229,12 @@ int strata_aes256_init(uint8_t *schedule, const uint8_t *key) { (void)schedule; 
 void strata_aes256_cbc_encrypt(const uint8_t *s, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t n) { (void)s; (void)iv; (void)in; (void)out; (void)n; }
 void strata_aes256_cbc_decrypt(const uint8_t *s, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t n) { (void)s; (void)iv; (void)in; (void)out; (void)n; }
 #endif
+
+int strata_start_writeback(int fd, int64_t offset, int64_t length) {
+#ifdef __linux__
+    return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
+#else
+    (void)fd; (void)offset; (void)length;
+    return 0;
+#endif
+}

@@ -129,7 +129,7 @@ final class ClassTable {
         case stored(StoredCluster)
         case dirty(MutableCluster)
         var count: Int { switch self { case .stored(let s): return s.count; case .dirty(let m): return m.count } }
-        func key(_ row: Int) -> ObjKey { switch self { case .stored(let s): return s.keys.int(row); case .dirty(let m): return m.keys[row] } }
+        func key(_ row: Int) -> ObjKey { switch self { case .stored(let s): return s.key(row); case .dirty(let m): return m.keys[row] } }
     }
 
     func cluster(_ treeKey: Int64) throws -> ClusterRead {
@@ -228,7 +228,7 @@ final class ClassTable {
             throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
         }
         let s = try StoredCluster(storage, ref: ref)
-        let keys = (0..<s.count).map { s.keys.int($0) }
+        let keys = (0..<s.count).map { s.key($0) }
         var cols: [ColumnState] = []
         for c in 0..<columns.count { cols.append(.stored(c < s.columnCount ? s.block.ref(c + 1) : 0)) }
         // The cluster block is rewritten at commit; its key column and other columns are
@@ -394,7 +394,7 @@ final class ClassTable {
         guard let t = try tree(create: false), let last = try t.entries(lastOnly: true) else { return true }
         let tk = ClusterKey.decode(last.key)
         switch try cluster(tk) {
-        case .stored(let s): return s.count == 0 || key > s.keys.int(s.count - 1)
+        case .stored(let s): return s.count == 0 || key > s.key(s.count - 1)
         case .dirty(let m): return m.count == 0 || key > m.keys[m.count - 1]
         }
     }
@@ -486,9 +486,15 @@ final class ClassTable {
                 }
             }
             let count = UInt32(m.count), ncols = UInt32(columns.count)
-            let ref = try write.writeGeneric(kind: ObjectBlockKind.cluster, refs: refs, byteCount: 8) { b in
+            // Keys are sorted and unique: dense exactly when last - first == count - 1.
+            let first = m.keys[0]
+            let flags: UInt32 = m.keys[m.count - 1] &- first == Int64(m.count - 1) ? StoredCluster.denseKeysFlag : 0
+            let ref = try write.writeGeneric(kind: ObjectBlockKind.cluster, refs: refs, byteCount: 24) { b in
                 b.baseAddress!.storeBytes(of: count.littleEndian, toByteOffset: 0, as: UInt32.self)
                 b.baseAddress!.storeBytes(of: ncols.littleEndian, toByteOffset: 4, as: UInt32.self)
+                b.baseAddress!.storeBytes(of: flags.littleEndian, toByteOffset: 8, as: UInt32.self)
+                b.baseAddress!.storeBytes(of: UInt32(0), toByteOffset: 12, as: UInt32.self)
+                b.baseAddress!.storeBytes(of: first.littleEndian, toByteOffset: 16, as: Int64.self)
             }
             try t.put(ClusterKey.encode(tk), value: .owned(ref), weight: UInt64(m.count), releasingOld: false)
         }

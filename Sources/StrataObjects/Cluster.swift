@@ -3,7 +3,8 @@ import StrataStorage
 
 /// A cluster holds a range of objects of one class, column by column:
 ///
-///     cluster block (kind 17): refs = [keys column, column 0, column 1, …], bytes = u32 count, u32 columns
+///     cluster block (kind 17): refs = [keys column, column 0, column 1, …],
+///     bytes = u32 count, u32 columns, u32 flags (bit 0: keys are first key + row), u32 0, i64 first key
 ///
 /// Each column is a column block (see `ColumnView`): reading one property of many objects
 /// touches only that property's blocks. A class is a weighted B+tree `c/<Class>` whose entries
@@ -14,7 +15,15 @@ struct StoredCluster {
     let block: GenericBlock
     let count: Int
     let columnCount: Int
-    let keys: ColumnView
+    /// The key column, or nil when the cluster records that its keys are `firstKey + row`
+    /// (dense keys, the common case for Int primary keys): the key block is then never read,
+    /// which saves a random memory access per primary-key lookup.
+    let keyColumn: ColumnView?
+    /// The smallest key (0 in an empty cluster).
+    let firstKey: Int64
+
+    /// Bytes-section flag: keys are `firstKey + row` (firstKey at byte 16).
+    static let denseKeysFlag: UInt32 = 1
 
     init(_ txn: Transaction, ref: BlockRef) throws {
         block = try txn.genericBlock(ref)
@@ -22,14 +31,29 @@ struct StoredCluster {
         guard block.view.kindByte == ObjectBlockKind.cluster, b.count >= 8, block.refCount >= 1 else {
             throw StorageError.corrupted(path: txn.path, detail: "block \(ref) is not a cluster")
         }
-        count = Int(b.baseAddress!.getLE32(0))
+        let p = b.baseAddress!
+        count = Int(p.getLE32(0))
         columnCount = block.refCount - 1
+        if b.count >= 24, p.getLE32(8) & Self.denseKeysFlag != 0 {
+            keyColumn = nil
+            firstKey = Int64(bitPattern: p.getLE64(16))
+            return
+        }
+        let keys: ColumnView
         do { keys = try ColumnView(try txn.genericBlock(block.ref(0))) } catch let e as StorageError { throw e } catch {
             throw StorageError.corrupted(path: txn.path, detail: "key column of cluster \(ref) is malformed")
         }
         guard keys.count == count, keys.layout == .int else {
             throw StorageError.corrupted(path: txn.path, detail: "cluster \(ref) has \(keys.count) keys for \(count) objects")
         }
+        keyColumn = keys
+        firstKey = count > 0 ? keys.int(0) : 0
+    }
+
+    /// Key of the object at `row`.
+    @inline(__always) func key(_ row: Int) -> ObjKey {
+        guard let keyColumn else { return firstKey &+ Int64(row) }
+        return keyColumn.int(row)
     }
 
     func column(_ txn: Transaction, _ c: Int) throws -> ColumnView? {
@@ -43,8 +67,12 @@ struct StoredCluster {
         } catch { throw StorageError.corrupted(path: txn.path, detail: "column block \(ref) is malformed") }
     }
 
-    /// Row of `key`, if present (binary search).
+    /// Row of `key`, if present: arithmetic for dense keys; otherwise the row the key would
+    /// have if dense, checked, then binary search.
     func row(of key: ObjKey) -> Int? {
+        let guess = key &- firstKey
+        guard let keys = keyColumn else { return guess >= 0 && guess < Int64(count) ? Int(guess) : nil }
+        if guess >= 0, guess < Int64(count), keys.int(Int(guess)) == key { return Int(guess) }
         var lo = 0, hi = count
         while lo < hi {
             let mid = (lo + hi) >> 1

@@ -51,29 +51,37 @@ enum ObjectBlockKind {
 ///
 /// A null row stores a zero/empty payload value. Reads never copy (they point into the map).
 struct ColumnView {
-    let block: GenericBlock
+    // Kept small (48 bytes): views are created and passed by value on every read, and copying
+    // a larger one showed in lookup profiles.
     let layout: ColumnLayout
-    let count: Int
-    let width: Int
+    private let widthByte: UInt8
+    private let offsetByte: UInt8
+    private let count32: UInt32
     let base: Int64
     let nulls: UnsafePointer<UInt8>?
     let payload: UnsafeRawPointer
     let payloadSize: Int
+    /// The block's refs section (refs layout: one ref per row).
+    private let refs: UnsafeRawPointer
+    @inline(__always) var count: Int { Int(count32) }
+    @inline(__always) var width: Int { Int(widthByte) }
     /// Bytes layout: size of one offset (2 or 4).
-    let offsetSize: Int
+    @inline(__always) var offsetSize: Int { Int(offsetByte) }
 
     static let sequenceWidth = 128
 
     struct Malformed: Error {}
 
     init(_ block: GenericBlock) throws {
-        self.block = block
+        refs = block.view.payload.baseAddress! + 8
         let b = block.bytes
         guard b.count >= 16, let layout = ColumnLayout(rawValue: b[0]) else { throw Malformed() }
         self.layout = layout
         let p = b.baseAddress!
-        count = Int(p.getLE32(4))
-        width = Int(b[2])
+        count32 = p.getLE32(4)
+        let count = Int(count32)
+        widthByte = b[2]
+        let width = Int(widthByte)
         base = Int64(bitPattern: p.getLE64(8))
         var o = 16
         if b[1] & 1 != 0 {
@@ -83,8 +91,10 @@ struct ColumnView {
             o += (n + 7) & ~7
         } else { nulls = nil }
         payload = p + o
-        payloadSize = b.count - o
-        offsetSize = layout == .bytes && width == 16 ? 2 : 4
+        let payloadSize = b.count - o
+        self.payloadSize = payloadSize
+        let offsetSize = layout == .bytes && width == 16 ? 2 : 4
+        offsetByte = UInt8(offsetSize)
         switch layout {
         case .int:
             guard width == ColumnView.sequenceWidth || ([0, 1, 8, 16, 32, 64].contains(width) && (count * width + 7) / 8 <= payloadSize) else { throw Malformed() }
@@ -128,7 +138,7 @@ struct ColumnView {
         return UnsafeRawBufferPointer(start: data + start, count: end - start)
     }
     @inline(__always) func fixed(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: payload + i * width, count: width) }
-    @inline(__always) func ref(_ i: Int) -> BlockRef { block.ref(i) }
+    @inline(__always) func ref(_ i: Int) -> BlockRef { refs.getLE64(i * 8) }
 
     /// Sum of all non-null values of an int column.
     func sumInts() -> Int64 {

@@ -103,21 +103,13 @@ extension DBTransaction {
         guard let tree = try t.tree(create: false),
               let e = try tree.floor8(UInt64(bitPattern: key) ^ (1 << 63)) else { return nil }
         let tk = Int64(bitPattern: e.key ^ (1 << 63))
-        if let m = t.dirty[tk] {
+        if !t.dirty.isEmpty, let m = t.dirty[tk] {
             guard let row = m.row(of: key) else { return nil }
             return (ClusterSnapshot(table: t, cluster: .dirty(m)), row)
         }
         guard case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
-        guard s.count > 0 else { return nil }
-        let guess = key &- s.keys.int(0)
-        let row: Int
-        if guess >= 0, guess < Int64(s.count), s.keys.int(Int(guess)) == key {
-            row = Int(guess)
-        } else {
-            guard let r = s.row(of: key) else { return nil }
-            row = r
-        }
+        guard let row = s.row(of: key) else { return nil }
         return (ClusterSnapshot(table: t, cluster: .stored(s)), row)
     }
 }

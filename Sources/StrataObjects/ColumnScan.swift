@@ -7,8 +7,14 @@ import StrataStorage
 public struct ColumnAccessor {
     enum Source { case view(ColumnView), mutable(MutableColumn), absent(Value) }
     let source: Source
+    /// The class table and column index (not the schema itself: copying a `PropertySchema`,
+    /// strings and all, per access showed in lookup profiles).
+    let table: ClassTable
+    let columnIndex: Int
     /// The property this column stores.
-    public let property: PropertySchema
+    public var property: PropertySchema { table.columns[columnIndex] }
+    /// The type of the property this column stores.
+    @inline(__always) public var propertyType: PropertyType { table.columns[columnIndex].type }
     public let count: Int
 
     /// True when row `i` is null.
@@ -55,8 +61,8 @@ public struct ColumnAccessor {
     /// The value of row `i` as the dynamic API reads it (links are not checked for liveness).
     public func value(_ i: Int) -> Value {
         switch source {
-        case .view(let v): return ValueCodec.read(v, i, type: property.type, target: property.objectClassName)
-        case .mutable(let m): return ValueCodec.read(m, i, type: property.type, target: property.objectClassName)
+        case .view(let v): let p = property; return ValueCodec.read(v, i, type: p.type, target: p.objectClassName)
+        case .mutable(let m): let p = property; return ValueCodec.read(m, i, type: p.type, target: p.objectClassName)
         case .absent(let d): return d
         }
     }
@@ -98,17 +104,16 @@ public struct ClusterSnapshot {
     /// The column at index `c` of the class's stored properties (see `DBTransaction.columnIndex`).
     public func column(at c: Int) throws -> ColumnAccessor {
         guard c >= 0 && c < table.columns.count else { throw ObjectError.indexOutOfRange("columns of '\(table.schema.className)'", index: c, count: table.columns.count) }
-        let p = table.columns[c]
         switch cluster {
         case .stored(let s):
-            guard let v = try s.column(table.storage, c) else { return ColumnAccessor(source: .absent(table.defaultValue(p)), property: p, count: s.count) }
-            return ColumnAccessor(source: .view(v), property: p, count: s.count)
+            guard let v = try s.column(table.storage, c) else { return ColumnAccessor(source: .absent(table.defaultValue(table.columns[c])), table: table, columnIndex: c, count: s.count) }
+            return ColumnAccessor(source: .view(v), table: table, columnIndex: c, count: s.count)
         case .dirty(let m):
             switch m.columns[c] {
-            case .decoded(let col): return ColumnAccessor(source: .mutable(col), property: p, count: m.count)
+            case .decoded(let col): return ColumnAccessor(source: .mutable(col), table: table, columnIndex: c, count: m.count)
             case .stored(let ref):
-                if ref == 0 { return ColumnAccessor(source: .absent(table.defaultValue(p)), property: p, count: m.count) }
-                return ColumnAccessor(source: .view(try table.columnView(ref)), property: p, count: m.count)
+                if ref == 0 { return ColumnAccessor(source: .absent(table.defaultValue(table.columns[c])), table: table, columnIndex: c, count: m.count) }
+                return ColumnAccessor(source: .view(try table.columnView(ref)), table: table, columnIndex: c, count: m.count)
             }
         }
     }

@@ -90,6 +90,27 @@ public final class BTree {
         return (lo, false)
     }
 
+    /// `search` for an 8-byte key: keys of 8 bytes compare as big-endian integers (no memcmp);
+    /// other lengths fall back to byte order.
+    func search8(_ n: NodeRef, _ key: UInt64, _ keyBytes: UnsafeRawBufferPointer) throws -> (Int, Bool) {
+        guard case .s(let s) = n else { return try search(n, keyBytes) }
+        var lo = 0, hi = s.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            let k: UnsafeRawBufferPointer
+            do { k = try s.key(mid) } catch { throw corrupt("node \(s.view.ref) is malformed") }
+            let c: Int
+            if k.count == 8 {
+                let v = UInt64(bigEndian: k.loadUnaligned(as: UInt64.self))
+                c = v < key ? -1 : (v == key ? 0 : 1)
+            } else {
+                c = compareBytes(k, keyBytes)
+            }
+            if c < 0 { lo = mid + 1 } else if c == 0 { return (mid, true) } else { hi = mid }
+        }
+        return (lo, false)
+    }
+
     private func childIndex(_ n: NodeRef, _ key: UnsafeRawBufferPointer) throws -> Int {
         let (i, eq) = try search(n, key)
         return eq ? i : max(0, i - 1)
@@ -192,7 +213,7 @@ public final class BTree {
         return try withUnsafeBytes(of: &be) { k in
             for _ in 0..<64 {
                 let n = try node(c)
-                let (i, eq) = try search(n, k)
+                let (i, eq) = try search8(n, key, k)
                 let idx = eq ? i : i - 1
                 if idx < 0 { return nil }
                 if n.isLeaf {

@@ -198,4 +198,46 @@ final class DynamicAPITests: XCTestCase {
         XCTAssertEqual(try db.read().value("Item", 9001, "name"), .string("y"))
         assertSound(db)
     }
+
+    /// Clusters whose keys are dense record it and are read without their key column; a delete
+    /// or a gap makes the next commit write them as ordinary clusters. Lookups of present and
+    /// missing keys must agree with a model either way, across reopening.
+    func testDenseAndSparseClusterKeys() throws {
+        let dir = TempDir()
+        let path = dir.path("d.strata")
+        let schema = Schema([ObjectSchema(className: "Item", properties: [
+            PropertySchema(name: "id", type: .int, isPrimaryKey: true),
+            PropertySchema(name: "v", type: .int),
+        ])])
+        var present = Set<Int64>()
+        do {
+            let db = try Database(path: path, schema: schema)
+            let w = try db.write()
+            try w.appendObjects("Item", count: 3000, columns: ["id": .ints((0..<3000).map { Int64($0) }), "v": .ints((0..<3000).map { Int64($0) * 7 })])
+            try w.commit()
+            present = Set(0..<3000)
+            let w2 = try db.write()
+            try w2.delete("Item", keys: [5, 1500, 2999])                       // holes: first, middle and last cluster
+            try w2.insertRow("Item", [.int(10_000), .int(70_000)])             // a gap after the last key
+            try w2.insertRow("Item", [.int(-4), .int(-28)])                     // before the first key
+            try w2.commit()
+            present.subtract([5, 1500, 2999]); present.formUnion([10_000, -4])
+            db.close()
+        }
+        let db = try Database(path: path, schema: schema)
+        let r = try db.read()
+        defer { r.end() }
+        let column = try r.columnIndex("Item", "v")
+        for key in Array(Int64(-10)..<3010) + [9_999, 10_000, 10_001] {
+            let found = try r.locateObject("Item", key)
+            XCTAssertEqual(found != nil, present.contains(key), "key \(key)")
+            if let (c, row) = found {
+                XCTAssertEqual(c.key(row), key)
+                XCTAssertEqual(try c.column(at: column).int(row), key * 7)
+            }
+            XCTAssertEqual(try r.exists("Item", key), present.contains(key))
+        }
+        XCTAssertEqual(try r.objectKeys("Item"), present.sorted())
+        assertSound(db)
+    }
 }

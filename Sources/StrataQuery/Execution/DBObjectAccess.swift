@@ -141,7 +141,7 @@ public struct DBObjectAccess: QueryObjectAccess {
 /// The query value of row `row` of a column, exactly as stored (dates to the nanosecond).
 func readQueryValue(_ col: ColumnAccessor, _ row: Int) -> QueryValue {
     if col.isNull(row) { return .null }
-    switch col.property.type {
+    switch col.propertyType {
     case .bool: return .bool(col.int(row) != 0)
     case .int: return .int(col.int(row))
     case .date: return .date(QueryTimestamp(nanosecondsSince1970: col.int(row)))
