@@ -32,6 +32,16 @@ enum BenchCopyReference {
         return copies
     }
 
+    /// `fdatasync` of each file (after `copy`: makes the copies durable, as compaction's are).
+    static func sync(_ files: [URL]) throws {
+        for file in files {
+            let fd = open(file.path, O_RDONLY)
+            guard fd >= 0 else { throw BenchError.fileOperation("cannot open \(file.path): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            guard fdatasync(fd) == 0 else { throw BenchError.fileOperation("fdatasync \(file.path) failed: \(String(cString: strerror(errno)))") }
+        }
+    }
+
     /// Removes the copies made by `copy`.
     static func removeCopies(_ copies: [URL]) {
         for copy in copies { try? FileManager.default.removeItem(at: copy) }

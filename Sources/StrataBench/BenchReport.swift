@@ -76,6 +76,8 @@ public struct BenchReport: Sendable, Hashable, Encodable {
     public var compactedFileBytes: BenchPair<Int>
     /// Median seconds `cp` took to copy each engine's compacted files.
     public var cpSeconds: BenchPair<Double>
+    /// Median seconds of `cp` followed by `fdatasync` of the copy (a durable copy).
+    public var durableCopySeconds: BenchPair<Double>
     /// The machine.
     public var machine: BenchMachine
 
@@ -105,6 +107,18 @@ public struct BenchReport: Sendable, Hashable, Encodable {
                          sqlite: speed(cpSeconds.sqlite, compact?.sqliteSeconds))
     }
 
+    /// Compaction speed relative to a durable copy (`cp` + `fdatasync`), which is what a
+    /// compaction has to be: `durableCopySeconds / compactSeconds`.
+    public var compactionSpeedVsDurableCopy: BenchPair<Double?> {
+        let compact = workloads.first { $0.workload == .compact }
+        func speed(_ copy: Double, _ compactSeconds: Double?) -> Double? {
+            guard let compactSeconds, compactSeconds > 0 else { return nil }
+            return copy / compactSeconds
+        }
+        return BenchPair(strata: speed(durableCopySeconds.strata, compact?.strataSeconds),
+                         sqlite: speed(durableCopySeconds.sqlite, compact?.sqliteSeconds))
+    }
+
     /// The workload result for `workload`, if it ran.
     public func result(_ workload: BenchWorkload) -> BenchWorkloadResult? {
         workloads.first { $0.workload == workload }
@@ -112,7 +126,8 @@ public struct BenchReport: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
-             fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, machine
+             fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
+             compactionSpeedVsDurableCopy, machine
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -130,6 +145,8 @@ public struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(compactedFileBytes, forKey: .compactedFileBytes)
         try container.encode(cpSeconds, forKey: .cpSeconds)
         try container.encode(compactionSpeedVsCp, forKey: .compactionSpeedVsCp)
+        try container.encode(durableCopySeconds, forKey: .durableCopySeconds)
+        try container.encode(compactionSpeedVsDurableCopy, forKey: .compactionSpeedVsDurableCopy)
         try container.encode(machine, forKey: .machine)
     }
 
@@ -180,11 +197,17 @@ public struct BenchReport: Sendable, Hashable, Encodable {
                           BenchFormat.grouped(compactedFileBytes.sqlite), "", "", ""]))
         lines.append(row(["cp of compacted file", BenchFormat.seconds(cpSeconds.strata),
                           BenchFormat.seconds(cpSeconds.sqlite), "", "", ""]))
+        lines.append(row(["cp + fdatasync of compacted file", BenchFormat.seconds(durableCopySeconds.strata),
+                          BenchFormat.seconds(durableCopySeconds.sqlite), "", "", ""]))
         let speed = compactionSpeedVsCp
         lines.append("")
         lines.append("compaction speed / cp speed (cp s / compact s, same compacted file): Strata "
                      + BenchFormat.number(speed.strata, digits: 2) + ", SQLite "
                      + BenchFormat.number(speed.sqlite, digits: 2) + "; goal for Strata >= 0.5")
+        let durable = compactionSpeedVsDurableCopy
+        lines.append("compaction speed / durable copy speed (cp + fdatasync s / compact s): Strata "
+                     + BenchFormat.number(durable.strata, digits: 2) + ", SQLite "
+                     + BenchFormat.number(durable.sqlite, digits: 2))
         lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
                      + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file + WAL after a truncating checkpoint)")
         lines.append("machine: " + machine.summary)

@@ -64,11 +64,13 @@ public struct BenchRunner {
         var fileBytes: [[Int]]
         var compactedBytes: [[Int]]
         var cpSeconds: [[Double]]
+        var durableCopySeconds: [[Double]]
 
         init(engineCount: Int) {
             fileBytes = Array(repeating: [], count: engineCount)
             compactedBytes = fileBytes
             cpSeconds = Array(repeating: [], count: engineCount)
+            durableCopySeconds = cpSeconds
         }
 
         mutating func record(_ workload: BenchWorkload, engine: Int, seconds value: Double) {
@@ -104,7 +106,9 @@ public struct BenchRunner {
                 fileBytes: BenchPair(strata: median(fileBytes[0]), sqlite: median(fileBytes[1])),
                 compactedFileBytes: BenchPair(strata: median(compactedBytes[0]),
                                               sqlite: median(compactedBytes[1])),
-                cpSeconds: cp, machine: machine)
+                cpSeconds: cp,
+                durableCopySeconds: BenchPair(strata: median(durableCopySeconds[0]), sqlite: median(durableCopySeconds[1])),
+                machine: machine)
         }
     }
 
@@ -165,6 +169,15 @@ public struct BenchRunner {
             collector.cpSeconds[index].append(seconds)
             progress?("\(label) \(engines[index].name): cp of the compacted file "
                       + BenchFormat.seconds(seconds) + " s")
+            let (durable, durableSeconds) = try timer.measure(.durableCopyReference, engine: index, repetition: repetition) {
+                let copies = try BenchCopyReference.copy(engines[index].databaseFiles(), into: directory)
+                try BenchCopyReference.sync(copies)
+                return copies
+            }
+            BenchCopyReference.removeCopies(durable)
+            collector.durableCopySeconds[index].append(durableSeconds)
+            progress?("\(label) \(engines[index].name): cp + fdatasync of the compacted file "
+                      + BenchFormat.seconds(durableSeconds) + " s")
         }
     }
 

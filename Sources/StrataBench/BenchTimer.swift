@@ -4,6 +4,9 @@ public enum BenchStep: Sendable, Hashable {
     case workload(BenchWorkload)
     /// Copying the compacted database files with `/bin/cp`.
     case copyReference
+    /// Copying them with `/bin/cp`, then `fdatasync` of each copy: a copy as durable as a
+    /// compaction must be.
+    case durableCopyReference
 }
 
 /// The source of timings. The runner asks it to time every step, so tests can inject scripted

@@ -271,6 +271,7 @@ final class LockFile: @unchecked Sendable {
             let p = readerPointer(i)
             let pidPtr = p.assumingMemoryBound(to: UInt32.self)
             if strata_atomic_load_u32(pidPtr) == 0 && strata_atomic_cas_u32(pidPtr, 0, UInt32(bitPattern: myPid)) != 0 {
+                raiseReaderHighWater(to: UInt32(i + 1))
                 p.putLE(UInt32(truncatingIfNeeded: strata_gettid()), at: 4)
                 p.putLE(myStartTicks, at: 16)
                 p.putLE(Self.nowNanos(), at: 24)
@@ -296,9 +297,24 @@ final class LockFile: @unchecked Sendable {
     }
 
     /// All occupied reader slots, alive or not.
+    /// Reader slots at or past this index have never been claimed since the file was
+    /// initialised, so scans stop there (header offset 48, only ever raised).
+    private var highWaterPtr: UnsafeMutablePointer<UInt32> { (base + 48).assumingMemoryBound(to: UInt32.self) }
+
+    private func raiseReaderHighWater(to n: UInt32) {
+        while true {
+            let cur = strata_atomic_load_u32(highWaterPtr)
+            if cur >= n || strata_atomic_cas_u32(highWaterPtr, cur, n) != 0 { return }
+        }
+    }
+
     func readers() -> [ReaderInfo] {
         var out: [ReaderInfo] = []
-        for i in 0..<Self.readerSlots {
+        // The slot is published (pid CAS) before the mark is raised; a reader re-checks the
+        // newest version after both, so a writer that misses it here misses only a reader that
+        // then pins the newest version, which no writer frees (the LMDB argument).
+        let end = min(Int(strata_atomic_load_u32(highWaterPtr)), Self.readerSlots)
+        for i in 0..<end {
             let p = readerPointer(i)
             let pid = strata_atomic_load_u32(p.assumingMemoryBound(to: UInt32.self))
             if pid == 0 { continue }
@@ -326,8 +342,15 @@ final class LockFile: @unchecked Sendable {
     }
 
     /// Versions pinned by live readers, sorted (dead readers' slots are cleared first).
+    /// Versions pinned by live readers, sorted; clears the slots of dead ones on the way.
     func liveReaderVersions() -> [UInt64] {
-        clearDeadReaders()
-        return readers().filter(\.isAlive).map(\.version).sorted()
+        var versions: [UInt64] = []
+        for r in readers() {
+            if r.isAlive { versions.append(r.version); continue }
+            let p = readerPointer(r.slot)
+            strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
+            _ = strata_atomic_cas_u32(p.assumingMemoryBound(to: UInt32.self), UInt32(bitPattern: r.pid), 0)
+        }
+        return versions.sorted()
     }
 }

@@ -16,7 +16,8 @@ public struct StoreOptions: Sendable {
     public var fileIO: (@Sendable (_ path: String, _ create: Bool, _ readOnly: Bool) throws -> FileIO)?
     /// The file grows by doubling until an increment would exceed this step, then by this step.
     public var growthStep: UInt64 = 8 << 20
-    /// Commits kept in the history tree (recent commits report).
+    /// Commits kept in the history tree (recent commits report): at least this many, trimmed
+    /// back to it once it exceeds it by an eighth.
     public var historyLimit = 256
     /// Automatic compaction: when free space exceeds twice the used data and the file is at
     /// least 1 MiB, each commit relocates a bounded amount of data from the end of the file

@@ -242,15 +242,25 @@ public final class WriteTransaction: Transaction {
             let flLength = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
             let flRef = alloc.allocate(UInt64(flLength))
             let entries = alloc.finalEntries()
-            try flushStaging()
-            let buf = UnsafeMutableRawPointer.allocate(byteCount: flLength, alignment: 8)
-            defer { buf.deallocate() }
-            memset(buf, 0, flLength)
-            FreeListCodec.encode(entries, into: buf + BlockHeader.size)
-            BlockHeader.write(into: buf, length: flLength, kind: BlockKind.freeList.rawValue, birth: version)
+            func encodeFreeList(_ p: UnsafeMutableRawPointer) {
+                memset(p, 0, flLength)
+                FreeListCodec.encode(entries, into: p + BlockHeader.size)
+                BlockHeader.write(into: p, length: flLength, kind: BlockKind.freeList.rawValue, birth: version)
+            }
             try store.ensureFileSize(max(flRef + UInt64(flLength), alloc.logicalSize))
-            try store.io.write(UnsafeRawBufferPointer(start: buf, count: flLength), at: flRef)
-            noteWritten(flRef, flLength)
+            if stagingCount > 0 && stagingStart + UInt64(stagingCount) == flRef && stagingCount + flLength <= stagingCapacity {
+                // Right after the staged blocks (the usual case): one pwrite for both.
+                encodeFreeList(staging + stagingCount)
+                stagingCount += flLength
+                try flushStaging()
+            } else {
+                try flushStaging()
+                let buf = UnsafeMutableRawPointer.allocate(byteCount: flLength, alignment: 8)
+                defer { buf.deallocate() }
+                encodeFreeList(buf)
+                try store.io.write(UnsafeRawBufferPointer(start: buf, count: flLength), at: flRef)
+                noteWritten(flRef, flLength)
+            }
             bytesWritten += flLength
             var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
@@ -311,9 +321,10 @@ public final class WriteTransaction: Transaction {
         w.string(String(label.prefix(64)))
         w.lengthPrefixed(note.prefix(700))
         try h.put(HistoryKey.encode(version), bytes: w.bytes)
-        // Keep the newest `limit` entries.
+        // Keep the newest `limit` entries, trimming in batches (at `limit` + 1/8) so most
+        // commits only append to the last leaf.
         let count = try h.totalWeight
-        if count > UInt64(limit) {
+        if count > UInt64(limit + max(1, limit / 8)) {
             var drop: [[UInt8]] = []
             try h.forEach { e in drop.append(e.key); return UInt64(drop.count) < count - UInt64(limit) }
             for k in drop { try h.delete(k) }

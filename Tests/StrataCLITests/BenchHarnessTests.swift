@@ -215,6 +215,8 @@ final class BenchHarnessTests: XCTestCase {
                 return (engine == 0 ? [0.1, 0.5, 0.3] : [1, 1, 4])[repetition] * k
             case .copyReference:
                 return engine == 0 ? [1.3, 1.1, 1.2][repetition] : 0.5
+            case .durableCopyReference:
+                return engine == 0 ? [4.8, 4.6, 5.0][repetition] : 2
             }
         }
         let report = try BenchRunner(options: smallOptions(), timer: timer).run(engines: twoSQLiteEngines())
@@ -243,6 +245,10 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(report.cpSeconds.sqlite, 0.5, accuracy: 1e-12)
         XCTAssertEqual(met(.compact), true)
         XCTAssertEqual(report.compactionSpeedVsCp.strata ?? -1, 0.5, accuracy: 1e-12)
+        // The durable reference: median 4.8 s, so compaction (2.4 s) runs at twice its speed.
+        XCTAssertEqual(report.durableCopySeconds.strata, 4.8, accuracy: 1e-12)
+        XCTAssertEqual(report.durableCopySeconds.sqlite, 2, accuracy: 1e-12)
+        XCTAssertEqual(report.compactionSpeedVsDurableCopy.strata ?? -1, 2, accuracy: 1e-12)
 
         XCTAssertGreaterThan(report.fileBytes.strata, 0)
         XCTAssertGreaterThan(report.fileBytes.sqlite, 0)
@@ -276,7 +282,8 @@ final class BenchHarnessTests: XCTestCase {
             XCTAssertEqual(inserts, repetition == 0 ? [0, 1] : [1, 0])
         }
         XCTAssertEqual(timer.calls.filter { $0.0 == .copyReference }.count, 4)
-        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 1))
+        XCTAssertEqual(timer.calls.filter { $0.0 == .durableCopyReference }.count, 4)
+        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 2))
     }
 
     func testMismatchNamesTheWorkload() throws {
@@ -331,6 +338,7 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertGreaterThan(machine["cores"] as? Int ?? 0, 0)
         XCTAssertNotNil(machine["os"] as? String)
         XCTAssertNotNil(object["cpSeconds"] as? [String: Any])
+        XCTAssertNotNil(object["durableCopySeconds"] as? [String: Any])
     }
 
     func testTableOutput() throws {
