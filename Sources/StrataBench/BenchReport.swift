@@ -97,26 +97,21 @@ public struct BenchReport: Sendable, Hashable, Encodable {
 
     /// Compaction speed relative to `cp`: `cpSeconds / compactSeconds`, both for the same
     /// compacted file (so it is the ratio of bytes per second). The goal is ≥ 0.5 for Strata.
-    public var compactionSpeedVsCp: BenchPair<Double?> {
-        let compact = workloads.first { $0.workload == .compact }
-        func speed(_ cp: Double, _ compactSeconds: Double?) -> Double? {
-            guard let compactSeconds, compactSeconds > 0 else { return nil }
-            return cp / compactSeconds
-        }
-        return BenchPair(strata: speed(cpSeconds.strata, compact?.strataSeconds),
-                         sqlite: speed(cpSeconds.sqlite, compact?.sqliteSeconds))
-    }
+    public var compactionSpeedVsCp: BenchPair<Double?> { compactionSpeed(relativeTo: cpSeconds) }
 
     /// Compaction speed relative to a durable copy (`cp` + `fdatasync`), which is what a
     /// compaction has to be: `durableCopySeconds / compactSeconds`.
-    public var compactionSpeedVsDurableCopy: BenchPair<Double?> {
+    public var compactionSpeedVsDurableCopy: BenchPair<Double?> { compactionSpeed(relativeTo: durableCopySeconds) }
+
+    /// `reference seconds / compact seconds` per engine (nil when compaction did not run).
+    private func compactionSpeed(relativeTo reference: BenchPair<Double>) -> BenchPair<Double?> {
         let compact = workloads.first { $0.workload == .compact }
-        func speed(_ copy: Double, _ compactSeconds: Double?) -> Double? {
+        func speed(_ referenceSeconds: Double, _ compactSeconds: Double?) -> Double? {
             guard let compactSeconds, compactSeconds > 0 else { return nil }
-            return copy / compactSeconds
+            return referenceSeconds / compactSeconds
         }
-        return BenchPair(strata: speed(durableCopySeconds.strata, compact?.strataSeconds),
-                         sqlite: speed(durableCopySeconds.sqlite, compact?.sqliteSeconds))
+        return BenchPair(strata: speed(reference.strata, compact?.strataSeconds),
+                         sqlite: speed(reference.sqlite, compact?.sqliteSeconds))
     }
 
     /// The workload result for `workload`, if it ran.
