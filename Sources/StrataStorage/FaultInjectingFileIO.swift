@@ -42,6 +42,8 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     public var hasCrashed: Bool { crashed }
     /// Whether an unsynced write to a meta slot was pending when power was lost.
     public private(set) var metaSlotWritePending = false
+    /// Whether an unsynced write elsewhere (blocks) was pending when power was lost.
+    public private(set) var blockWritePending = false
     public var syncs: Int { syncCount }
 
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
@@ -79,6 +81,7 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     public func losePower() throws {
         crashed = true
         metaSlotWritePending = pending.contains { $0.offset < MetaSlot.dataStart }
+        blockWritePending = pending.contains { $0.offset >= MetaSlot.dataStart }
         var rng = SplitMix64(seed: { if case .tearRandomly(let s) = lossMode { return s }; return 0 }())
         // Undo newest first so overlapping writes restore the oldest bytes.
         for p in pending.reversed() {

@@ -296,7 +296,6 @@ final class LockFile: @unchecked Sendable {
         strata_atomic_store_u32(p.assumingMemoryBound(to: UInt32.self), 0)
     }
 
-    /// All occupied reader slots, alive or not.
     /// Reader slots at or past this index have never been claimed since the file was
     /// initialised, so scans stop there (header offset 48, only ever raised).
     private var highWaterPtr: UnsafeMutablePointer<UInt32> { (base + 48).assumingMemoryBound(to: UInt32.self) }
@@ -308,6 +307,7 @@ final class LockFile: @unchecked Sendable {
         }
     }
 
+    /// All occupied reader slots, alive or not.
     func readers() -> [ReaderInfo] {
         var out: [ReaderInfo] = []
         // The slot is published (pid CAS) before the mark is raised; a reader re-checks the
@@ -332,24 +332,23 @@ final class LockFile: @unchecked Sendable {
     @discardableResult
     func clearDeadReaders() -> Int {
         var n = 0
-        for r in readers() where !r.isAlive {
-            let p = readerPointer(r.slot)
-            let pidPtr = p.assumingMemoryBound(to: UInt32.self)
-            strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
-            if strata_atomic_cas_u32(pidPtr, UInt32(bitPattern: r.pid), 0) != 0 { n += 1 }
-        }
+        for r in readers() where !r.isAlive && clearSlot(of: r) { n += 1 }
         return n
     }
 
-    /// Versions pinned by live readers, sorted (dead readers' slots are cleared first).
+    /// Frees the slot of a dead reader (unless another process claimed it meanwhile).
+    @discardableResult
+    private func clearSlot(of r: ReaderInfo) -> Bool {
+        let p = readerPointer(r.slot)
+        strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
+        return strata_atomic_cas_u32(p.assumingMemoryBound(to: UInt32.self), UInt32(bitPattern: r.pid), 0) != 0
+    }
+
     /// Versions pinned by live readers, sorted; clears the slots of dead ones on the way.
     func liveReaderVersions() -> [UInt64] {
         var versions: [UInt64] = []
         for r in readers() {
-            if r.isAlive { versions.append(r.version); continue }
-            let p = readerPointer(r.slot)
-            strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
-            _ = strata_atomic_cas_u32(p.assumingMemoryBound(to: UInt32.self), UInt32(bitPattern: r.pid), 0)
+            if r.isAlive { versions.append(r.version) } else { clearSlot(of: r) }
         }
         return versions.sorted()
     }

@@ -33,24 +33,32 @@ func churnValue(_ i: Int) -> [UInt8] {
     return (0..<len).map { UInt8(truncatingIfNeeded: $0 &+ i) }
 }
 func u64(_ v: UInt64) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+
+/// The key the encrypted modes use (tests open the file with the same one).
+let testKey: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
+
+/// One churn commit: value `n` in, value `n - 50` out, the counter set to `n`; reports it.
+func churnCommit(_ store: Store, _ n: Int) throws {
+    let w = try store.beginWrite(label: "churn")
+    let t = try w.tree("t", create: true)!
+    try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
+    if n > 50 { try t.delete(Array("n\(n - 50)".utf8)) }
+    try t.put(Array("counter".utf8), bytes: u64(UInt64(n)))
+    let v = try w.commit()
+    emit("committed \(v) \(n)")
+}
 func readU64(_ b: [UInt8]?) -> UInt64 { guard let b, b.count == 8 else { return 0 }; return b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
 
 do {
     switch args[1] {
     case "churn", "churn-encrypted":
         var options = StoreOptions()
-        if args[1] == "churn-encrypted" { options.encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
+        if args[1] == "churn-encrypted" { options.encryptionKey = testKey }
         let store = try Store(path: path, options: options)
         var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
         while true {
             n += 1
-            let w = try store.beginWrite(label: "churn")
-            let t = try w.tree("t", create: true)!
-            try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
-            if n > 50 { try t.delete(Array("n\(n - 50)".utf8)) }
-            try t.put(Array("counter".utf8), bytes: u64(UInt64(n)))
-            let v = try w.commit()
-            emit("committed \(v) \(n)")
+            try churnCommit(store, n)
         }
     case "reader":
         let store = try Store(path: path)
@@ -61,7 +69,7 @@ do {
         guard args.count >= 5, let id = Int(args[3]), let count = Int(args[4]) else { fail("usage: add PATH ID COUNT") }
         var options = StoreOptions()
         let encrypted = args[1] == "add-encrypted"
-        if encrypted { options.encryptionKey = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) } }
+        if encrypted { options.encryptionKey = testKey }
         let store = try Store(path: path, options: options)
         for n in 0..<count {
             let w = try store.beginWrite(label: "add-\(id)")
@@ -80,13 +88,7 @@ do {
         var n = Int(readU64(try store.beginRead().tree("t")?.getBytes(Array("counter".utf8))))
         while true {
             n += 1
-            let w = try store.beginWrite(label: "churn")
-            let t = try w.tree("t", create: true)!
-            try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
-            if n > 50 { try t.delete(Array("n\(n - 50)".utf8)) }
-            try t.put(Array("counter".utf8), bytes: u64(UInt64(n)))
-            let v = try w.commit()
-            emit("committed \(v) \(n)")
+            try churnCommit(store, n)
             guard n % 3 == 0 else { continue }
             if online {
                 let fill = try store.beginWrite(label: "junk")

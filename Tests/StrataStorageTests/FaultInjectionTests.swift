@@ -5,6 +5,12 @@ import Foundation
 /// Power loss at every sync point of a commit (unsynced writes dropped, or torn sector by
 /// sector), disk full during commit, and damaged, truncated or foreign files.
 final class FaultInjectionTests: XCTestCase {
+    /// Value `i` of round `round`. Every third round writes values 4× larger (about 600 KB),
+    /// over the one-sync limit, so the runs mix one-sync and two-sync commits.
+    func value(round: Int, _ i: Int) -> [UInt8] {
+        [UInt8](repeating: UInt8(round), count: (i * 37) % 1500 * (round % 3 == 2 ? 4 : 1))
+    }
+
     /// Writes `commits` commits of data; with power lost at sync number `crashAt`.
     func run(path: String, crashAt: Int, mode: FaultInjectingFileIO.LossMode) throws -> (durable: UInt64, io: FaultInjectingFileIO) {
         nonisolated(unsafe) var made: FaultInjectingFileIO?
@@ -24,7 +30,7 @@ final class FaultInjectionTests: XCTestCase {
             do {
                 let w = try store.beginWrite()
                 let t = try w.tree("t", create: true)!
-                for i in 0..<200 { try t.put(key(round * 1000 + i), bytes: [UInt8](repeating: UInt8(round), count: (i * 37) % 1500)) }
+                for i in 0..<200 { try t.put(key(round * 1000 + i), bytes: value(round: round, i)) }
                 if round > 0 { for i in 0..<100 { try t.delete(key((round - 1) * 1000 + i)) } }
                 durable = try w.commit()
             } catch is FaultInjectingFileIO.SimulatedCrash {
@@ -48,13 +54,13 @@ final class FaultInjectionTests: XCTestCase {
             for round in 0..<rounds { expected += (round == rounds - 1) ? 200 : 100 }
             XCTAssertEqual(try t.totalWeight, UInt64(expected), file: file, line: line)
             let last = rounds - 1
-            XCTAssertEqual(try t.getBytes(key(last * 1000 + 5)), [UInt8](repeating: UInt8(last), count: (5 * 37) % 1500), file: file, line: line)
+            XCTAssertEqual(try t.getBytes(key(last * 1000 + 5)), value(round: last, 5), file: file, line: line)
         }
     }
 
     func testPowerLossAtEverySyncPoint() throws {
         let modes: [FaultInjectingFileIO.LossMode] = [.dropAll, .tearRandomly(seed: 7), .tearRandomly(seed: 99), .keepAll, .keepMetaSlotsOnly]
-        var oneSyncCommitsCut = 0
+        var oneSyncCommitsCut = 0, twoSyncCommitsCutBeforeSlot = 0
         for mode in modes {
             for crashAt in 1...12 {
                 let dir = TempDir()
@@ -64,12 +70,14 @@ final class FaultInjectionTests: XCTestCase {
                 let (durable, io) = try run(path: path, crashAt: crashAt, mode: mode)
                 XCTAssertTrue(io.hasCrashed)
                 // The commit in flight survives only if its meta slot was written before the
-                // loss and everything it lists reached the file: with keepAll, exactly when the
-                // slot was written (a two-sync commit's data sync precedes the slot); with
-                // dropAll never; with keepMetaSlotsOnly never (its one-sync slot lists runs
-                // that were lost — the case the run checksum exists for); torn: either.
+                // loss and everything it lists reached the file. keepAll: exactly when the slot
+                // was written. keepMetaSlotsOnly: when the slot was its only unsynced write (a
+                // two-sync commit, blocks synced first); a one-sync commit whose blocks were lost
+                // with its slot kept must open at the version before — the case the run checksum
+                // exists for. dropAll: never. Torn: either.
                 switch mode {
                 case .keepAll:
+                    if !io.metaSlotWritePending && io.blockWritePending { twoSyncCommitsCutBeforeSlot += 1 }
                     try verify(path: path, expectVersion: io.metaSlotWritePending ? durable + 1 : durable)
                 case .tearRandomly:
                     let store = try Store(path: path)
@@ -78,14 +86,16 @@ final class FaultInjectionTests: XCTestCase {
                     XCTAssertTrue(v == durable || v == durable + 1, "mode \(mode) crash \(crashAt): version \(v)")
                     try verify(path: path, expectVersion: v)
                 case .keepMetaSlotsOnly:
-                    if io.metaSlotWritePending { oneSyncCommitsCut += 1 }
-                    try verify(path: path, expectVersion: durable)
+                    let oneSync = io.metaSlotWritePending && io.blockWritePending
+                    if oneSync { oneSyncCommitsCut += 1 }
+                    try verify(path: path, expectVersion: io.metaSlotWritePending && !io.blockWritePending ? durable + 1 : durable)
                 case .dropAll:
                     try verify(path: path, expectVersion: durable)
                 }
             }
         }
         XCTAssertGreaterThan(oneSyncCommitsCut, 0, "no one-sync commit was cut after its meta slot was written")
+        XCTAssertGreaterThan(twoSyncCommitsCutBeforeSlot, 0, "no two-sync commit was cut at its data sync")
     }
 
     func testDiskFullDuringCommitKeepsFile() throws {
