@@ -517,7 +517,7 @@ struct Export: ParsableCommand {
         } else {
             classes = db.schema.objectSchemas.filter { !$0.isEmbedded }
         }
-        let out = try OutputStream(path: output)
+        let out = try OutputStream(path: output, protecting: [file, db.store.lockPath, db.store.compactionTempPath])
         let exporter = Exporter(txn: txn)
         let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
         let total = max(1, try classes.reduce(0) { $0 + (try txn.count($1.className)) })

@@ -71,26 +71,85 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Buffered stdout for large outputs (export, query): flushes every 64 KiB and at the end.
+/// Buffered output for large results (export, query): flushes every 64 KiB and at the end.
+///
+/// A named output is opened for writing without ever being unlinked or replaced:
+/// - a regular file is truncated and rewritten in place (a new file is created with mode 0644);
+/// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
+///   as the shell's `>` does, and is never replaced by a regular file;
+/// - a directory, socket or block device is refused (exit 5);
+/// - a path that is one of the `protected` files (the database, its lock file, its compaction
+///   temporary), by the same device and inode or the same resolved path, is refused (exit 5)
+///   before anything is truncated.
 final class OutputStream {
     private var buffer: [UInt8] = []
     private let fd: Int32
     private let closeAtEnd: Bool
 
-    init(path: String?) throws {
+    init(path: String?, protecting protected: [String] = []) throws {
         if let path, path != "-" {
-            if FileManager.default.fileExists(atPath: path) {
-                // Export writes a new file each time (like `>`).
-                unlink(path)
-            }
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard fd >= 0 else { throw CLIError("\(path): cannot create the output file (\(String(cString: strerror(errno)))); check the directory and permissions", code: ExitCode32.io) }
+            fd = try OutputStream.openSafely(path, protecting: protected)
             closeAtEnd = true
         } else {
             fd = STDOUT_FILENO
             closeAtEnd = false
         }
         buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Opens `path` without truncating it, checks what it is, then truncates a regular file.
+    private static func openSafely(_ path: String, protecting protected: [String]) throws -> Int32 {
+        func refuse(_ why: String) -> CLIError {
+            CLIError("\(path): \(why); nothing was written: choose another output file", code: ExitCode32.refused)
+        }
+        // By name first (covers protected files that do not exist yet, e.g. the compaction temporary).
+        let target = resolvedPath(path)
+        if protected.contains(where: { resolvedPath($0) == target }) {
+            throw refuse("this is the database or one of its own files (lock, temporary)")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let e = errno
+            if e == EISDIR { throw refuse("is a directory") }
+            throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            Glibc.close(fd)
+            throw CLIError("\(path): cannot read the output file's status (\(String(cString: strerror(errno))))", code: ExitCode32.io)
+        }
+        // By identity (symlinks, hard links, bind mounts): the same device and inode.
+        for other in protected {
+            var o = stat()
+            if stat(other, &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino {
+                Glibc.close(fd)
+                throw refuse("this is the database or one of its own files (lock, temporary)")
+            }
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            guard ftruncate(fd, 0) == 0 else {
+                let e = errno
+                Glibc.close(fd)
+                throw CLIError("\(path): cannot truncate the output file (\(String(cString: strerror(e))))", code: ExitCode32.io)
+            }
+        case S_IFIFO, S_IFCHR:
+            break
+        default:
+            Glibc.close(fd)
+            throw refuse("is not a regular file, FIFO or character device")
+        }
+        return fd
+    }
+
+    /// The absolute path with symlinks resolved (for a path that does not exist yet, its
+    /// directory resolved and its name appended).
+    static func resolvedPath(_ path: String) -> String {
+        if let r = realpath(path, nil) { defer { free(r) }; return String(cString: r) }
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        if let r = realpath(dir, nil) { defer { free(r) }; return String(cString: r) + "/" + url.lastPathComponent }
+        return url.standardizedFileURL.path
     }
 
     func write(_ text: String) throws {
