@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataBench
+import StrataBrowser
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Versions: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The current version, recent commits and live readers with their pins.")
+
+    @Argument(help: "The database file.") var file: String
+    @Flag(help: "Print one JSON document.") var json = false
+    @Option(help: "How many recent commits to list.") var limit = 20
+    @OptionGroup var common: CommonOptions
+
+    func run() throws {
+        try common.checkEncryption()
+        let db = try openDatabase(file, readOnly: true, label: "strata versions")
+        defer { db.close() }
+        let report = try DatabaseReports.versions(store: db.store, limit: max(0, limit))
+        let me = getpid()
+        let readers = report.readers.filter { $0.pid != me }
+        if json {
+            printJSON(.object([
+                ("file", .string(file)),
+                ("version", .int(report.currentVersion)),
+                ("commits", .array(report.commits.map { c in
+                    .object([("version", .int(c.version)), ("time", .string(isoTime(c.time))), ("pid", .int(c.pid)), ("summary", .string(c.summary))])
+                })),
+                ("readers", .array(readers.map { r in
+                    .object([("pid", .int(r.pid)), ("label", .string(r.threadLabel)), ("version", .int(r.pinnedVersion)),
+                             ("since", .string(isoTime(r.since))), ("pinnedBytes", .int(r.bytesPinned)), ("alive", .bool(r.isAlive))])
+                })),
+            ]))
+            return
+        }
+        print("Current version \(report.currentVersion)")
+        print("")
+        print("Recent commits")
+        for c in report.commits {
+            print("  " + pad("v\(c.version)", 10) + Formatting.dateTime(c.time) + "  " + pad("pid \(c.pid)", 11) + c.summary)
+        }
+        print("")
+        print("Readers" + (readers.isEmpty ? "  none besides this command" : ""))
+        for r in readers {
+            let age = Formatting.duration(Date().timeIntervalSince(r.since))
+            print("  " + pad("pid \(r.pid)", 11) + pad(r.threadLabel, 22) + pad("v\(r.pinnedVersion)", 10) + pad("for \(age)", 12)
+                  + "pins \(Formatting.bytes(r.bytesPinned))" + (r.isAlive ? "" : "  DEAD (stale slot)"))
+        }
+    }
+}
