@@ -71,9 +71,8 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Buffered output for large results (export, query): flushes every 64 KiB and at the end.
-///
-/// A named output is opened for writing without ever being unlinked or replaced:
+/// A named output file (export's --output), opened for writing without ever being unlinked
+/// or replaced:
 /// - a regular file is truncated and rewritten in place (a new file is created with mode 0644);
 /// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
 ///   as the shell's `>` does, and is never replaced by a regular file;
@@ -81,20 +80,9 @@ func printError(_ text: String) {
 /// - a path that is one of the `protected` files (the database, its lock file, its compaction
 ///   temporary), by the same device and inode or the same resolved path, is refused (exit 5)
 ///   before anything is truncated.
-final class OutputStream {
-    private var buffer: [UInt8] = []
-    private let fd: Int32
-    private let closeAtEnd: Bool
-
-    init(path: String?, protecting protected: [String] = []) throws {
-        if let path, path != "-" {
-            fd = try OutputStream.openSafely(path, protecting: protected)
-            closeAtEnd = true
-        } else {
-            fd = STDOUT_FILENO
-            closeAtEnd = false
-        }
-        buffer.reserveCapacity(1 << 16)
+final class FileOutput: FileDescriptorOutput {
+    init(path: String, protecting protected: [String]) throws {
+        super.init(fd: try FileOutput.openSafely(path, protecting: protected), closeAtEnd: true)
     }
 
     /// Opens `path` without truncating it, checks what it is, then truncates a regular file.
@@ -151,31 +139,6 @@ final class OutputStream {
         if let r = realpath(dir, nil) { defer { free(r) }; return String(cString: r) + "/" + url.lastPathComponent }
         return url.standardizedFileURL.path
     }
-
-    func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                // The reader went away (`strata export … | head`): stop quietly, like `cat`.
-                if errno == EPIPE { Glibc.exit(141) }
-                throw CLIError("writing the output failed: \(String(cString: strerror(errno)))", code: ExitCode32.io)
-            }
-            offset += n
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func close() throws {
-        try flush()
-        if closeAtEnd { Glibc.close(fd) }
-    }
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
@@ -205,13 +168,8 @@ final class ProgressBar {
     }
 }
 
-/// The key given with --encryption-key-file (or typed at the browser's prompt), for this process.
-enum EncryptionKeyHolder {
-    nonisolated(unsafe) static var key: [UInt8]?
-}
-
 /// Opens a database for a command. Missing files are refused (never created).
-func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") throws -> Database {
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) throws -> Database {
     guard FileManager.default.fileExists(atPath: path) else {
         throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
     }
@@ -223,7 +181,7 @@ func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") thro
     options.create = false
     options.readOnly = readOnly
     options.label = label
-    options.encryptionKey = EncryptionKeyHolder.key
+    options.encryptionKey = key
     do {
         return try Database(path: path, options: options)
     } catch {
@@ -300,10 +258,6 @@ indirect enum JSON {
         }
         return out + "\""
     }
-}
-
-func printJSON(_ json: JSON) {
-    print(json.render())
 }
 
 /// `2024-05-01T12:30:05.000Z`.

@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Demo: ParsableCommand {
+struct Demo: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Create the demo database; with --churn, keep committing small changes to it.",
         discussion: "With --churn (on a new file or an existing demo database) each durable commit prints 'committed version V' on its own line, flushed before the next commit starts.")
@@ -25,8 +25,7 @@ struct Demo: ParsableCommand {
         if rate <= 0 { throw ValidationError("--rate must be positive") }
     }
 
-    func run() throws {
-        try common.checkEncryption()
+    func run(output out: CommandOutput) throws -> Int32 {
         let exists = FileManager.default.fileExists(atPath: file)
         if exists && !churn {
             throw CLIError("\(file) already exists; choose a new file name (or add --churn to keep writing to an existing demo database)", code: ExitCode32.refused)
@@ -37,11 +36,11 @@ struct Demo: ParsableCommand {
             try DemoDatabase.create(at: file, events: objects) { phase, fraction in bar.update(fraction, phase) }
             bar.finish()
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.int64Value ?? 0
-            print("created \(file): demo database with \(Formatting.number(objects)) events (\(Formatting.bytes(size))) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
-            fflush(nil)
+            try out.line("created \(file): demo database with \(Formatting.number(objects)) events (\(Formatting.bytes(size))) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+            try out.flush()
         }
-        guard churn else { return }
-        let db = try openDatabase(file, readOnly: false, label: "strata demo --churn")
+        guard churn else { return 0 }
+        let db = try common.open(file, readOnly: false, label: "strata demo --churn")
         defer { db.close() }
         let churner = try DemoDatabase.Churner(database: db)
         let interval = 1 / rate
@@ -49,11 +48,12 @@ struct Demo: ParsableCommand {
         var next = Date()
         while deadline.map({ Date() < $0 }) ?? true {
             let version = try churner.step()
-            print("committed version \(version)")
-            fflush(nil)
+            try out.line("committed version \(version)")
+            try out.flush()
             next = next.addingTimeInterval(interval)
             let wait = next.timeIntervalSinceNow
             if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { next = Date() }
         }
+        return 0
     }
 }

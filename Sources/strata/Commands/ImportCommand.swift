@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Import: ParsableCommand {
+struct Import: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a JSON array of objects or a CSV file (header row) into a class, in one transaction.",
         discussion: "Values are converted by the class's schema (the formats of 'strata export'). A bad row fails the whole import with its line number, and nothing is written.")
@@ -20,8 +20,7 @@ struct Import: ParsableCommand {
     @Flag(help: "Create the class from the data when it does not exist.") var create = false
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
+    func run(output out: CommandOutput) throws -> Int32 {
         let data: Data?
         if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: input) }
         guard let data else {
@@ -29,7 +28,7 @@ struct Import: ParsableCommand {
         }
         let bytes = [UInt8](data)
         let kind = format ?? (input.lowercased().hasSuffix(".csv") ? .csv : .json)
-        var db = try openDatabase(file, readOnly: false, label: "strata import")
+        var db = try common.open(file, readOnly: false, label: "strata import")
         defer { db.close() }
 
         // Parse first: a syntax error names its line and nothing is touched.
@@ -103,12 +102,13 @@ struct Import: ParsableCommand {
             }
             bar.finish()
             let version = try w.commit()
-            print("imported \(Formatting.number(count)) object\(count == 1 ? "" : "s") into \(className) (version \(version))")
+            try out.line("imported \(Formatting.number(count)) object\(count == 1 ? "" : "s") into \(className) (version \(version))")
         } catch {
             bar.finish()
             w.abort()
             let message = (error as? InputError)?.message ?? cliError(error).message
             throw CLIError("\(input): line \(line): \(message); nothing was imported", code: ExitCode32.badInput)
         }
+        return 0
     }
 }

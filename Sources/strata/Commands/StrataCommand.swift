@@ -29,38 +29,48 @@ struct StrataCommand: ParsableCommand {
     static func main() {
         // Broken pipes (`strata export … | head`) end the process quietly instead of killing it.
         signal(SIGPIPE, SIG_IGN)
+        let out = StandardOutput()
+        Glibc.exit(execute(Array(CommandLine.arguments.dropFirst()), output: out))
+    }
+
+    /// Parses `arguments`, runs the subcommand with `output`, reports a failure as one line on
+    /// the output's standard error, and returns the process's exit code.
+    static func execute(_ arguments: [String], output out: CommandOutput) -> Int32 {
+        func usage(_ error: Error) -> Int32 {
+            if exitCode(for: error) == .success {
+                // Help or version requested.
+                do { try out.line(fullMessage(for: error)); try out.flush() } catch { return fail(cliError(error)) }
+                return 0
+            }
+            out.note("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
+            return ExitCode32.usage
+        }
+        func fail(_ e: CLIError) -> Int32 {
+            try? out.flush()
+            if !e.message.isEmpty { out.note("strata: " + e.message) }
+            return e.code
+        }
         let command: ParsableCommand
         do {
-            command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Glibc.exit(0)
-            }
-            printError("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
-            Glibc.exit(ExitCode32.usage)
+            return usage(error)
         }
         do {
-            var runnable = command
-            try runnable.run()
-            Glibc.exit(0)
-        } catch let error as CleanExit {
-            _ = error
-            Glibc.exit(0)
-        } catch {
-            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") {
-                // Help requested through the root command, or a usage error found while running.
-                if exitCode(for: error) == .success {
-                    print(fullMessage(for: error))
-                    Glibc.exit(0)
-                }
-                printError("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
-                Glibc.exit(ExitCode32.usage)
+            guard let subcommand = command as? any StrataSubcommand else {
+                // The root command itself (no subcommand resolved): ArgumentParser's help.
+                var runnable = command
+                try runnable.run()
+                return 0
             }
-            let e = cliError(error)
-            printError("strata: " + e.message)
-            Glibc.exit(e.code)
+            let code = try subcommand.run(output: out)
+            try out.flush()
+            return code
+        } catch is CleanExit {
+            return 0
+        } catch {
+            if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { return usage(error) }
+            return fail(cliError(error))
         }
     }
 }
