@@ -170,12 +170,21 @@ final class ProgressBar {
 
 /// Opens a database for a command. Missing files are refused (never created).
 func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) throws -> Database {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        switch errno {
+        case ENOENT:
+            throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+        case ELOOP:
+            throw CLIError("\(path): too many levels of symbolic links (a symlink loop?); check where the links point", code: ExitCode32.badFile)
+        case let e:
+            throw CLIError("\(path): cannot open (\(String(cString: strerror(e)))); check the path and permissions", code: ExitCode32.badFile)
+        }
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
     }
     var options = StoreOptions()
     options.create = false
@@ -274,4 +283,16 @@ func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
 /// `1.2 MiB (1,234,567 bytes)`.
 func bytesText(_ n: Int64) -> String {
     n < 1024 ? "\(n) bytes" : "\(Formatting.bytes(n)) (\(Formatting.number(n)) bytes)"
+}
+
+/// Whether something (even a dangling symlink) is at `path`.
+func pathExists(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0
+}
+
+/// Removes a database this command created (and its lock file) after a failure.
+func removeDatabaseFiles(_ path: String) {
+    unlink(path)
+    unlink(path + ".lock")
 }

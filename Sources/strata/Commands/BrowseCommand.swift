@@ -31,7 +31,7 @@ struct Browse: StrataSubcommand {
             if !FileManager.default.fileExists(atPath: path) {
                 out.note("strata: creating the demo database at \(path) (once)…")
                 let bar = ProgressBar()
-                try DemoDatabase.create(at: path) { phase, fraction in bar.update(fraction, phase) }
+                try createDemoDatabase(at: path) { phase, fraction in bar.update(fraction, phase) }
                 bar.finish()
             } else {
                 out.note("strata: opening the demo database at \(path)")

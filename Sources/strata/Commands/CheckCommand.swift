@@ -18,11 +18,21 @@ struct Check: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
+        do {
+            return try check(out)
+        } catch {
+            // Errors elsewhere advise running check; here that advice would loop.
+            let e = cliError(error)
+            throw CLIError(withoutCheckAdvice(e.message), code: e.code)
+        }
+    }
+
+    func check(_ out: CommandOutput) throws -> Int32 {
         let db = try common.open(file, readOnly: true, label: "strata check")
         defer { db.close() }
         let report = try db.store.check()
         // Object level: every class readable, counts consistent with the keys.
-        var problems = report.problems
+        var problems = report.problems.map(withoutCheckAdvice)
         if report.isSound {
             let txn = try db.read(label: "strata check")
             defer { txn.end() }
@@ -33,7 +43,7 @@ struct Check: StrataSubcommand {
                     try txn.forEachCluster(os.className) { seen += $0.count; return true }
                     if seen != count { problems.append("class \(os.className): count \(count) but \(seen) objects in its clusters") }
                 } catch {
-                    problems.append("class \(os.className): \(error)")
+                    problems.append(withoutCheckAdvice("class \(os.className): \(cliError(error).message)"))
                 }
             }
         }
@@ -56,4 +66,9 @@ struct Check: StrataSubcommand {
         }
         return 0
     }
+}
+
+/// `message` without advice to run `strata check` (for messages `check` itself prints).
+func withoutCheckAdvice(_ message: String) -> String {
+    message.replacingOccurrences(of: "[;.,]?\\s*[Rr]un 'strata check'[^;]*", with: "", options: .regularExpression)
 }

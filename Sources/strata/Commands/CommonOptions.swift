@@ -46,5 +46,11 @@ func readKeyFile(_ path: String) throws -> [UInt8] {
     if data.count == 64 { return [UInt8](data) }
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     if text.count == 128, let bytes = ValueConversion.bytes(hex: text) { return bytes }
+    if text.count == 128, let bad = text.enumerated().first(where: { !$0.element.isHexDigit }) {
+        throw CLIError("\(path): character \(bad.offset + 1) of the key, \(String(bad.element).debugDescription), is not a hex digit (0-9, a-f)", code: ExitCode32.encryption)
+    }
+    if data.count != 64, text.count != 128, text.allSatisfy(\.isHexDigit) {
+        throw CLIError("\(path): the key has \(text.count) hex digits; it needs 128 (64 bytes)", code: ExitCode32.encryption)
+    }
     throw CLIError("\(path): a key file must hold 64 raw bytes or 128 hex characters (it has \(data.count) bytes)", code: ExitCode32.encryption)
 }

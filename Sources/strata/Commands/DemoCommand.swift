@@ -22,7 +22,8 @@ struct Demo: StrataSubcommand {
 
     func validate() throws {
         if objects < 0 { throw ValidationError("--objects must not be negative") }
-        if rate <= 0 { throw ValidationError("--rate must be positive") }
+        guard rate.isFinite, rate > 0 else { throw ValidationError("--rate must be a positive number of commits per second") }
+        if let seconds, !(seconds.isFinite && seconds >= 0) { throw ValidationError("--seconds must be a number of seconds, zero or more") }
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
@@ -33,7 +34,9 @@ struct Demo: StrataSubcommand {
         if !exists {
             let bar = ProgressBar()
             let started = Date()
-            try DemoDatabase.create(at: file, events: objects) { phase, fraction in bar.update(fraction, phase) }
+            do {
+                try createDemoDatabase(at: file, events: objects) { phase, fraction in bar.update(fraction, phase) }
+            } catch { bar.finish(); throw error }
             bar.finish()
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.int64Value ?? 0
             try out.line("created \(file): demo database with \(Formatting.number(objects)) events (\(Formatting.bytes(size))) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
@@ -51,9 +54,38 @@ struct Demo: StrataSubcommand {
             try out.line("committed version \(version)")
             try out.flush()
             next = next.addingTimeInterval(interval)
-            let wait = next.timeIntervalSinceNow
+            // Never sleep past the deadline (`--rate 0.01 --seconds 2` stops after 2 s, not 100).
+            let wakeUp = deadline.map { min($0, next) } ?? next
+            let wait = wakeUp.timeIntervalSinceNow
             if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { next = Date() }
         }
         return 0
+    }
+}
+
+/// Builds the demo database in a temporary file beside `path` and moves it into place only
+/// when complete: a failure (a full disk) leaves nothing at `path`. Refuses (exit 5) when
+/// `path` appeared in the meantime.
+func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEventCount,
+                        progress: @escaping (String, Double) -> Void) throws {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
+    removeDatabaseFiles(temporary)
+    do {
+        try DemoDatabase.create(at: temporary, events: events, progress: progress)
+    } catch {
+        removeDatabaseFiles(temporary)
+        throw cliError(error)
+    }
+    defer { removeDatabaseFiles(temporary) }
+    // link() never replaces an existing file (rename() would).
+    if link(temporary, path) != 0 {
+        let e = errno
+        if e == EEXIST {
+            throw CLIError("\(path) already exists; choose a new file name", code: ExitCode32.refused)
+        }
+        guard rename(temporary, path) == 0 else {
+            throw CLIError("\(path): cannot create the demo database (\(String(cString: strerror(errno))))", code: ExitCode32.io)
+        }
     }
 }

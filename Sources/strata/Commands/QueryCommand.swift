@@ -20,6 +20,10 @@ struct Query: StrataSubcommand {
     @Option(help: "At most this many objects.") var limit: Int?
     @OptionGroup var common: CommonOptions
 
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be zero or more (it is \(limit))") }
+    }
+
     func run(output out: CommandOutput) throws -> Int32 {
         let db = try common.open(file, readOnly: true, label: "strata query")
         defer { db.close() }
@@ -34,7 +38,7 @@ struct Query: StrataSubcommand {
         } catch let e as BrowserError {
             throw CLIError("bad query: \(e.message)" + (e.message.contains("position") ? "" : e.position.map { " (at \($0 + 1))" } ?? ""), code: ExitCode32.badInput)
         }
-        if let limit { keys = Array(keys.prefix(max(0, limit))) }
+        if let limit { keys = Array(keys.prefix(limit)) }
         let exporter = Exporter(txn: txn)
         if json {
             try out.write("[")

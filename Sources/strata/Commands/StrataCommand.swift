@@ -50,6 +50,7 @@ struct StrataCommand: ParsableCommand {
             if !e.message.isEmpty { out.note("strata: " + e.message) }
             return e.code
         }
+        if let e = unknownSubcommand(arguments) { return fail(e) }
         let command: ParsableCommand
         do {
             command = try parseAsRoot(arguments)
@@ -72,5 +73,36 @@ struct StrataCommand: ParsableCommand {
             if String(reflecting: type(of: error)).hasPrefix("ArgumentParser.") { return usage(error) }
             return fail(cliError(error))
         }
+    }
+}
+
+extension StrataCommand {
+    /// `strata infoo db`: the first word is no subcommand and no file, so the default
+    /// subcommand (browse) would read it as a file and reject the rest. Say what it is, with
+    /// the nearest subcommand name.
+    static func unknownSubcommand(_ arguments: [String]) -> CLIError? {
+        guard let word = arguments.first, !word.hasPrefix("-"), !pathExists(word) else { return nil }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let nearest = names.map { ($0, editDistance(word.lowercased(), $0)) }.min { $0.1 < $1.1 }
+        let close = nearest.flatMap { $0.1 <= max(1, $0.0.count / 3) ? $0.0 : nil }
+        // One word that is far from every name is a (missing) file to browse: keep that error.
+        guard arguments.count > 1 || close != nil else { return nil }
+        let hint = close.map { " (did you mean '\($0)'?)" } ?? ""
+        return CLIError("unknown subcommand '\(word)'\(hint); see 'strata --help'", code: ExitCode32.usage)
+    }
+
+    /// Levenshtein distance.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
     }
 }

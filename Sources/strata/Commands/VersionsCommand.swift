@@ -16,10 +16,14 @@ struct Versions: StrataSubcommand {
     @Option(help: "How many recent commits to list.") var limit = 20
     @OptionGroup var common: CommonOptions
 
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be zero or more (it is \(limit))") }
+    }
+
     func run(output out: CommandOutput) throws -> Int32 {
         let db = try common.open(file, readOnly: true, label: "strata versions")
         defer { db.close() }
-        let report = try DatabaseReports.versions(store: db.store, limit: max(0, limit))
+        let report = try DatabaseReports.versions(store: db.store, limit: limit)
         let me = getpid()
         let readers = report.readers.filter { $0.pid != me }
         if json {
