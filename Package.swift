@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataBrowser", "StrataBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,6 +64,6 @@ let package = Package(
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataBench"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "strata"]),
     ]
 )

@@ -71,9 +71,8 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Buffered output for large results (export, query): flushes every 64 KiB and at the end.
-///
-/// A named output is opened for writing without ever being unlinked or replaced:
+/// A named output file (export's --output), opened for writing without ever being unlinked
+/// or replaced:
 /// - a regular file is truncated and rewritten in place (a new file is created with mode 0644);
 /// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
 ///   as the shell's `>` does, and is never replaced by a regular file;
@@ -81,20 +80,9 @@ func printError(_ text: String) {
 /// - a path that is one of the `protected` files (the database, its lock file, its compaction
 ///   temporary), by the same device and inode or the same resolved path, is refused (exit 5)
 ///   before anything is truncated.
-final class OutputStream {
-    private var buffer: [UInt8] = []
-    private let fd: Int32
-    private let closeAtEnd: Bool
-
-    init(path: String?, protecting protected: [String] = []) throws {
-        if let path, path != "-" {
-            fd = try OutputStream.openSafely(path, protecting: protected)
-            closeAtEnd = true
-        } else {
-            fd = STDOUT_FILENO
-            closeAtEnd = false
-        }
-        buffer.reserveCapacity(1 << 16)
+final class FileOutput: FileDescriptorOutput {
+    init(path: String, protecting protected: [String]) throws {
+        super.init(fd: try FileOutput.openSafely(path, protecting: protected), closeAtEnd: true)
     }
 
     /// Opens `path` without truncating it, checks what it is, then truncates a regular file.
@@ -151,31 +139,6 @@ final class OutputStream {
         if let r = realpath(dir, nil) { defer { free(r) }; return String(cString: r) + "/" + url.lastPathComponent }
         return url.standardizedFileURL.path
     }
-
-    func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                // The reader went away (`strata export … | head`): stop quietly, like `cat`.
-                if errno == EPIPE { Glibc.exit(141) }
-                throw CLIError("writing the output failed: \(String(cString: strerror(errno)))", code: ExitCode32.io)
-            }
-            offset += n
-        }
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func close() throws {
-        try flush()
-        if closeAtEnd { Glibc.close(fd) }
-    }
 }
 
 /// A progress bar on stderr, drawn only when stderr is a terminal.
@@ -205,25 +168,29 @@ final class ProgressBar {
     }
 }
 
-/// The key given with --encryption-key-file (or typed at the browser's prompt), for this process.
-enum EncryptionKeyHolder {
-    nonisolated(unsafe) static var key: [UInt8]?
-}
-
 /// Opens a database for a command. Missing files are refused (never created).
-func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") throws -> Database {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) throws -> Database {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        switch errno {
+        case ENOENT:
+            throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+        case ELOOP:
+            throw CLIError("\(path): too many levels of symbolic links (a symlink loop?); check where the links point", code: ExitCode32.badFile)
+        case let e:
+            throw CLIError("\(path): cannot open (\(String(cString: strerror(e)))); check the path and permissions", code: ExitCode32.badFile)
+        }
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
     }
     var options = StoreOptions()
     options.create = false
     options.readOnly = readOnly
     options.label = label
-    options.encryptionKey = EncryptionKeyHolder.key
+    options.encryptionKey = key
     do {
         return try Database(path: path, options: options)
     } catch {
@@ -302,10 +269,6 @@ indirect enum JSON {
     }
 }
 
-func printJSON(_ json: JSON) {
-    print(json.render())
-}
-
 /// `2024-05-01T12:30:05.000Z`.
 func isoTime(_ date: Date) -> String { ValueConversion.isoDate(date) }
 
@@ -320,4 +283,16 @@ func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
 /// `1.2 MiB (1,234,567 bytes)`.
 func bytesText(_ n: Int64) -> String {
     n < 1024 ? "\(n) bytes" : "\(Formatting.bytes(n)) (\(Formatting.number(n)) bytes)"
+}
+
+/// Whether something (even a dangling symlink) is at `path`.
+func pathExists(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0
+}
+
+/// Removes a database this command created (and its lock file) after a failure.
+func removeDatabaseFiles(_ path: String) {
+    unlink(path)
+    unlink(path + ".lock")
 }

@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Bench: ParsableCommand {
+struct Bench: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark Strata against SQLite (WAL, prepared statements) on the same data; build with -c release.")
 
@@ -19,10 +19,15 @@ struct Bench: ParsableCommand {
     @Option(help: "Directory for the temporary files (default: the system temporary directory).") var directory: String?
     @Flag(help: "Print one JSON document.") var json = false
 
-    func run() throws {
+    func run(output out: CommandOutput) throws -> Int32 {
         let options = BenchOptions(objects: objects, repetitions: repetitions, json: json,
                                    directory: directory.map { URL(fileURLWithPath: $0) }, lookups: lookups, commits: commits)
         do { try options.validate() } catch { throw CLIError("\(error)", code: ExitCode32.usage) }
-        try runBenchmark(options: options, engines: [makeStrataBenchEngine(), SQLiteBenchEngine()]) { print($0) }
+        var failure: Error?
+        try runBenchmark(options: options, engines: [makeStrataBenchEngine(), SQLiteBenchEngine()]) { line in
+            do { try out.line(line) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+        return 0
     }
 }

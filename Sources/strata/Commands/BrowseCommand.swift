@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Browse: ParsableCommand {
+struct Browse: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Open the terminal browser (the default subcommand).",
         discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).")
@@ -19,8 +19,7 @@ struct Browse: ParsableCommand {
     var readOnly = false
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
+    func run(output out: CommandOutput) throws -> Int32 {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CLIError("the browser needs a terminal; in scripts use a subcommand such as 'strata info FILE' (see 'strata --help')", code: ExitCode32.usage)
         }
@@ -30,25 +29,25 @@ struct Browse: ParsableCommand {
         } else {
             path = DemoDatabase.defaultPath()
             if !FileManager.default.fileExists(atPath: path) {
-                printError("strata: creating the demo database at \(path) (once)…")
+                out.note("strata: creating the demo database at \(path) (once)…")
                 let bar = ProgressBar()
-                try DemoDatabase.create(at: path) { phase, fraction in bar.update(fraction, phase) }
+                try createDemoDatabase(at: path) { phase, fraction in bar.update(fraction, phase) }
                 bar.finish()
             } else {
-                printError("strata: opening the demo database at \(path)")
+                out.note("strata: opening the demo database at \(path)")
             }
         }
         let database: Database
+        let key = try common.key()
         do {
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser")
-        } catch let e as CLIError where e.code == ExitCode32.encryption && EncryptionKeyHolder.key == nil && isatty(0) != 0 {
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
+        } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {
             // An encrypted file and no key file: ask for the key (not echoed).
             guard let typed = getpass("\(path) is encrypted. Key (128 hex characters): ").map({ String(cString: $0) }),
                   let key = ValueConversion.bytes(hex: typed.trimmingCharacters(in: .whitespaces)), key.count == 64 else {
                 throw CLIError("the key must be 128 hex characters (or use --encryption-key-file)", code: ExitCode32.encryption)
             }
-            EncryptionKeyHolder.key = key
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser")
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
         }
         let source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         let signal: Int32
@@ -59,6 +58,6 @@ struct Browse: ParsableCommand {
             throw CLIError((error as? BrowserError)?.message ?? String(describing: error), code: ExitCode32.usage)
         }
         source.close()
-        if signal != 0 { Glibc.exit(128 + signal) }
+        return signal != 0 ? 128 + signal : 0
     }
 }

@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Compact: ParsableCommand {
+struct Compact: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Give free space back to the file system.",
         discussion: "A full rewrite needs the file to itself; when another process has it open, strata says so and compacts online instead (as with --online).")
@@ -18,9 +18,8 @@ struct Compact: ParsableCommand {
     @Flag(help: "Print one JSON document.") var json = false
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: false, label: "strata compact")
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: false, label: "strata compact")
         defer { db.close() }
         let bar = ProgressBar()
         let progress: CompactionProgressHandler = { bar.update($0.fraction, "compacting") }
@@ -31,23 +30,24 @@ struct Compact: ParsableCommand {
         } catch let StorageError.fileInUse(_, pids, _) where !online {
             let who = pids.isEmpty ? "another handle" : "process" + (pids.count > 1 ? "es " : " ") + pids.map(String.init).joined(separator: ", ")
             fallback = "\(file) is open in \(who): compacting online instead of rewriting the file"
-            printError("strata: " + fallback!)
+            out.note("strata: " + fallback!)
             result = try db.store.compactOnline(progress: progress)
         }
         bar.finish()
         let mode = online || fallback != nil ? "online" : "full"
         if json {
-            printJSON(.object([
+            try out.json(.object([
                 ("file", .string(file)), ("mode", .string(mode)), ("fallback", .bool(fallback != nil)),
                 ("beforeBytes", .int(result.beforeBytes)), ("afterBytes", .int(result.afterBytes)), ("savedBytes", .int(result.savedBytes)),
                 ("seconds", .double(result.seconds)), ("version", .int(result.version)), ("pendingTailBytes", .int(result.pendingTailBytes)),
             ]))
-            return
+            return 0
         }
-        print("compacted \(file) (\(mode)): \(Formatting.bytes(Int64(result.beforeBytes))) → \(Formatting.bytes(Int64(result.afterBytes))) "
+        try out.line("compacted \(file) (\(mode)): \(Formatting.bytes(Int64(result.beforeBytes))) → \(Formatting.bytes(Int64(result.afterBytes))) "
               + "(\(Formatting.bytes(Int64(result.savedBytes))) given back) in \(String(format: "%.2f", result.seconds)) s, now at version \(result.version)")
         if result.pendingTailBytes > 0 {
-            print("\(Formatting.bytes(Int64(result.pendingTailBytes))) more come back once \(result.pinningReaders.map { "pid \($0.pid)" }.joined(separator: ", ")) end their read transactions")
+            try out.line("\(Formatting.bytes(Int64(result.pendingTailBytes))) more come back once \(result.pinningReaders.map { "pid \($0.pid)" }.joined(separator: ", ")) end their read transactions")
         }
+        return 0
     }
 }

@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Copy: ParsableCommand {
+struct Copy: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a compacted copy of the current version to a new file (writeCopy).")
 
@@ -24,20 +24,19 @@ struct Copy: ParsableCommand {
         if outputKeyFile != nil && decrypt { throw ValidationError("--output-encryption-key-file and --decrypt cannot be used together") }
     }
 
-    func run() throws {
-        try common.checkEncryption()
+    func run(output out: CommandOutput) throws -> Int32 {
         let outputKey = try outputKeyFile.map(readKeyFile)
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
-        let db = try openDatabase(source, readOnly: true, label: "strata copy")
+        let db = try common.open(source, readOnly: true, label: "strata copy")
         defer { db.close() }
         let before = try db.store.fileSize()
         let bar = ProgressBar()
         let started = Date()
         let version = try db.store.newestMeta().version
         // No flag: the copy keeps the source's key; --decrypt: a plain copy; K2: encrypted with K2.
-        let copyKey: [UInt8]? = decrypt ? nil : (outputKey ?? EncryptionKeyHolder.key)
+        let copyKey: [UInt8]? = try decrypt ? nil : (outputKey ?? common.key())
         do {
             try db.store.writeCopy(toPath: destination, encryptionKey: copyKey, progress: { bar.update($0.fraction, "copying") })
         } catch { bar.finish(); throw cliError(error) }
@@ -45,12 +44,13 @@ struct Copy: ParsableCommand {
         let seconds = Date().timeIntervalSince(started)
         let after = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? NSNumber)??.int64Value ?? 0
         if json {
-            printJSON(.object([("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
+            try out.json(.object([("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
                                ("sourceBytes", .int(before)), ("destinationBytes", .int(after)), ("seconds", .double(seconds)),
                                ("encrypted", .bool(copyKey != nil))]))
-            return
+            return 0
         }
-        if decrypt && !db.store.isEncrypted { printError("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }
-        print("copied \(source) (\(Formatting.bytes(Int64(before)))) to \(destination) (\(Formatting.bytes(after))) at version \(version) in \(String(format: "%.2f", seconds)) s")
+        if decrypt && !db.store.isEncrypted { out.note("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }
+        try out.line("copied \(source) (\(Formatting.bytes(Int64(before)))) to \(destination) (\(Formatting.bytes(after))) at version \(version) in \(String(format: "%.2f", seconds)) s")
+        return 0
     }
 }

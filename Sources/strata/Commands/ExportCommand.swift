@@ -10,7 +10,7 @@ import Glibc
 
 enum TransferFormat: String, ExpressibleByArgument, CaseIterable { case json, csv }
 
-struct Export: ParsableCommand {
+struct Export: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Export objects as JSON (all or one class) or CSV (one class), streaming.",
         discussion: """
@@ -31,9 +31,8 @@ struct Export: ParsableCommand {
         if format == .csv && className == nil { throw ValidationError("CSV export needs --class (one class per CSV file)") }
     }
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata export")
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata export")
         defer { db.close() }
         let txn = try db.read(label: "strata export")
         defer { txn.end() }
@@ -47,7 +46,8 @@ struct Export: ParsableCommand {
         } else {
             classes = db.schema.objectSchemas.filter { !$0.isEmbedded }
         }
-        let out = try OutputStream(path: output, protecting: [file, db.store.lockPath, db.store.compactionTempPath])
+        let file = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: [self.file, db.store.lockPath, db.store.compactionTempPath]) }
+        let out: CommandOutput = file ?? out
         let exporter = Exporter(txn: txn)
         let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
         let total = max(1, try classes.reduce(0) { $0 + (try txn.count($1.className)) })
@@ -78,6 +78,8 @@ struct Export: ParsableCommand {
             try out.write(className == nil ? "}\n" : "\n")
         }
         bar.finish()
-        try out.close()
+        try file?.close()
+        try out.flush()
+        return 0
     }
 }

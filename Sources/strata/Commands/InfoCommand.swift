@@ -8,16 +8,15 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Info: ParsableCommand {
+struct Info: StrataSubcommand {
     static let configuration = CommandConfiguration(abstract: "Versions, sizes, classes with counts, participants and readers.")
 
     @Argument(help: "The database file.") var file: String
     @Flag(help: "Print one JSON document.") var json = false
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata info")
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata info")
         defer { db.close() }
         let stats = try db.store.spaceStatistics()
         let txn = try db.read(label: "strata info")
@@ -28,7 +27,7 @@ struct Info: ParsableCommand {
         let participants = db.store.participants().filter { $0.pid != me }
         let readers = db.store.readers().filter { $0.pid != me }
         if json {
-            printJSON(.object([
+            try out.json(.object([
                 ("file", .string(file)),
                 ("formatVersion", .int(MetaSlot.formatVersion)),
                 ("version", .int(version)),
@@ -45,24 +44,25 @@ struct Info: ParsableCommand {
                 })),
                 ("readers", .array(readers.map(readerJSON))),
             ]))
-            return
+            return 0
         }
-        print("File          \(file)")
-        print("Format        \(MetaSlot.formatVersion)")
-        print("Version       \(version)")
-        print("Size          \(bytesText(Int64(stats.totalBytes)))")
-        print("Used          \(bytesText(Int64(stats.usedBytes)))")
-        print("Free          \(bytesText(Int64(stats.freeBytes)))")
-        print("Locked        \(bytesText(Int64(stats.lockedBytes)))")
-        print("Classes")
+        try out.line("File          \(file)")
+        try out.line("Format        \(MetaSlot.formatVersion)")
+        try out.line("Version       \(version)")
+        try out.line("Size          \(bytesText(Int64(stats.totalBytes)))")
+        try out.line("Used          \(bytesText(Int64(stats.usedBytes)))")
+        try out.line("Free          \(bytesText(Int64(stats.freeBytes)))")
+        try out.line("Locked        \(bytesText(Int64(stats.lockedBytes)))")
+        try out.line("Classes")
         let width = max(12, classes.map { DisplayWidth.of($0.0.className) }.max() ?? 0)
         for (os, count) in classes {
-            print("  " + pad(os.className, width) + "  " + pad(Formatting.number(count), 12, right: true) + (os.isEmbedded ? "  (embedded)" : ""))
+            try out.line("  " + pad(os.className, width) + "  " + pad(Formatting.number(count), 12, right: true) + (os.isEmbedded ? "  (embedded)" : ""))
         }
-        print("Participants  " + (participants.isEmpty ? "none besides this command" : ""))
-        for p in participants { print("  pid \(p.pid)  \(p.label)") }
-        print("Readers       " + (readers.isEmpty ? "none" : ""))
-        for r in readers { print("  pid \(r.pid)  \(r.label)  pins version \(r.version)\(r.isAlive ? "" : "  (dead)")") }
+        try out.line("Participants  " + (participants.isEmpty ? "none besides this command" : ""))
+        for p in participants { try out.line("  pid \(p.pid)  \(p.label)") }
+        try out.line("Readers       " + (readers.isEmpty ? "none" : ""))
+        for r in readers { try out.line("  pid \(r.pid)  \(r.label)  pins version \(r.version)\(r.isAlive ? "" : "  (dead)")") }
+        return 0
     }
 }
 

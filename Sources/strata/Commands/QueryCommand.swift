@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Query: ParsableCommand {
+struct Query: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Objects of a class matching a Realm Query Language predicate, as a table or JSON.",
         discussion: "Example: strata query demo.strata Person 'age > 30 AND name BEGINSWITH[c] \"a\" SORT(age DESC)' --limit 10")
@@ -20,9 +20,12 @@ struct Query: ParsableCommand {
     @Option(help: "At most this many objects.") var limit: Int?
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata query")
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must be zero or more (it is \(limit))") }
+    }
+
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata query")
         defer { db.close() }
         guard let os = db.schema[className] else {
             throw CLIError("no class named '\(className)' in \(file) (classes: \(db.schema.classNames.joined(separator: ", ")))", code: ExitCode32.badInput)
@@ -35,15 +38,13 @@ struct Query: ParsableCommand {
         } catch let e as BrowserError {
             throw CLIError("bad query: \(e.message)" + (e.message.contains("position") ? "" : e.position.map { " (at \($0 + 1))" } ?? ""), code: ExitCode32.badInput)
         }
-        if let limit { keys = Array(keys.prefix(max(0, limit))) }
+        if let limit { keys = Array(keys.prefix(limit)) }
         let exporter = Exporter(txn: txn)
-        let out = try OutputStream(path: nil)
         if json {
             try out.write("[")
             for (i, key) in keys.enumerated() { try out.write((i == 0 ? "\n" : ",\n") + (try exporter.jsonObject(os, key: key))) }
             try out.write(keys.isEmpty ? "]\n" : "\n]\n")
-            try out.close()
-            return
+            return 0
         }
         let properties = os.properties.filter { $0.type != .linkingObjects }
         var table: [[String]] = [properties.map(\.name)]
@@ -57,7 +58,7 @@ struct Query: ParsableCommand {
             if index == 0 { try out.write(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n") }
         }
         try out.write("(\(Formatting.number(keys.count)) object\(keys.count == 1 ? "" : "s"))\n")
-        try out.close()
+        return 0
     }
 
     func truncate(_ s: String, _ width: Int) -> String {

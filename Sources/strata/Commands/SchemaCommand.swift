@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct SchemaCommand: ParsableCommand {
+struct SchemaCommand: StrataSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
         abstract: "Print the schema; --swift prints Swift model definitions that open the same file.")
@@ -22,13 +22,12 @@ struct SchemaCommand: ParsableCommand {
         if json && swift { throw ValidationError("--json and --swift cannot be used together") }
     }
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata schema")
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata schema")
         defer { db.close() }
         let schema = db.schema
         if json {
-            printJSON(.object([
+            try out.json(.object([
                 ("file", .string(file)), ("schemaVersion", .int(db.schemaVersion)),
                 ("classes", .array(schema.objectSchemas.map { os in
                     .object([("name", .string(os.className)), ("embedded", .bool(os.isEmbedded)),
@@ -42,14 +41,15 @@ struct SchemaCommand: ParsableCommand {
                              }))])
                 })),
             ]))
-            return
+            return 0
         }
         if swift {
-            print(SwiftModels.render(schema, schemaVersion: db.schemaVersion, file: file))
-            return
+            try out.line(SwiftModels.render(schema, schemaVersion: db.schemaVersion, file: file))
+            return 0
         }
-        print("Schema version \(db.schemaVersion)")
-        print(schema.description)
+        try out.line("Schema version \(db.schemaVersion)")
+        try out.line(schema.description)
+        return 0
     }
 }
 

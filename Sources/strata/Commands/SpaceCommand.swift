@@ -8,16 +8,15 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Space: ParsableCommand {
+struct Space: StrataSubcommand {
     static let configuration = CommandConfiguration(abstract: "Where the bytes of the file go, and what compaction would give back.")
 
     @Argument(help: "The database file.") var file: String
     @Flag(help: "Print one JSON document.") var json = false
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata space")
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata space")
         defer { db.close() }
         let stats = try db.store.spaceStatistics()
         let report = try DatabaseReports.space(database: db, stats: stats)
@@ -39,16 +38,16 @@ struct Space: ParsableCommand {
             fields += [("lockedBytes", .int(report.lockedBytes)), ("compactedBytes", .int(report.compactedBytes))]
             fields += [("classes", .array(classes)), ("freeBySize", .array(bySize)), ("freeByVersion", .array(byVersion))]
             fields += [("summary", .string(stats.compactionSummary))]
-            printJSON(.object(fields))
-            return
+            try out.json(.object(fields))
+            return 0
         }
-        print("File      \(file) (version \(stats.version))")
-        print("Total     \(bytesText(report.totalBytes))")
-        print("Used      \(bytesText(report.usedBytes))  \(Formatting.percent(report.usedBytes, of: report.totalBytes))")
-        print("Free      \(bytesText(report.freeBytes))  \(Formatting.percent(report.freeBytes, of: report.totalBytes))")
-        print("Locked    \(bytesText(report.lockedBytes))  (free, but still seen by readers)")
-        print("")
-        print("By class (columns estimated from a sample of clusters)")
+        try out.line("File      \(file) (version \(stats.version))")
+        try out.line("Total     \(bytesText(report.totalBytes))")
+        try out.line("Used      \(bytesText(report.usedBytes))  \(Formatting.percent(report.usedBytes, of: report.totalBytes))")
+        try out.line("Free      \(bytesText(report.freeBytes))  \(Formatting.percent(report.freeBytes, of: report.totalBytes))")
+        try out.line("Locked    \(bytesText(report.lockedBytes))  (free, but still seen by readers)")
+        try out.line("")
+        try out.line("By class (columns estimated from a sample of clusters)")
         var names: [String] = []
         for c in report.classes {
             names.append(c.name)
@@ -57,23 +56,24 @@ struct Space: ParsableCommand {
         }
         let width = max(16, names.map { DisplayWidth.of($0) }.max() ?? 0)
         for c in report.classes {
-            print("  " + pad(c.name, width) + pad(Formatting.bytes(c.totalBytes), 12, right: true))
-            for column in c.columns { print("    " + pad(column.name, width - 2) + pad(Formatting.bytes(column.bytes), 12, right: true)) }
-            for index in c.indexes { print("    " + pad("index " + index.name, width - 2) + pad(Formatting.bytes(index.bytes), 12, right: true)) }
+            try out.line("  " + pad(c.name, width) + pad(Formatting.bytes(c.totalBytes), 12, right: true))
+            for column in c.columns { try out.line("    " + pad(column.name, width - 2) + pad(Formatting.bytes(column.bytes), 12, right: true)) }
+            for index in c.indexes { try out.line("    " + pad("index " + index.name, width - 2) + pad(Formatting.bytes(index.bytes), 12, right: true)) }
         }
-        print("")
-        print("Free space by extent size")
+        try out.line("")
+        try out.line("Free space by extent size")
         for b in report.freeBySize {
             let range = "\(Formatting.bytes(b.minBytes)) – " + (b.maxBytes.map { Formatting.bytes($0) } ?? "…")
-            print("  " + pad(range, 24) + pad("\(b.extents) extents", 14, right: true) + pad(Formatting.bytes(b.bytes), 12, right: true))
+            try out.line("  " + pad(range, 24) + pad("\(b.extents) extents", 14, right: true) + pad(Formatting.bytes(b.bytes), 12, right: true))
         }
-        print("")
-        print("Free space by the version that freed it")
-        if report.freeByVersion.isEmpty { print("  (none)") }
+        try out.line("")
+        try out.line("Free space by the version that freed it")
+        if report.freeByVersion.isEmpty { try out.line("  (none)") }
         for f in report.freeByVersion.suffix(20) {
-            print("  " + pad(f.version == 0 ? "free for all" : "v\(f.version)", 14) + pad(Formatting.bytes(f.bytes), 12, right: true) + (f.isLocked ? "  locked" : ""))
+            try out.line("  " + pad(f.version == 0 ? "free for all" : "v\(f.version)", 14) + pad(Formatting.bytes(f.bytes), 12, right: true) + (f.isLocked ? "  locked" : ""))
         }
-        print("")
-        print(stats.compactionSummary)
+        try out.line("")
+        try out.line(stats.compactionSummary)
+        return 0
     }
 }

@@ -8,7 +8,7 @@ import StrataStorage
 import Glibc
 #endif
 
-struct Versions: ParsableCommand {
+struct Versions: StrataSubcommand {
     static let configuration = CommandConfiguration(abstract: "The current version, recent commits and live readers with their pins.")
 
     @Argument(help: "The database file.") var file: String
@@ -16,15 +16,18 @@ struct Versions: ParsableCommand {
     @Option(help: "How many recent commits to list.") var limit = 20
     @OptionGroup var common: CommonOptions
 
-    func run() throws {
-        try common.checkEncryption()
-        let db = try openDatabase(file, readOnly: true, label: "strata versions")
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be zero or more (it is \(limit))") }
+    }
+
+    func run(output out: CommandOutput) throws -> Int32 {
+        let db = try common.open(file, readOnly: true, label: "strata versions")
         defer { db.close() }
-        let report = try DatabaseReports.versions(store: db.store, limit: max(0, limit))
+        let report = try DatabaseReports.versions(store: db.store, limit: limit)
         let me = getpid()
         let readers = report.readers.filter { $0.pid != me }
         if json {
-            printJSON(.object([
+            try out.json(.object([
                 ("file", .string(file)),
                 ("version", .int(report.currentVersion)),
                 ("commits", .array(report.commits.map { c in
@@ -35,20 +38,21 @@ struct Versions: ParsableCommand {
                              ("since", .string(isoTime(r.since))), ("pinnedBytes", .int(r.bytesPinned)), ("alive", .bool(r.isAlive))])
                 })),
             ]))
-            return
+            return 0
         }
-        print("Current version \(report.currentVersion)")
-        print("")
-        print("Recent commits")
+        try out.line("Current version \(report.currentVersion)")
+        try out.line("")
+        try out.line("Recent commits")
         for c in report.commits {
-            print("  " + pad("v\(c.version)", 10) + Formatting.dateTime(c.time) + "  " + pad("pid \(c.pid)", 11) + c.summary)
+            try out.line("  " + pad("v\(c.version)", 10) + Formatting.dateTime(c.time) + "  " + pad("pid \(c.pid)", 11) + c.summary)
         }
-        print("")
-        print("Readers" + (readers.isEmpty ? "  none besides this command" : ""))
+        try out.line("")
+        try out.line("Readers" + (readers.isEmpty ? "  none besides this command" : ""))
         for r in readers {
             let age = Formatting.duration(Date().timeIntervalSince(r.since))
-            print("  " + pad("pid \(r.pid)", 11) + pad(r.threadLabel, 22) + pad("v\(r.pinnedVersion)", 10) + pad("for \(age)", 12)
+            try out.line("  " + pad("pid \(r.pid)", 11) + pad(r.threadLabel, 22) + pad("v\(r.pinnedVersion)", 10) + pad("for \(age)", 12)
                   + "pins \(Formatting.bytes(r.bytesPinned))" + (r.isAlive ? "" : "  DEAD (stale slot)"))
         }
+        return 0
     }
 }
