@@ -63,6 +63,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
+        // RealmSwift-style tests of the compatibility API (issue 15).
+        .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataBench"]),
     ]
