@@ -149,7 +149,11 @@ extension Realm.Error {
 
     /// Runs `body`, turning what it throws into a `Realm.Error` about `path`.
     static func mapping<R>(path: String, _ body: () throws -> R) throws -> R {
-        do { return try body() } catch { throw wrapping(error, path: path) }
+        do { return try body() } catch {
+            let e = wrapping(error, path: path)
+            Logger.shared.log(level: .error, message: "opening \(path) failed (\(e.code)): \(e)")
+            throw e
+        }
     }
 }
 

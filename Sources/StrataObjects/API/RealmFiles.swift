@@ -53,6 +53,7 @@ extension Realm {
     /// now rather than at the first use (RealmSwift's `performMigration(for:)`).
     public static func performMigration(for configuration: Configuration = .defaultConfiguration) throws {
         _ = try Realm(configuration: configuration)
+        Logger.shared.log(level: .info, message: "\(configuration.path) is at schema version \(configuration.schemaVersion)")
     }
 
     /// Writes a compacted copy of this realm to `configuration.fileURL` (which must not exist),
@@ -97,6 +98,7 @@ extension Realm {
             callbackQueue.async {
                 _ = keep.value   // holds the coordinator open until the realm is made
                 if task.cancelled.with({ $0 }) { return }
+                Logger.shared.log(level: .info, message: "asyncOpen of \(configuration.path) finished")
                 let isMain = callbackQueue === DispatchQueue.main
                 box.value(Result { try Realm(configuration: configuration, queue: isMain ? nil : callbackQueue) })
             }

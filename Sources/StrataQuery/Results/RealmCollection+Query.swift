@@ -47,3 +47,41 @@ extension SortDescriptor: CustomStringConvertible {
         "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
     }
 }
+
+/// Rewrites NSPredicate-style placeholders, as RealmSwift queries use them, into Realm Query
+/// Language: each `%@` (also `%d`, `%i`, `%ld`, `%f`) becomes the next `$n` argument, and `%K`
+/// is replaced by its argument (a key path) in the text. Text inside quotes is left alone.
+/// Returns the query and the arguments left for `$n`.
+func rewritePredicatePlaceholders(_ text: String, _ arguments: [Any]) -> (String, [Any]) {
+    guard text.contains("%") else { return (text, arguments) }
+    var out = "", args: [Any] = [], next = 0
+    var quote: Character? = nil
+    var chars = Array(text)[...]
+    while let c = chars.popFirst() {
+        if let q = quote {
+            out.append(c)
+            if c == "\\", let n = chars.popFirst() { out.append(n) } else if c == q { quote = nil }
+            continue
+        }
+        if c == "'" || c == "\"" { quote = c; out.append(c); continue }
+        guard c == "%", let spec = chars.first else { out.append(c); continue }
+        var specifier = String(spec)
+        if spec == "l", chars.dropFirst().first == "d" { specifier = "ld" }
+        switch specifier {
+        case "K":
+            chars = chars.dropFirst()
+            out += next < arguments.count ? "\(arguments[next])" : "%K"
+            next += 1
+        case "@", "d", "i", "f", "ld":
+            chars = chars.dropFirst(specifier.count)
+            out += "$\(args.count)"
+            if next < arguments.count { args.append(arguments[next]) }
+            next += 1
+        default:
+            out.append(c)
+        }
+    }
+    // Arguments already numbered `$n` in the text keep their positions after the placeholders.
+    if next < arguments.count { args += arguments[next...] }
+    return (out, args)
+}
