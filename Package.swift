@@ -71,6 +71,8 @@ let package = Package(
         ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
+        // RealmSwift-style tests of the compatibility API (issue 15).
+        .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
         .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "strata"]),
         .testTarget(name: "StrataRealmTests", dependencies: ["StrataRealm"], exclude: ["Fixtures"]),
