@@ -38,7 +38,7 @@ func cliError(_ error: Error) -> CLIError {
     if let e = error as? CLIError { return e }
     if let e = error as? StorageError {
         switch e {
-        case .fileNotFound, .notADatabase, .unsupportedFormat, .corrupted, .badLockFile: return CLIError(e.description, code: ExitCode32.badFile)
+        case .fileNotFound, .notADatabase, .notARegularFile, .unsupportedFormat, .corrupted, .badLockFile: return CLIError(e.description, code: ExitCode32.badFile)
         case .fileInUse, .readOnly: return CLIError(e.description, code: ExitCode32.refused)
         case .invalidEncryptionKey, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
