@@ -39,6 +39,14 @@ let package = Package(
             ]
         ),
         .target(name: "StrataObjects", dependencies: ["StrataStorage"]),
+        // Read-only reader of realm-core `.realm` files (formats 20-24); below StrataObjects.
+        .target(
+            name: "StrataRealm",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery"]),
         .target(
@@ -51,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataBrowser", "StrataBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -63,7 +71,10 @@ let package = Package(
         ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
+        // RealmSwift-style tests of the compatibility API (issue 15).
+        .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
         .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataBench"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "strata"]),
+        .testTarget(name: "StrataRealmTests", dependencies: ["StrataRealm"], exclude: ["Fixtures"]),
     ]
 )
