@@ -3,6 +3,7 @@ import Foundation
 import Strata
 import StrataBench
 import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc
