@@ -43,6 +43,14 @@ let package = Package(
             ]
         ),
         .target(name: "StrataObjects", dependencies: ["StrataStorage"]),
+        // Read-only reader of realm-core `.realm` files (formats 20-24); below StrataObjects.
+        .target(
+            name: "StrataRealm",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery"]),
         .target(
@@ -68,11 +76,14 @@ let package = Package(
         ),
         .testTarget(name: "StrataObjectsTests", dependencies: ["StrataStorage", "StrataObjects"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata", "StrataStorage", "StrataObjects", "StrataQuery"]),
+        // RealmSwift-style tests of the compatibility API (issue 15).
+        .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
         .testTarget(
             name: "StrataBrowserTests",
             dependencies: ["StrataBrowser", "StrataTooling", "Strata", "StrataStorage", "StrataObjects", "StrataQuery"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "StrataTooling", "strata"]),
+        .testTarget(name: "StrataRealmTests", dependencies: ["StrataRealm"], exclude: ["Fixtures"]),
     ]
 )

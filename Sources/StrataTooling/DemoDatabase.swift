@@ -302,6 +302,9 @@ public enum DemoDatabase {
                 let eventCount = try w.count("Event")
                 switch choice {
                 case 0...3:
+                    // The next id is read inside this write transaction: other writers may have
+                    // inserted since this churner last looked.
+                    if eventCount > 0, let last = try w.objectKey("Event", at: eventCount - 1) { nextEventId = max(nextEventId, last + 1) }
                     for _ in 0..<(1 + random.next() % 5) {
                         try w.insertRow("Event", DemoDatabase.eventRow(nextEventId, order: order, people: people, random: &random))
                         nextEventId += 1
