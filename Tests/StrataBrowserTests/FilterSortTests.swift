@@ -62,3 +62,29 @@ final class FilterSortTests: XCTestCase {
         XCTAssertTrue(harness.lines[3].contains("null"), harness.lines[3])
     }
 }
+
+/// `s` orders a column exactly as RQL `SORT` does (one value ordering, the query layer's): NaN
+/// before every number instead of "equal to everything", Int and Double by value.
+final class SortOrderingTests: XCTestCase {
+    func testSortMatchesTheQueryLayerWithNaN() throws {
+        let harness = Harness()
+        harness.externalCommit { w in
+            try w.set("Person", 5, "score", .double(.nan))
+            try w.set("Person", 7, "score", .double(.nan))
+        }
+        harness.app.processChanges()
+        let spec = SortSpec(property: "score", ascending: true)
+        let sorted = try harness.database.rows(className: "Person", filter: nil, sort: spec, range: 0..<24)
+        let scores: [Double] = sorted.map { row in
+            if case .double(let d) = row.values[5] { return d }
+            XCTFail("score is a Double"); return 0
+        }
+        XCTAssertTrue(scores[0].isNaN && scores[1].isNaN, "NaN sorts first: \(scores)")
+        XCTAssertEqual(Array(scores.dropFirst(2)), scores.dropFirst(2).sorted(), "the rest ascending: \(scores)")
+        let viaQuery = try harness.database.rows(className: "Person", filter: "TRUEPREDICATE SORT(score ASC)", sort: nil, range: 0..<24)
+        XCTAssertEqual(sorted.map(\.ref), viaQuery.map(\.ref))
+        let descending = try harness.database.rows(className: "Person", filter: nil, sort: SortSpec(property: "score", ascending: false), range: 0..<24)
+        let viaQueryDescending = try harness.database.rows(className: "Person", filter: "TRUEPREDICATE SORT(score DESC)", sort: nil, range: 0..<24)
+        XCTAssertEqual(descending.map(\.ref), viaQueryDescending.map(\.ref))
+    }
+}
