@@ -593,7 +593,15 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
         if let sort {
             guard let p = os[sort.property] else { throw BrowserError("no property '\(sort.property)' to sort by") }
-            keys = try wrap { try sortKeys(keys, os, p, ascending: sort.ascending, all: isEmpty(filter)) }
+            if p.collection == .single && p.type != .linkingObjects && p.type != .object {
+                // Values sort with the query layer's order (RQL SORT: nulls first, numbers by
+                // value across Int/Double, NaN below numbers, strings by code point), so `s` in
+                // the browser and `SORT(...)` in a query order a column the same way.
+                let query = (isEmpty(filter) ? "TRUEPREDICATE" : filter!) + " SORT(\(p.name) \(sort.ascending ? "ASC" : "DESC"))"
+                keys = try Self.filterKeys(txn, schema: database.schema, className: className, query: query)
+            } else {
+                keys = try wrap { try sortKeysByCount(keys, os, p, ascending: sort.ascending) }
+            }
         }
         if resultCache.count > 8 { resultCache = [:] }
         resultCache[cacheKey] = keys
@@ -622,22 +630,23 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
     }
 
-    private func sortKeys(_ keys: [ObjKey], _ os: ObjectSchema, _ p: PropertySchema, ascending: Bool, all: Bool) throws -> [ObjKey] {
-        var pairs: [(Value, ObjKey)] = []
+    /// Links sort by the target's key, collections and backlinks by their number of items: integers
+    /// only (null links first), ties in key order.
+    private func sortKeysByCount(_ keys: [ObjKey], _ os: ObjectSchema, _ p: PropertySchema, ascending: Bool) throws -> [ObjKey] {
+        var pairs: [(Int64?, ObjKey)] = []
         pairs.reserveCapacity(keys.count)
-        if p.collection == .single && p.type != .linkingObjects && all {
-            try txn.forEachCluster(os.className) { cluster in
-                let column = try cluster.column(p.name)
-                for row in 0..<cluster.count { pairs.append((column.value(row), cluster.key(row))) }
-                return true
+        for key in keys {
+            switch try sortValue(os, key, p) {
+            case .int(let n): pairs.append((n, key))
+            case .object(let link): pairs.append((link.key, key))
+            default: pairs.append((nil, key))
             }
-        } else {
-            for key in keys { pairs.append((try sortValue(os, key, p), key)) }
         }
         pairs.sort { a, b in
-            let order = ValueConversion.compare(a.0, b.0)
-            if order == .orderedSame { return a.1 < b.1 }
-            return (order == .orderedAscending) == ascending
+            if a.0 == b.0 { return a.1 < b.1 }
+            guard let x = a.0 else { return ascending }
+            guard let y = b.0 else { return !ascending }
+            return (x < y) == ascending
         }
         return pairs.map(\.1)
     }

@@ -97,18 +97,8 @@ public enum DemoDatabase {
     static let productWords = ["Wireless", "Ergonomic", "Organic", "Titanium", "Smart", "Vintage", "Compact", "Deluxe", "Eco", "Ultra"]
     static let productNouns = ["Keyboard", "Mouse", "Café Beans", "Notebook 📓", "Lamp", "Chair", "Tea (緑茶)", "Backpack", "Headphones", "Kettle"]
 
-    /// A deterministic random generator (SplitMix64), so the demo is the same every time.
-    public struct Random: RandomNumberGenerator, Sendable {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The demo's generator: the package's seeded SplitMix64, so the demo is the same every time.
+    public typealias Random = SplitMix64
 
     static let base = Date(timeIntervalSince1970: 1_704_067_200) // 2024-01-01
 

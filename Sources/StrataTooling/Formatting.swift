@@ -1,4 +1,5 @@
 import Foundation
+import StrataQuery
 
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
 /// Dates are shown in UTC so the same file reads the same everywhere (and tests are stable).
@@ -16,13 +17,7 @@ public enum Formatting {
 
     /// `512B`, `4.0K`, `12.3M`, `1.5G`: for the status bar on narrow terminals.
     public static func shortBytes(_ value: Int64) -> String {
-        let magnitude = Double(value.magnitude)
-        if magnitude < 1024 { return "\(value)B" }
-        let units = ["K", "M", "G", "T"]
-        var scaled = magnitude / 1024
-        var unit = 0
-        while scaled >= 1024, unit < units.count - 1 { scaled /= 1024; unit += 1 }
-        return (value < 0 ? "-" : "") + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + units[unit]
+        scaledBytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
     }
 
     /// A row count in at most 7 columns: `12,345`, `123k`, `10.0M` (`≈` marks an estimate).
@@ -42,15 +37,19 @@ public enum Formatting {
 
     /// `512 B`, `4.0 KiB`, `12.3 MiB`, `1.50 GiB`.
     public static func bytes(_ value: Int64) -> String {
+        scaledBytes(value, units: ["B", "KiB", "MiB", "GiB", "TiB"], separator: " ")
+    }
+
+    /// The one byte-size scaling: whole bytes below 1 KiB, else one decimal below 100 and none
+    /// from 100 on, in powers of 1024. `units[0]` names bytes.
+    private static func scaledBytes(_ value: Int64, units: [String], separator: String) -> String {
         let sign = value < 0 ? "-" : ""
         let magnitude = Double(value.magnitude)
-        if magnitude < 1024 { return "\(sign)\(value.magnitude) B" }
-        let units = ["KiB", "MiB", "GiB", "TiB"]
+        if magnitude < 1024 { return "\(sign)\(value.magnitude)\(separator)\(units[0])" }
         var scaled = magnitude / 1024
-        var unit = 0
+        var unit = 1
         while scaled >= 1024, unit < units.count - 1 { scaled /= 1024; unit += 1 }
-        let digits = scaled >= 100 ? 0 : 1
-        return sign + String(format: "%.\(digits)f", scaled) + " " + units[unit]
+        return sign + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + separator + units[unit]
     }
 
     /// `42%` of `part` in `whole` (0 when `whole` is 0).
@@ -83,21 +82,13 @@ public enum Formatting {
         return "\(whole / 86400) d \(whole % 86400 / 3600) h"
     }
 
-    /// Calendar fields of a date in UTC (days-from-civil inverse; no time zone database).
+    /// Calendar fields of a date in UTC (the query layer's civil-from-days; no time zone database).
     private static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         var days = total / 86400
         var secondsOfDay = total % 86400
         if secondsOfDay < 0 { secondsOfDay += 86400; days -= 1 }
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60)
+        let (year, month, day) = civilFromDays(Int64(days))
+        return (Int(year), Int(month), Int(day), secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60)
     }
 }
