@@ -50,6 +50,10 @@ public final class RealmFile: @unchecked Sendable {
         if let key = encryptionKey {
             guard key.count == 64 else { throw RealmFileError.invalidEncryptionKey(length: key.count) }
             let plain = try RealmDecryptor(key: key).decrypt(mapped)
+            // The HMAC half of the key matched; a wrong AES half decrypts to noise.
+            guard plain.count >= 24, try plain.bytes(16, 4) == Array("T-DB".utf8) else {
+                throw RealmFileError.wrongEncryptionKey
+            }
             return try RealmFile(path: path, bytes: plain, encrypted: true)
         }
         if mapped.count >= 24, try mapped.bytes(16, 4) != Array("T-DB".utf8) {
@@ -178,7 +182,7 @@ public final class RealmFile: @unchecked Sendable {
         var backs: [RealmProperty] = []
         var pkName: String? = nil
         for c in t.columns {
-            let isPK = t.primaryKeyColumn != 0 && c.key.raw == t.primaryKeyColumn
+            let isPK = t.hasPrimaryKeySlot && c.key.raw == t.primaryKeyColumn
             if isPK { pkName = c.name }
             let target = c.targetTable.flatMap { groupToName[$0] }
             if c.type == .backlink {
@@ -266,6 +270,7 @@ public final class RealmFile: @unchecked Sendable {
 extension RealmLeafDecoder {
     /// The value of `column` for object `local` of the cluster leaf at `leafRef`.
     func value(table: RealmTable, column c: RealmColumn, leafRef: Int, local: Int) throws -> RealmValue {
+        let budget = RealmWorkBudget()
         let leaf = try RealmNode(bytes, ref: leafRef)
         let slot = c.leafIndex &+ 1
         guard slot < leaf.count else { throw RealmFileError.corrupt("cluster leaf \(leafRef) of \"\(table.name)\" lacks column \(c.name)") }
@@ -285,15 +290,15 @@ extension RealmLeafDecoder {
                 var ve = e
                 ve.type = .mixed
                 ve.nullable = true
-                return .dictionary(try dictionaryEntries(r, keyType: c.dictionaryKeyType, valueElement: ve))
+                return .dictionary(try dictionaryEntries(r, keyType: c.dictionaryKeyType, valueElement: ve, budget: budget))
             }
             if e.type == .link { e.linkPlusOne = false }
-            let items = try listElements(r, e)
+            let items = try listElements(r, e, budget: budget)
             return c.key.isSet ? .set(items) : .list(items)
         }
         guard local < (try count(colLeaf, e)) else {
             throw RealmFileError.corrupt("column \(c.name) leaf at \(colRef) is shorter than its cluster")
         }
-        return try element(colLeaf, local, e)
+        return try element(colLeaf, local, e, budget: budget)
     }
 }
