@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An object of a Realm class: its key, the values of the class's properties (in
 /// `RealmClass.properties` order) and its backlinks (in `RealmClass.backlinks` order, each a
@@ -15,7 +18,8 @@ public struct RealmObject: Sendable {
 /// and column keys; cluster leaves are read on demand, so a file of millions of objects opens at
 /// once and `object(at:in:)` finds any row by index. The file is never written and nothing is
 /// created beside it (no `.lock`, no `.management`). Encrypted files are decrypted page by page
-/// into memory at open (HMAC-SHA-224 checked on every page).
+/// into memory as reads reach each page (HMAC-SHA-224 checked on every page; a wrong key fails at
+/// open, a tampered page when it is first read or by `verifyEncryptedPages()`).
 public final class RealmFile: @unchecked Sendable {
     public let path: String
     /// The file format of the active header slot (20–24).
@@ -43,17 +47,54 @@ public final class RealmFile: @unchecked Sendable {
     let tablesByName: [String: Int]
     let top: RealmNode
     let decoder: RealmLeafDecoder
+    /// Header bytes and size on disk when the snapshot was taken (empty for in-memory images).
+    private(set) var openedHeader: [UInt8] = []
 
     /// Opens `path` read-only. `encryptionKey` is the 64-byte key an SDK was given (nil for plain files).
     public static func open(path: String, encryptionKey: [UInt8]? = nil) throws -> RealmFile {
+        // A live file (an app has it open) may get a new commit while we read: the header is read
+        // again after opening, and a changed header means a retry on the new snapshot.
+        var attempt = 0
+        while true {
+            let before = RealmFile.diskHeader(path)
+            let file = try openOnce(path: path, encryptionKey: encryptionKey)
+            let after = RealmFile.diskHeader(path)
+            if before == after {
+                file.openedHeader = after
+                return file
+            }
+            attempt += 1
+            if attempt >= 3 {
+                throw RealmFileError.corrupt("the file got new commits while it was read, three times (an app is writing it); copy it and open the copy")
+            }
+        }
+    }
+
+    /// The first 24 bytes and the size of the file on disk (read with pread, not the mapping).
+    static func diskHeader(_ path: String) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 24)
+        let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 24, 0) }
+        var st = stat()
+        _ = fstat(fd, &st)
+        withUnsafeBytes(of: Int64(st.st_size)) { buf += $0 }
+        return n == 24 ? buf : []
+    }
+
+    /// True when the file on disk has a newer commit (or another size) than the snapshot being read:
+    /// offer to reload.
+    public func hasNewerCommit() -> Bool {
+        guard !openedHeader.isEmpty else { return false }
+        return RealmFile.diskHeader(path) != openedHeader
+    }
+
+    static func openOnce(path: String, encryptionKey: [UInt8]?) throws -> RealmFile {
         let mapped = try RealmBytes(mapping: path)
         if let key = encryptionKey {
             guard key.count == 64 else { throw RealmFileError.invalidEncryptionKey(length: key.count) }
-            let plain = try RealmDecryptor(key: key).decrypt(mapped)
-            // The HMAC half of the key matched; a wrong AES half decrypts to noise.
-            guard plain.count >= 24, try plain.bytes(16, 4) == Array("T-DB".utf8) else {
-                throw RealmFileError.wrongEncryptionKey
-            }
+            let plain = try RealmDecryptor(key: key).open(mapped)
             return try RealmFile(path: path, bytes: plain, encrypted: true)
         }
         if mapped.count >= 24, try mapped.bytes(16, 4) != Array("T-DB".utf8) {
@@ -213,6 +254,12 @@ public final class RealmFile: @unchecked Sendable {
     func table(_ className: String) throws -> RealmTable {
         if let i = tablesByName["class_" + className] ?? tablesByName[className] { return tables[i] }
         throw RealmFileError.noSuchClass(className)
+    }
+
+    /// Decrypts and authenticates every page of an encrypted file (pages are otherwise checked
+    /// when first read); does nothing for plain files.
+    public func verifyEncryptedPages() throws {
+        try bytes.pager?.verifyAll()
     }
 
     /// The class or internal table named `name` (class name without `class_`, or a table name).

@@ -21,6 +21,7 @@ extension RealmFile {
     public func checkStructure() -> RealmStructureReport {
         var problems: [String] = []
         func problem(_ s: String) { if problems.count < 1000 { problems.append(s) } }
+        do { try verifyEncryptedPages() } catch { problem("\(error)") }
         var seen = Set<Int>()
         var live: [(Int, Int)] = []
         var liveBytes = 0

@@ -81,7 +81,16 @@ final class RealmErrorTests: XCTestCase {
         let tmp = NSTemporaryDirectory() + "strata-tampered-\(getpid()).realm"
         try Data(b).write(to: URL(fileURLWithPath: tmp))
         defer { try? FileManager.default.removeItem(atPath: tmp) }
-        XCTAssertThrowsError(try RealmFile.open(path: tmp, encryptionKey: key)) { XCTAssertEqual($0 as? RealmFileError, .tamperedPage(index: 5)) }
+        // Pages are decrypted when first read: the tampered page fails there, and in the full check.
+        let f = try RealmFile.open(path: tmp, encryptionKey: key)
+        XCTAssertThrowsError(try f.verifyEncryptedPages()) { XCTAssertEqual($0 as? RealmFileError, .tamperedPage(index: 5)) }
+        var readError: RealmFileError? = nil
+        do {
+            for c in f.classes { for i in 0..<c.objectCount { _ = try f.object(at: i, in: c.name) } }
+            _ = try f.spaceReport()
+        } catch { readError = error as? RealmFileError }
+        XCTAssertEqual(readError, .tamperedPage(index: 5))
+        XCTAssertTrue(f.checkStructure().problems.contains { $0.contains("page 5") })
     }
 
     func testOpeningCreatesNothingBesideTheFile() throws {
@@ -103,5 +112,22 @@ final class RealmErrorTests: XCTestCase {
         XCTAssertThrowsError(try f.object(at: 9, in: "Nested")) { XCTAssertEqual($0 as? RealmFileError, .objectIndexOutOfRange(index: 9, count: 9)) }
         XCTAssertThrowsError(try f.object(at: -1, in: "Nested"))
         XCTAssertThrowsError(try f.object(at: 0, in: "Nope")) { XCTAssertEqual($0 as? RealmFileError, .noSuchClass("Nope")) }
+    }
+}
+
+/// A live file: a newer commit on disk is noticed; the opened snapshot stays readable.
+final class RealmLiveFileTests: XCTestCase {
+    func testNewerCommitIsNoticed() throws {
+        let path = NSTemporaryDirectory() + "strata-live-\(getpid()).realm"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var b = Array(try Data(contentsOf: RealmOracle.fixtureURL("history.realm")))
+        try Data(b).write(to: URL(fileURLWithPath: path))
+        let f = try RealmFile.open(path: path)
+        XCTAssertFalse(f.hasNewerCommit())
+        // Another writer flips the header's select bit (a commit) in place.
+        b[23] ^= 1
+        let h = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try h.seek(toOffset: 23); h.write(Data([b[23]])); try h.close()
+        XCTAssertTrue(f.hasNewerCommit())
     }
 }

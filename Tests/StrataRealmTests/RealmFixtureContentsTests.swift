@@ -168,6 +168,11 @@ final class RealmFixtureContentsTests: XCTestCase {
             XCTAssertEqual($0 as? RealmFileError, .unsupportedFormat(9))
             XCTAssertTrue("\($0)".contains("format 9"))
         }
+        // Every page decrypts and passes its HMAC check.
+        let plain = try RealmDecryptor(key: key).open(try RealmBytes(mapping: RealmOracle.fixtureURL("test_shared_decrypt_4k_page.realm").path))
+        XCTAssertNoThrow(try plain.pager?.verifyAll())
+        XCTAssertEqual(RealmDecryptor.dataPageCount(77_824), 18)
+        XCTAssertEqual(try plain.u8(20), 9)
         // Without a key: it is not plain text.
         XCTAssertThrowsError(try open("test_shared_decrypt_4k_page.realm")) {
             XCTAssertEqual($0 as? RealmFileError, .encryptionKeyRequired)
