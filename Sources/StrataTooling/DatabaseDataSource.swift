@@ -152,7 +152,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         let os = try objectSchema(ref.className)
         guard try wrap({ try txn.exists(ref.className, ref.key) }) else { throw BrowserError("\(ref.className) #\(ref.key) does not exist (deleted?)") }
         let values = try wrap { try displayValues(os, ref.key) }
-        return ObjectDetail(ref: ref, label: label(StrataObjects.ObjectLink(className: ref.className, key: ref.key)),
+        return ObjectDetail(ref: ref, label: label(ObjectLink(className: ref.className, key: ref.key)),
                             properties: try properties(className: ref.className), values: values)
     }
 
@@ -162,8 +162,8 @@ public final class DatabaseDataSource: BrowserDataSource {
         for origin in txn.incomingLinks(ref.className) {
             let keys = try wrap { try txn.backlinks(ref.className, ref.key, originClass: origin.className, originProperty: origin.property) }
             for key in keys {
-                let link = StrataObjects.ObjectLink(className: origin.className, key: key)
-                out.append(Backlink(source: ObjectLink(ref: ObjectRef(className: origin.className, key: key), label: label(link)),
+                let link = ObjectLink(className: origin.className, key: key)
+                out.append(Backlink(source: LabeledObjectRef(ref: ObjectRef(className: origin.className, key: key), label: label(link)),
                                     property: origin.property))
             }
         }
@@ -182,7 +182,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         let p = try collectionProperty(owner.className, property)
         var items: [(key: String?, value: Value)]
         if p.type == .linkingObjects {
-            items = try backlinkKeys(owner, p).map { (nil, .object(StrataObjects.ObjectLink(className: p.objectClassName ?? "", key: $0))) }
+            items = try backlinkKeys(owner, p).map { (nil, .object(ObjectLink(className: p.objectClassName ?? "", key: $0))) }
         } else if p.collection == .map {
             items = try wrap { try txn.map(owner.className, owner.key, property) }.map { ($0.key, $0.value) }
         } else {
@@ -386,7 +386,7 @@ public final class DatabaseDataSource: BrowserDataSource {
             guard let key = try resolveLink(trimmed, in: target) else {
                 throw BrowserError("no \(target) with \(trimmed.hasPrefix("#") ? "key" : "primary key") \(trimmed)")
             }
-            return .object(StrataObjects.ObjectLink(className: target, key: key))
+            return .object(ObjectLink(className: target, key: key))
         }
         do {
             return try ValueParser.scalar(text, type: p.type, what: p.name, data: .hex)
@@ -449,7 +449,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return plan
     }
 
-    public func compact(online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult {
+    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
         try checkWritable()
         // A full compaction replaces the file: this handle's snapshot must not pin a version.
         _ = status()
@@ -704,13 +704,13 @@ public final class DatabaseDataSource: BrowserDataSource {
         case .uuid(let u): return .uuid(u)
         case .decimal(let d): return .decimal(d.description)
         case .object(let l):
-            let link = ObjectLink(ref: ObjectRef(className: l.className, key: l.key), label: label(l))
+            let link = LabeledObjectRef(ref: ObjectRef(className: l.className, key: l.key), label: label(l))
             return embedded ? .embedded(link) : .link(link)
         }
     }
 
     /// A short label: the primary key, else a name-like string property, else `#key`.
-    func label(_ l: StrataObjects.ObjectLink) -> String {
+    func label(_ l: ObjectLink) -> String {
         guard let os = database.schema[l.className] else { return "#\(l.key)" }
         if let pk = os.primaryKeyProperty, let v = try? txn.value(l.className, l.key, pk.name) {
             if let name = os.properties.first(where: { ["name", "title"].contains($0.name) && $0.type == .string && $0.collection == .single }),

@@ -80,7 +80,7 @@ public protocol BrowserDataSource: AnyObject {
     func compactionPlan() -> CompactionPlan
     /// Compacts the file (online: incrementally, while other processes keep it open), calling
     /// `progress` on the caller's thread as work advances.
-    func compact(online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult
+    func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome
 
     // MARK: Live changes
 
