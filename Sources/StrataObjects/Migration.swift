@@ -4,7 +4,7 @@ import StrataStorage
 /// The block run when the file's schema version is older than the configured one (RealmSwift's
 /// `MigrationBlock`). It may throw: the migration is then abandoned and the file is unchanged.
 /// A non-throwing closure (RealmSwift source) converts to this type.
-public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
+public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
 
 /// Errors of schema versions and migrations. Messages say what to change.
 public enum MigrationError: Error, Equatable, CustomStringConvertible, Sendable {

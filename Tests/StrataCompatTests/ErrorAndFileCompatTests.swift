@@ -98,13 +98,15 @@ final class ErrorAndFileCompatTests: XCTestCase {
             case .success(let realm):
                 let id = realm.beginAsyncWrite {
                     realm.add(CDog())
-                    realm.commitAsyncWrite { error in XCTAssertNil(error) }
+                    realm.commitAsyncWrite { error in
+                        XCTAssertNil(error)
+                        XCTAssertEqual(realm.objects(CDog.self).count, 1)
+                        opened.fulfill()
+                    }
                 }
                 XCTAssertGreaterThan(id, 0)
-                XCTAssertEqual(realm.objects(CDog.self).count, 1)
-            case .failure(let e): XCTFail("\(e)")
+            case .failure(let e): XCTFail("\(e)"); opened.fulfill()
             }
-            opened.fulfill()
         }
         wait(for: [opened], timeout: 30)
     }
