@@ -49,6 +49,10 @@ final class ErrorAndFileCompatTests: XCTestCase {
         let config = dir.config("files.strata", types: [CDog.self])
         XCTAssertFalse(Realm.fileExists(for: config))
         try autoreleasepoolish {
+            // Realm(fileURL:) takes the other settings from the default configuration.
+            let saved = Realm.Configuration.defaultConfiguration
+            defer { Realm.Configuration.defaultConfiguration = saved }
+            Realm.Configuration.defaultConfiguration.objectTypes = [CDog.self]
             let realm = try Realm(fileURL: config.fileURL!)
             XCTAssertEqual(realm.configuration.fileURL, config.fileURL)
         }

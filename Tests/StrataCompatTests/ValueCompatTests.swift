@@ -133,7 +133,10 @@ final class AccessCompatTests: XCTestCase {
         Logger.shared.log(level: .error, message: "kept")
         XCTAssertEqual(got.map(\.1), ["kept"])
         _ = try? schemaVersionAtURL(URL(fileURLWithPath: "/nonexistent/x.strata"))
-        XCTAssertTrue(got.contains { $0.0 == .error && $0.1.contains("/nonexistent/x.strata") }, "\(got)")
+        XCTAssertFalse(got.contains { $0.1.contains("/nonexistent/x.strata") }, "open failures are logged at .detail")
+        Logger.shared.level = .detail
+        _ = try? schemaVersionAtURL(URL(fileURLWithPath: "/nonexistent/x.strata"))
+        XCTAssertTrue(got.contains { $0.0 == .detail && $0.1.contains("/nonexistent/x.strata") }, "\(got)")
         Logger.shared.level = .off
         Logger.shared.log(level: .fatal, message: "off")
         XCTAssertFalse(got.contains { $0.1 == "off" })
