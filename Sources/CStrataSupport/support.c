@@ -238,3 +238,14 @@ int strata_start_writeback(int fd, int64_t offset, int64_t length) {
     return 0;
 #endif
 }
+
+int strata_allocate(int fd, int64_t offset, int64_t length) {
+#ifdef __linux__
+    if (fallocate(fd, 0, offset, length) == 0) return 0;
+    if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return -2;
+    return -1;
+#else
+    (void)fd; (void)offset; (void)length;
+    return -2;
+#endif
+}

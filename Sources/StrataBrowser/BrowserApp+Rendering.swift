@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// Assembling a frame: the screen's widgets from the app state, the message line, overlays.
 extension BrowserApp {

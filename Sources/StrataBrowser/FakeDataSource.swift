@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// A complete in-memory ``BrowserDataSource`` for the demo and the tests: people, dogs,
 /// embedded addresses, Unicode text, links, lists, maps, backlinks, an `Event` class of
@@ -182,7 +183,7 @@ public final class FakeDataSource: BrowserDataSource {
                     }
                     if links {
                         let sourceRef = ObjectRef(className: name, key: key)
-                        result.append(Backlink(source: ObjectLink(ref: sourceRef, label: label(sourceRef)), property: property.name))
+                        result.append(Backlink(source: LabeledObjectRef(ref: sourceRef, label: label(sourceRef)), property: property.name))
                     }
                 }
             }
@@ -195,7 +196,7 @@ public final class FakeDataSource: BrowserDataSource {
             }.prefix(5)
             for key in sample {
                 let sourceRef = ObjectRef(className: eventClass, key: key)
-                result.append(Backlink(source: ObjectLink(ref: sourceRef, label: label(sourceRef)), property: "user"))
+                result.append(Backlink(source: LabeledObjectRef(ref: sourceRef, label: label(sourceRef)), property: "user"))
             }
         }
         return result
@@ -373,15 +374,15 @@ public final class FakeDataSource: BrowserDataSource {
 
     public func versions() -> VersionsReport {
         let now = clock()
-        var readers = [ReaderInfo(pid: Self.ownPid, threadLabel: "strata (this browser)", pinnedVersion: version,
+        var readers = [ReaderSummary(pid: Self.ownPid, threadLabel: "strata (this browser)", pinnedVersion: version,
                                   since: now, bytesPinned: 0, isAlive: true)]
         for participant in otherProcesses {
             let pinned = participant.pid == 5120 ? oldReaderVersion : version
-            readers.append(ReaderInfo(pid: participant.pid, threadLabel: participant.pid == 5120 ? "sync-worker/upload" : participant.label,
+            readers.append(ReaderSummary(pid: participant.pid, threadLabel: participant.pid == 5120 ? "sync-worker/upload" : participant.label,
                                       pinnedVersion: pinned, since: participant.pid == 5120 ? now.addingTimeInterval(-8054) : now.addingTimeInterval(-2),
                                       bytesPinned: bytesFreed(after: pinned), isAlive: true))
         }
-        readers.append(ReaderInfo(pid: 3999, threadLabel: "importer", pinnedVersion: 1012, since: now.addingTimeInterval(-93_600),
+        readers.append(ReaderSummary(pid: 3999, threadLabel: "importer", pinnedVersion: 1012, since: now.addingTimeInterval(-93_600),
                                   bytesPinned: 0, isAlive: false))
         return VersionsReport(currentVersion: version, commits: Array(commits.prefix(50)), readers: readers)
     }
@@ -407,7 +408,7 @@ public final class FakeDataSource: BrowserDataSource {
                        otherParticipants: otherProcesses, onlineAvailable: true)
     }
 
-    public func compact(online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult {
+    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
         try checkWritable()
         if !online, !otherProcesses.isEmpty {
             throw BrowserError("compaction refused: pid \(otherProcesses.map { String($0.pid) }.joined(separator: ", ")) has the file open")
@@ -415,9 +416,9 @@ public final class FakeDataSource: BrowserDataSource {
         let before = totalBytes
         let phases = online ? ["relocating pages above the limit", "truncating"] : classOrder.map { "copying \($0)" } + ["syncing", "renaming"]
         for (index, phase) in phases.enumerated() {
-            progress(CompactionProgress(fraction: Double(index) / Double(phases.count), phase: phase))
+            progress(CompactionProgressReport(fraction: Double(index) / Double(phases.count), phase: phase))
         }
-        progress(CompactionProgress(fraction: 1, phase: "done"))
+        progress(CompactionProgressReport(fraction: 1, phase: "done"))
         if online {
             totalBytes -= reusableBytes
             freeByVersion.removeAll { !$0.isLocked }
@@ -426,7 +427,7 @@ public final class FakeDataSource: BrowserDataSource {
             freeByVersion.removeAll()
         }
         // A deterministic "time": the demo pretends to copy at 800 MiB/s.
-        return CompactionResult(beforeBytes: before, afterBytes: totalBytes, seconds: Double(before) / Double(800 << 20), online: online)
+        return CompactionOutcome(beforeBytes: before, afterBytes: totalBytes, seconds: Double(before) / Double(800 << 20), online: online)
     }
 
     // MARK: Live changes
@@ -640,7 +641,7 @@ public final class FakeDataSource: BrowserDataSource {
         case .data(let bytes): return .data(count: bytes.count, prefix: Array(bytes.prefix(16)))
         case .object(let key):
             let ref = ObjectRef(className: property.targetClass ?? "", key: key)
-            let link = ObjectLink(ref: ref, label: label(ref))
+            let link = LabeledObjectRef(ref: ref, label: label(ref))
             return property.kind == .embedded ? .embedded(link) : .link(link)
         case .list(let items):
             return .collection(count: items.count, elementType: property.targetClass ?? property.type.displayName)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// One class of ``FakeDataSource`` held in memory.
 struct FakeClass {

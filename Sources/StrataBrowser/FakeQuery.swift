@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// A small Realm Query Language subset for ``FakeDataSource``: comparisons (`==`, `!=`, `<`,
 /// `<=`, `>`, `>=`, `CONTAINS`, `BEGINSWITH`, `ENDSWITH`, with `[c]`), `AND`/`&&`, `OR`/`||`,

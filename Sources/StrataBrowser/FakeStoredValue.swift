@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// How ``FakeDataSource`` stores a property value (links by target object key).
 enum FakeStoredValue: Hashable {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// A one-line text input on the message line.
 struct Prompt {
@@ -54,7 +55,7 @@ struct Prompt {
 
 /// What a yes/no confirmation does on `y`.
 enum ConfirmAction {
-    case deleteObject(ObjectLink)
+    case deleteObject(LabeledObjectRef)
     case removeCollectionItem(owner: ObjectRef, property: PropertyDescription, index: Int, label: String)
     case quit
 }
@@ -65,8 +66,8 @@ enum CompactionStep {
     case confirm(CompactionPlan)
     /// Others have it open: say who, offer online compaction.
     case onlineOffer(CompactionPlan)
-    case running(online: Bool, progress: CompactionProgress)
-    case finished(CompactionResult)
+    case running(online: Bool, progress: CompactionProgressReport)
+    case finished(CompactionOutcome)
 }
 
 /// A window over the screen that takes the keys until closed.

@@ -39,12 +39,20 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         self.path = path
         var flags: Int32 = readOnly ? O_RDONLY : O_RDWR
         if create && !readOnly { flags |= O_CREAT }
-        flags |= O_CLOEXEC
+        // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below; for a
+        // regular file the flag changes nothing).
+        flags |= O_CLOEXEC | O_NONBLOCK
         let fd = open(path, flags, 0o644)
         if fd < 0 {
             let e = errno
             if e == ENOENT { throw StorageError.fileNotFound(path: path) }
+            if e == ENXIO { throw StorageError.notARegularFile(path: path, kind: "socket or device") }
             throw StorageError.io(path: path, operation: "open", errno: e)
+        }
+        var st = stat()
+        if fstat(fd, &st) != 0 || (st.st_mode & S_IFMT) != S_IFREG {
+            Glibc.close(fd)
+            throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st.st_mode))
         }
         self.fd = fd
     }

@@ -36,6 +36,12 @@ public struct ParticipantInfo: Equatable, Sendable {
 ///     28   4  participant slot count
 ///     32   8  pid of the current writer (0 when none; informational)
 ///     40   8  writer since (ns)
+///     48   4  reader high-water mark
+///     52   4  writer-release sequence (futex word: bumped and woken when the writer lock is
+///             released while processes wait for it)
+///     56   8  writer process start ticks (tells a live holder from a reused pid)
+///     64   32 writer label (the holding handle's label: its process name unless set)
+///     96   4  processes waiting for the writer lock with a notice, timeout or cancellation
 ///     256  participant slots, 64 bytes each: u32 pid, u32 0, u64 process start ticks,
 ///          u64 opened at ns, u64 handle id, 32 bytes label
 ///     ...  reader slots, 64 bytes each: u32 pid, u32 thread id, u64 version,
@@ -65,6 +71,29 @@ final class LockFile: @unchecked Sendable {
     let myPid: Int32 = getpid()
     let myStartTicks: UInt64 = strata_process_start_ticks(getpid())
     private(set) var participantSlot: Int = -1
+    /// This handle's label (recorded as the writer's while it holds the writer lock).
+    let label: String
+
+    /// Reserves the lock file's bytes on disk before they are mapped (a sparse page written
+    /// through the mapping on a full disk is a SIGBUS). Returns 0 or an errno. Tests replace it
+    /// to simulate a full disk.
+    nonisolated(unsafe) static var reserveSpace: (_ fd: Int32, _ length: Int) -> Int32 = { fd, length in
+        let r = strata_allocate(fd, 0, Int64(length))
+        if r == 0 { return 0 }
+        if r == -1 { return errno }
+        // No fallocate on this file system: write zeros where the file holds none yet (beyond
+        // its current end only: other participants may be using the bytes before it).
+        var st = stat()
+        if fstat(fd, &st) != 0 { return errno }
+        var at = Int(st.st_size)
+        let zeros = [UInt8](repeating: 0, count: 4096)
+        while at < length {
+            let n = zeros.withUnsafeBytes { pwrite(fd, $0.baseAddress!, min(4096, length - at), off_t(at)) }
+            if n < 0 { if errno == EINTR { continue }; return errno }
+            at += n
+        }
+        return 0
+    }
 
     /// Opens or creates the lock file and joins as a participant (shared lock on byte 2).
     /// Read-only handles: joins the lock file when it exists and can be opened for writing;
@@ -79,9 +108,16 @@ final class LockFile: @unchecked Sendable {
 
     init(path: String, label: String, create: Bool = true) throws {
         self.path = path
-        let fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o644)
+        self.label = label
+        // O_NONBLOCK: a FIFO at this path must not block the open (it is refused below).
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o644)
         guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
         self.fd = fd
+        var st0 = stat()
+        if fstat(fd, &st0) != 0 || (st0.st_mode & S_IFMT) != S_IFREG {
+            Glibc.close(fd)
+            throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st0.st_mode))
+        }
         // Initialisation is serialised by byte 0.
         guard strata_ofd_lock(fd, 0, 1, 2, 1) == 0 else {
             let e = errno; Glibc.close(fd)
@@ -90,6 +126,14 @@ final class LockFile: @unchecked Sendable {
         defer { _ = strata_ofd_lock(fd, 0, 1, 0, 0) }
         var st = stat()
         fstat(fd, &st)
+        // Every byte is allocated for real before it is mapped: on a full disk this fails
+        // cleanly here instead of a SIGBUS at the first write through the mapping.
+        let reserved = Self.reserveSpace(fd, Self.fileSize)
+        if reserved != 0 {
+            Glibc.close(fd)
+            if reserved == ENOSPC || reserved == EDQUOT || reserved == EFBIG { throw StorageError.noSpaceForLockFile(path: path, bytes: Self.fileSize) }
+            throw StorageError.io(path: path, operation: "allocate lock file", errno: reserved)
+        }
         if Int(st.st_size) < Self.fileSize {
             if ftruncate(fd, off_t(Self.fileSize)) != 0 {
                 let e = errno; Glibc.close(fd)
@@ -169,25 +213,98 @@ final class LockFile: @unchecked Sendable {
 
     // MARK: writer lock
 
+    private var releaseSequencePtr: UnsafeMutablePointer<UInt32> { (base + 52).assumingMemoryBound(to: UInt32.self) }
+    private var waitingWritersPtr: UnsafeMutablePointer<UInt32> { (base + 96).assumingMemoryBound(to: UInt32.self) }
+
+    /// Takes the writer lock, waiting as long as it takes (the kernel queues the waiters).
     func lockWriter() throws {
+        try checkSize()
         guard strata_ofd_lock(fd, 1, 1, 2, 1) == 0 else { throw StorageError.io(path: path, operation: "writer lock", errno: errno) }
-        (base + 32).putLE(UInt64(UInt32(bitPattern: myPid)), at: 0)
-        (base + 40).putLE(Self.nowNanos(), at: 0)
+        recordHolder()
+    }
+
+    /// Takes the writer lock, waiting without spinning: a futex wait on the release sequence
+    /// (woken when the holder releases the lock; re-tried every 250 ms, which also covers a
+    /// holder that died, whose lock the kernel released without a wake). After `noticeAfter`
+    /// seconds, calls `onWait` once with the holder; gives up at `deadline` (seconds from now)
+    /// or when `cancellation` is cancelled.
+    func lockWriter(noticeAfter: Double, onWait: ((WriteLockHolder) -> Void)?, deadline: Double?,
+                    cancellation: WriteLockWaitCancellation?) throws {
+        try checkSize()
+        if tryLockWriter() { return }
+        _ = strata_atomic_fetch_add_u32(waitingWritersPtr, 1)
+        defer { _ = strata_atomic_fetch_add_u32(waitingWritersPtr, UInt32.max) }
+        cancellation?.setWake { [self] in
+            _ = strata_atomic_fetch_add_u32(releaseSequencePtr, 1)
+            _ = strata_futex_wake_all(releaseSequencePtr)
+        }
+        defer { cancellation?.setWake(nil) }
+        let start = DispatchTime.now().uptimeNanoseconds
+        var noticed = onWait == nil
+        while true {
+            let seen = strata_atomic_load_u32(releaseSequencePtr)
+            if tryLockWriter() { return }
+            if cancellation?.isCancelled == true { throw StorageError.writeLockWaitCancelled(path: path) }
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            if let deadline, elapsed >= deadline { throw StorageError.writeLockTimeout(path: path, holder: writeLockHolder()) }
+            if !noticed && elapsed >= noticeAfter {
+                noticed = true
+                if let h = writeLockHolder() { onWait?(h) }
+            }
+            var wait = 0.25
+            if !noticed { wait = min(wait, noticeAfter - elapsed) }
+            if let deadline { wait = min(wait, deadline - elapsed) }
+            _ = strata_futex_wait(releaseSequencePtr, seen, Int32(max(1, (wait * 1000).rounded(.up))))
+        }
     }
 
     func tryLockWriter() -> Bool {
+        if (try? checkSize()) == nil { return false }
         guard strata_ofd_lock(fd, 1, 1, 2, 0) == 0 else { return false }
-        (base + 32).putLE(UInt64(UInt32(bitPattern: myPid)), at: 0)
-        (base + 40).putLE(Self.nowNanos(), at: 0)
+        recordHolder()
         return true
     }
 
-    func unlockWriter() {
-        (base + 32).putLE(UInt64(0), at: 0)
-        _ = strata_ofd_lock(fd, 1, 1, 0, 0)
+    /// Writes who holds the writer lock (informational: read by `writeLockHolder()`).
+    private func recordHolder() {
+        (base + 56).putLE(myStartTicks, at: 0)
+        Self.putLabel(label, at: base + 64)
+        (base + 40).putLE(Self.nowNanos(), at: 0)
+        strata_atomic_store_u64((base + 32).assumingMemoryBound(to: UInt64.self), UInt64(UInt32(bitPattern: myPid)))
     }
 
-    var writerPid: Int32 { Int32(truncatingIfNeeded: base.load(fromByteOffset: 32, as: UInt64.self)) }
+    func unlockWriter() {
+        strata_atomic_store_u64((base + 32).assumingMemoryBound(to: UInt64.self), 0)
+        _ = strata_ofd_lock(fd, 1, 1, 0, 0)
+        // Waiters sleeping on the futex learn at once (a plain lockWriter waits in the kernel).
+        if strata_atomic_load_u32(waitingWritersPtr) != 0 {
+            _ = strata_atomic_fetch_add_u32(releaseSequencePtr, 1)
+            _ = strata_futex_wake_all(releaseSequencePtr)
+        }
+    }
+
+    var writerPid: Int32 { Int32(truncatingIfNeeded: strata_atomic_load_u64((base + 32).assumingMemoryBound(to: UInt64.self))) }
+
+    /// The process holding the writer lock as it recorded itself, or nil when none does.
+    func writeLockHolder() -> WriteLockHolder? {
+        let pid = writerPid
+        guard pid != 0 else { return nil }
+        let ticks = base.load(fromByteOffset: 56, as: UInt64.self)
+        return WriteLockHolder(pid: pid, label: Self.label(at: base + 64), since: base.load(fromByteOffset: 40, as: UInt64.self),
+                               isAlive: isAlive(pid: pid, startTicks: ticks))
+    }
+
+    /// Throws (after restoring the size, so nobody's mapping faults) when the lock file was
+    /// truncated under the running processes: its contents are lost, so the handles of every
+    /// process must be reopened.
+    func checkSize() throws {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        if Int(st.st_size) < Self.fileSize {
+            _ = ftruncate(fd, off_t(Self.fileSize))
+            throw StorageError.badLockFile(path: path, detail: "it was truncated to \(st.st_size) bytes while in use (by another program?)")
+        }
+    }
 
     // MARK: exclusivity (full compaction)
 
@@ -267,6 +384,7 @@ final class LockFile: @unchecked Sendable {
 
     /// Claims a reader slot and pins `version`.
     func claimReader(version: UInt64, label: String) throws -> Int {
+        try checkSize()
         for i in 0..<Self.readerSlots {
             let p = readerPointer(i)
             let pidPtr = p.assumingMemoryBound(to: UInt32.self)

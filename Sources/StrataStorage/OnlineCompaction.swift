@@ -29,6 +29,7 @@ extension Store {
     public func compactOnline(progress: CompactionProgressHandler? = nil) throws -> CompactionResult {
         if options.readOnly { throw StorageError.readOnly(path: path) }
         let started = DispatchTime.now()
+        try refuseDamagedMetaSlot(settledMetaSlotWarnings())
         let before = try fileSize()
         var moved: UInt64 = 0
         var s = try spaceStatistics()

@@ -39,6 +39,15 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The operation does not apply to this kind of handle (e.g. a full compaction of an
     /// in-memory database).
     case unsupported(path: String, detail: String)
+    /// The path names a FIFO, socket, device or directory, not a regular file (`kind` says which).
+    case notARegularFile(path: String, kind: String)
+    /// The disk (or quota) is full: the lock file's bytes could not be allocated. Nothing was
+    /// written to the database.
+    case noSpaceForLockFile(path: String, bytes: Int)
+    /// `StoreOptions.writeLockTimeout` passed while another process held the write lock.
+    case writeLockTimeout(path: String, holder: WriteLockHolder?)
+    /// The wait for the write lock was cancelled (`WriteLockWaitCancellation`).
+    case writeLockWaitCancelled(path: String)
 
     public var description: String {
         switch self {
@@ -66,6 +75,12 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .notEncrypted(let p):
             return "\(p): an encryption key was given but the file is not encrypted; open it without a key (writeCopy with a key makes an encrypted copy)"
         case .unsupported(let p, let d): return "\(p): \(d)"
+        case .notARegularFile(let p, let k): return "\(p): is a \(k), not a database file; give the path of a .strata file"
+        case .noSpaceForLockFile(let p, let n):
+            return "\(p): disk full: the lock file's \(n) bytes could not be allocated; nothing was written. Free some space and retry"
+        case .writeLockTimeout(let p, let h):
+            return "\(p): gave up waiting for the write lock" + (h.map { ", held by \($0)" } ?? "") + "; retry later, or end that process if it is stuck"
+        case .writeLockWaitCancelled(let p): return "\(p): the wait for the write lock was cancelled; nothing was written"
         }
     }
 }

@@ -34,6 +34,15 @@ public struct StoreOptions: Sendable {
     /// database (and an in-memory lock file); the data is gone when the last of them closes.
     /// The `path` given to `Store.init` is then only a name for messages.
     public var inMemoryIdentifier: String?
+    /// Called once by `beginWrite` (on the waiting thread) when it has waited
+    /// `writeLockNoticeSeconds` for the write lock, with the holder as it recorded itself (pid,
+    /// label, since when): "waiting for the write lock held by pid N (command) since T".
+    public var onWriteLockWait: (@Sendable (WriteLockHolder) -> Void)?
+    /// Seconds `beginWrite` waits before calling `onWriteLockWait`.
+    public var writeLockNoticeSeconds = 1.0
+    /// Seconds `beginWrite` waits for the write lock before throwing
+    /// `StorageError.writeLockTimeout` (nil: as long as it takes).
+    public var writeLockTimeout: Double?
     public init() {}
 }
 
@@ -58,6 +67,8 @@ public final class Store: @unchecked Sendable {
     let writerGate = DispatchSemaphore(value: 1)
     /// Full-compaction gate and the automatic-compaction cursor (CompactionTypes.swift).
     let compactionState = CompactionState()
+    /// Blocks whose checksum this handle has verified (each is verified on first read).
+    let verdicts = BlockVerdicts()
     private let stateLock = NSLock()
     private var fileSizeCache: UInt64
     /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
@@ -76,6 +87,10 @@ public final class Store: @unchecked Sendable {
     public var isEncrypted: Bool { crypto != nil }
     /// Whether this is an in-memory database (`StoreOptions.inMemoryIdentifier`).
     public var isInMemory: Bool { inMemoryEntry != nil }
+    /// What opening found about meta slots it could not use (a damaged newer slot, a commit cut
+    /// short): the file opened at an older version. Empty for a healthy file. `check()` reports
+    /// them again, read afresh.
+    public private(set) var openWarnings: [StoreWarning] = []
 
     /// An in-memory database shared by every handle of this process with the same identifier.
     public convenience init(inMemoryIdentifier: String, options: StoreOptions = StoreOptions()) throws {
@@ -100,7 +115,11 @@ public final class Store: @unchecked Sendable {
             inMemoryEntry = entry
             dataPath = entry.dataPath
         } else {
-            let exists = FileManager.default.fileExists(atPath: path)
+            // A FIFO, socket, device or directory is refused before anything opens it (opening
+            // a FIFO would block until a writer appears).
+            var st = stat()
+            let exists = stat(path, &st) == 0
+            if exists && (st.st_mode & S_IFMT) != S_IFREG { throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st.st_mode)) }
             if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
         }
         var opened: FileIO?
@@ -140,8 +159,23 @@ public final class Store: @unchecked Sendable {
             throw error
         }
         do { _ = try newestMeta() } catch { close(); throw error }
+        openWarnings = settledMetaSlotWarnings()
         // Holding shared participation: no full compaction runs, so a temp file is stale.
         if lock != nil && !options.readOnly && inMemoryEntry == nil { removeStaleCompactionFile() }
+    }
+
+    /// What a file of this mode is, in words ("FIFO", "socket", ...).
+    static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "FIFO (named pipe)"
+        case S_IFSOCK: return "socket"
+        case S_IFCHR: return "character device"
+        case S_IFBLK: return "block device"
+        case S_IFDIR: return "directory"
+        case S_IFLNK: return "symbolic link"
+        case S_IFREG: return "regular file"
+        default: return "special file"
+        }
     }
 
     /// Writes version 1 (empty) into slot 1, leaves slot 0 zeroed, and syncs.
@@ -261,20 +295,28 @@ public final class Store: @unchecked Sendable {
     /// contiguous decrypted copy for a block spanning pages, kept alive by `arena` (the reading
     /// transaction's: valid until it ends or refreshes). `writer`: the write transaction reads
     /// its own pending pages too.
-    func blockView(_ ref: BlockRef, limit: UInt64, arena: PageArena? = nil, writer: Bool = false) throws -> BlockView {
+    ///
+    /// `verify`: the block's checksum is verified the first time this handle reads it (see
+    /// `BlockVerdicts`); a damaged block throws `StorageError.corrupted` naming it. Only the
+    /// integrity check reads without verifying (it reports damage instead of stopping at it).
+    func blockView(_ ref: BlockRef, limit: UInt64, arena: PageArena? = nil, writer: Bool = false, verify: Bool = true) throws -> BlockView {
         guard ref >= MetaSlot.dataStart, ref % 8 == 0, ref + UInt64(BlockHeader.size) <= limit else {
             throw StorageError.corrupted(path: path, detail: "reference \(ref) points outside the data area (\(limit) bytes)")
         }
         if crypto != nil {
             guard let arena else { preconditionFailure("encrypted reads need an arena") }
-            return try encryptedBlockView(ref, limit: limit, arena: arena, writer: writer)
+            let v = try encryptedBlockView(ref, limit: limit, arena: arena, writer: writer)
+            if verify { try verdicts.verify(v, path: path) }
+            return v
         }
         let base = map.base + Int(ref)
         let len = Int(base.getLE(4, as: UInt32.self))
         guard len >= BlockHeader.size, len % 8 == 0, ref + UInt64(len) <= limit else {
             throw StorageError.corrupted(path: path, detail: "block at \(ref) has an invalid length \(len)")
         }
-        return BlockView(ref: ref, base: base, length: len)
+        let v = BlockView(ref: ref, base: base, length: len)
+        if verify { try verdicts.verify(v, path: path) }
+        return v
     }
 
     // MARK: transactions
@@ -304,12 +346,14 @@ public final class Store: @unchecked Sendable {
     func unpin(slot: Int) { lock?.releaseReader(slot) }
 
     /// Begins the write transaction, waiting for other writers (threads or processes).
-    public func beginWrite(label: String = "") throws -> WriteTransaction {
+    ///
+    /// While it waits: after `StoreOptions.writeLockNoticeSeconds` it calls
+    /// `StoreOptions.onWriteLockWait` once with the holder; it throws
+    /// `StorageError.writeLockTimeout` after `StoreOptions.writeLockTimeout`, and
+    /// `.writeLockWaitCancelled` as soon as `cancellation` is cancelled. The wait uses no CPU.
+    public func beginWrite(label: String = "", cancellation: WriteLockWaitCancellation? = nil) throws -> WriteTransaction {
         if options.readOnly { throw StorageError.readOnly(path: path) }
-        writerGate.wait()
-        do {
-            try lock?.lockWriter()
-        } catch { writerGate.signal(); throw error }
+        try takeWriteLock(cancellation: cancellation)
         do {
             // Another process may have shrunk the file (compaction): refresh the cached size.
             _ = try fileSize()
@@ -327,6 +371,41 @@ public final class Store: @unchecked Sendable {
         if let lock, !lock.tryLockWriter() { writerGate.signal(); return nil }
         do { _ = try fileSize(); return try WriteTransaction(store: self, label: label) } catch { endWrite(); throw error }
     }
+
+    /// The in-process gate, then the lock file's writer lock (see `beginWrite`).
+    private func takeWriteLock(cancellation: WriteLockWaitCancellation?) throws {
+        let plain = options.onWriteLockWait == nil && options.writeLockTimeout == nil && cancellation == nil
+        if plain {
+            writerGate.wait()
+            do { try lock?.lockWriter() } catch { writerGate.signal(); throw error }
+            return
+        }
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        var noticed = options.onWriteLockWait == nil
+        // Another thread of this process writes: wait on the gate in slices (a semaphore cannot
+        // be woken by a cancellation), with the same notice, timeout and cancellation.
+        while writerGate.wait(timeout: .now() + 0.05) != .success {
+            if cancellation?.isCancelled == true { throw StorageError.writeLockWaitCancelled(path: path) }
+            if let t = options.writeLockTimeout, elapsed() >= t { throw StorageError.writeLockTimeout(path: path, holder: writeLockHolder) }
+            if !noticed && elapsed() >= options.writeLockNoticeSeconds {
+                noticed = true
+                if let h = writeLockHolder { options.onWriteLockWait?(h) }
+            }
+        }
+        do {
+            let spent = elapsed()
+            let notice: Double = noticed ? 0 : max(0, options.writeLockNoticeSeconds - spent)
+            let onWait: (@Sendable (WriteLockHolder) -> Void)? = noticed ? nil : options.onWriteLockWait
+            var deadline: Double? = nil
+            if let t = options.writeLockTimeout { deadline = max(0, t - spent) }
+            try lock?.lockWriter(noticeAfter: notice, onWait: onWait, deadline: deadline, cancellation: cancellation)
+        } catch { writerGate.signal(); throw error }
+    }
+
+    /// The process holding the write lock now (any process, this one included), as it recorded
+    /// itself in the lock file; nil when nobody writes (or there is no lock file).
+    public var writeLockHolder: WriteLockHolder? { lock?.writeLockHolder() }
 
     func endWrite() {
         lock?.unlockWriter()

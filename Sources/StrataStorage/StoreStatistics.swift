@@ -16,6 +16,8 @@ public struct SpaceStatistics: Sendable {
     public var readers: [ReaderInfo]
     /// For each live reader slot: the bytes its pin keeps from reuse.
     public var pinnedBytesByReader: [Int: UInt64]
+    /// The process holding the write lock when the figures were taken (nil: nobody writes).
+    public var writeLockHolder: WriteLockHolder? = nil
 }
 
 /// One commit as recorded in the history tree.
@@ -54,7 +56,8 @@ extension Store {
         let used = meta.logicalSize - free
         return SpaceStatistics(version: meta.version, totalBytes: total, logicalBytes: meta.logicalSize, usedBytes: used,
                                freeBytes: free + (total > meta.logicalSize ? total - meta.logicalSize : 0), lockedBytes: locked,
-                               freeExtents: entries, readers: allReaders, pinnedBytesByReader: pinned)
+                               freeExtents: entries, readers: allReaders, pinnedBytesByReader: pinned,
+                               writeLockHolder: writeLockHolder)
     }
 
     /// The newest `limit` commits, newest first.
@@ -82,6 +85,7 @@ extension Store {
     public func treeSizes() throws -> [String: UInt64] {
         let txn = try beginRead(label: "sizes")
         defer { txn.end() }
+        txn.verifiesChecksums = false
         var w = BlockWalker(txn: txn)
         w.verifyChecksums = false
         w.walkAll(catalogRoot: txn.meta.catalogRef)

@@ -30,6 +30,9 @@ public class Transaction: TreeContext {
     /// Keeps decrypted pages behind this transaction's views alive (encrypted files only; see
     /// `PageArena` for the lifetime rule).
     let arena = PageArena()
+    /// Whether block reads verify checksums (on first read per block, see `BlockVerdicts`).
+    /// Off only for the integrity check, which reports damage rather than stopping at it.
+    var verifiesChecksums = true
 
     init(store: Store) { self.store = store }
 
@@ -105,7 +108,7 @@ public final class ReadTransaction: Transaction {
 
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
-        return try store.blockView(ref, limit: meta.logicalSize, arena: arena)
+        return try store.blockView(ref, limit: meta.logicalSize, arena: arena, verify: verifiesChecksums)
     }
 
     /// Advances to the newest version. Returns true when the version changed.

@@ -75,7 +75,7 @@ public final class WriteTransaction: Transaction {
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
         if stagingCount > 0 && ref >= stagingStart && ref < stagingStart + UInt64(stagingCount) { try flushStaging() }
-        return try store.blockView(ref, limit: alloc.logicalSize, arena: arena, writer: true)
+        return try store.blockView(ref, limit: alloc.logicalSize, arena: arena, writer: true, verify: verifiesChecksums)
     }
 
     override func release(_ ref: BlockRef) throws {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataBrowser
+import StrataTooling
 
 final class EditingTests: XCTestCase {
     private func value(_ harness: Harness, _ className: String, _ key: Int64, _ property: String) throws -> DisplayValue {

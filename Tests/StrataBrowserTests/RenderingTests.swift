@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataBrowser
+import StrataTooling
 
 final class RenderingTests: XCTestCase {
     func testDisplayWidth() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataBrowser
+import StrataTooling
 
 /// Every screen at 80×24 and at 140×40 against golden files (STRATA_RECORD=1 re-records).
 final class SnapshotTests: XCTestCase {

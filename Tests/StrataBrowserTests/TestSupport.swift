@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 import XCTest
 @testable import StrataBrowser
 

@@ -14,6 +14,10 @@ void strata_atomic_store_u32(volatile uint32_t *p, uint32_t v);
 uint32_t strata_atomic_fetch_add_u32(volatile uint32_t *p, uint32_t v);
 int strata_atomic_cas_u32(volatile uint32_t *p, uint32_t expected, uint32_t desired);
 void strata_full_fence(void);
+/// Relaxed (unordered but untorn) loads and stores, inlined: for caches that several threads
+/// fill and read, where a stale value only costs a recomputation.
+static inline uint64_t strata_relaxed_load_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void strata_relaxed_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
 /// Waits while *addr == expected, at most timeout_ms milliseconds (shared, not private futex).
 /// Returns 0 when woken or the value differed, 1 on timeout, -1 on another error.
@@ -54,4 +58,7 @@ void strata_aes256_cbc_decrypt(const uint8_t *schedule, const uint8_t *iv, const
 /// Starts writeback of a byte range without waiting (Linux sync_file_range WRITE; no-op
 /// elsewhere): a later fdatasync then has less left to do. Returns 0 or -1 (errno).
 int strata_start_writeback(int fd, int64_t offset, int64_t length);
+/// Allocates disk space for a byte range (Linux fallocate, mode 0: the file grows if needed).
+/// Returns 0, -1 with errno set (ENOSPC: disk full), or -2 when the file system cannot do it.
+int strata_allocate(int fd, int64_t offset, int64_t length);
 #endif

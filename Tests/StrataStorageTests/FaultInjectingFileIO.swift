@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file layer for crash and fault tests, modelled on SQLite's crash-test VFS: writes go
+/// through to the real file, but the layer remembers the bytes each unsynced write replaced.
+/// At a chosen sync point it "loses power": unsynced writes are dropped (old bytes restored) or
+/// torn (a random subset of their 512-byte sectors restored), and every later operation fails.
+/// It can also fail writes with "disk full" after a byte budget.
+public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
+    /// What a simulated power loss does to writes that were not yet synced.
+    public enum LossMode: Sendable {
+        case dropAll, tearRandomly(seed: UInt64), keepAll
+        /// Unsynced writes to the meta slots (the first 8192 bytes) survive, all others are
+        /// dropped: the disk reordered the writes of a one-sync commit against it.
+        case keepMetaSlotsOnly
+    }
+
+    public struct SimulatedCrash: Error, CustomStringConvertible {
+        public var description: String { "simulated power loss" }
+    }
+
+    private let inner: PosixFileIO
+    public var path: String { inner.path }
+    public var fd: Int32 { inner.fd }
+
+    private struct Pending { var offset: UInt64; var before: [UInt8]; var oldSize: UInt64 }
+    private var pending: [Pending] = []
+    private var syncCount = 0
+    private var crashed = false
+    private var writtenBytes = 0
+    /// Lose power when the sync with this number (1-based, counted from creation) is requested.
+    public var crashAtSync: Int?
+    public var lossMode: LossMode = .dropAll
+    /// Fail every write with `StorageError.diskFull` once this many bytes were written.
+    public var diskFullAfterBytes: Int?
+
+    public init(path: String, create: Bool) throws {
+        inner = try PosixFileIO(path: path, create: create, readOnly: false)
+    }
+
+    public var hasCrashed: Bool { crashed }
+    /// Whether an unsynced write to a meta slot was pending when power was lost.
+    public private(set) var metaSlotWritePending = false
+    /// Whether an unsynced write elsewhere (blocks) was pending when power was lost.
+    public private(set) var blockWritePending = false
+    public var syncs: Int { syncCount }
+
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        if crashed { throw SimulatedCrash() }
+        if let limit = diskFullAfterBytes, writtenBytes + bytes.count > limit { throw StorageError.diskFull(path: path) }
+        let size = try inner.size()
+        var before = [UInt8]()
+        if offset < size {
+            let n = Int(min(UInt64(bytes.count), size - offset))
+            before = [UInt8](repeating: 0, count: n)
+            try before.withUnsafeMutableBytes { try inner.read(into: $0, at: offset) }
+        }
+        pending.append(Pending(offset: offset, before: before, oldSize: size))
+        writtenBytes += bytes.count
+        try inner.write(bytes, at: offset)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
+        if crashed { throw SimulatedCrash() }
+        try inner.read(into: buffer, at: offset)
+    }
+
+    public func sync() throws {
+        if crashed { throw SimulatedCrash() }
+        syncCount += 1
+        if let at = crashAtSync, syncCount >= at {
+            try losePower()
+            throw SimulatedCrash()
+        }
+        try inner.sync()
+        pending.removeAll()
+    }
+
+    /// Applies the loss mode to unsynced writes now, as if power failed before they reached the disk.
+    public func losePower() throws {
+        crashed = true
+        metaSlotWritePending = pending.contains { $0.offset < MetaSlot.dataStart }
+        blockWritePending = pending.contains { $0.offset >= MetaSlot.dataStart }
+        var rng = SplitMix64(seed: { if case .tearRandomly(let s) = lossMode { return s }; return 0 }())
+        // Undo newest first so overlapping writes restore the oldest bytes.
+        for p in pending.reversed() {
+            switch lossMode {
+            case .keepAll: continue
+            case .keepMetaSlotsOnly where p.offset < MetaSlot.dataStart: continue
+            case .dropAll, .keepMetaSlotsOnly:
+                try p.before.withUnsafeBytes { try inner.write($0, at: p.offset) }
+                if p.oldSize < (try inner.size()) { try inner.truncate(to: p.oldSize) }
+            case .tearRandomly:
+                var i = 0
+                while i < p.before.count {
+                    let end = min(i + 512, p.before.count)
+                    if rng.next() % 2 == 0 {
+                        try p.before[i..<end].withUnsafeBytes { try inner.write($0, at: p.offset + UInt64(i)) }
+                    }
+                    i = end
+                }
+            }
+        }
+        pending.removeAll()
+    }
+
+    public func size() throws -> UInt64 { try inner.size() }
+
+    public func truncate(to size: UInt64) throws {
+        if crashed { throw SimulatedCrash() }
+        try inner.truncate(to: size)
+    }
+
+    public func close() { inner.close() }
+}
