@@ -114,6 +114,27 @@ final class CollectionCompatTests: XCTestCase {
         wait(for: [done], timeout: 30)
     }
 
+    func testThreadSafePropertyWrapper() throws {
+        final class Holder: @unchecked Sendable {
+            @ThreadSafe var tasks: List<CTask>?
+            @ThreadSafe var project: CProject?
+        }
+        let holder = Holder()
+        holder.tasks = project.tasks
+        holder.project = project
+        let done = expectation(description: "read on another thread")
+        Thread.detachNewThread {
+            defer { done.fulfill() }
+            XCTAssertEqual(holder.tasks?.map(\.title), ["a", "b", "c"])
+            XCTAssertEqual(holder.project?.name, "p")
+        }
+        wait(for: [done], timeout: 30)
+        try realm.write { realm.delete(project) }
+        XCTAssertNil(holder.project, "a deleted object resolves to nil")
+        holder.project = nil
+        XCTAssertNil(holder.project)
+    }
+
     func testIsInvalidatedOnEveryCollection() throws {
         let tasks = project.tasks, tags = project.tags, scores = project.scores
         let links = project.tasks[0].projects

@@ -118,10 +118,24 @@ final class AccessCompatTests: XCTestCase {
             XCTAssertEqual(oldVersion, 0)
             migration.create("CDog", value: ["Made", 7])
         }
-        let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: block, objectTypes: [CDog.self]))
-        XCTAssertEqual(calls, 1)
-        XCTAssertEqual(realm.objects(CDog.self).first?.name, "Made")
-        XCTAssertEqual(realm.objects(CDog.self).first?.age, 7)
+        do {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, migrationBlock: block, objectTypes: [CDog.self]))
+            XCTAssertEqual(calls, 1)
+            XCTAssertEqual(realm.objects(CDog.self).first?.name, "Made")
+            XCTAssertEqual(realm.objects(CDog.self).first?.age, 7)
+        }
+
+        // Dynamic member lookup on migration objects, as RealmSwift migrations write it.
+        let v2 = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: { migration, _ in
+            migration.enumerateObjects(ofType: "CDog") { old, new in
+                let name = old?.name as? String ?? ""
+                new?.name = name + "!"
+                new?.age = (old?.age as? Int ?? 0) + 1
+            }
+        }, objectTypes: [CDog.self])
+        let migrated = try Realm(configuration: v2)
+        XCTAssertEqual(migrated.objects(CDog.self).first?.name, "Made!")
+        XCTAssertEqual(migrated.objects(CDog.self).first?.age, 8)
     }
 
     func testLoggerLevels() {
