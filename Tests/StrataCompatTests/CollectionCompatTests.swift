@@ -64,6 +64,13 @@ final class CollectionCompatTests: XCTestCase {
         try realm.write { realm.add(dogs) }
         XCTAssertEqual(oldDogNames(realm.objects(CDog.self), olderThan: 5), ["Ace", "Bo"])
         XCTAssertEqual(oldDogNames(AnyRealmCollection(realm.objects(CDog.self)), olderThan: 10), ["Bo"])
+        // NSPredicate-style placeholders: %K names a key path, %@ and %d are arguments; quoted
+        // text is left alone.
+        XCTAssertEqual(realm.objects(CDog.self).filter("%K >= %d AND name != '%@'", "age", 9).count, 2)
+        XCTAssertEqual(realm.objects(CDog.self).filter("name IN %@", ["Rex", "Bo"]).count, 2)
+        // Decimal128 sums through the aggregate API.
+        try realm.write { for (i, t) in realm.objects(CTask.self).enumerated() { t.price = Decimal128(number: i) + "0.25" } }
+        XCTAssertEqual(realm.objects(CTask.self).sum(ofProperty: "price") as Decimal128, "3.75")
     }
 
     func testAnyRealmCollectionObservesItsBase() throws {
