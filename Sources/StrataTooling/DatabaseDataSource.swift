@@ -402,7 +402,11 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     private func resolveLink(_ typed: String, in className: String) throws -> ObjKey? {
-        if typed.hasPrefix("#"), let key = Int64(typed.dropFirst()) {
+        if typed.hasPrefix("#") {
+            // An object key; a number out of range is said as such, not as a primary key.
+            guard let key = Int64(typed.dropFirst()) else {
+                throw BrowserError("'\(typed)' is not an object key: type # and a whole number (within ±9.2e18)")
+            }
             return try wrap { try txn.exists(className, key) } ? key : nil
         }
         guard let pk = database.schema[className]?.primaryKeyProperty else {

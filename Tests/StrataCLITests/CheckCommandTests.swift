@@ -37,4 +37,13 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertTrue(check.stderr.contains("corrupted"), check.stderr)
         XCTAssertFalse(check.stderr.contains("strata check"), check.stderr)
     }
+
+    func testCheckJSONOfASoundFile() throws {
+        let file = try makeDemo(events: 2000)
+        let check = try StrataCLI.run(["check", file, "--json"])
+        XCTAssertEqual(check.code, 0, check.stderr)
+        XCTAssertEqual(check.object["sound"] as? Bool, true)
+        XCTAssertEqual((check.object["problems"] as? [Any])?.count, 0)
+
+    }
 }

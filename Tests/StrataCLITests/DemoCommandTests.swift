@@ -76,6 +76,34 @@ final class DemoCommandTests: CLITestCase {
         XCTAssertEqual(versions, versions.sorted(), "one increasing version per line")
         XCTAssertEqual(Set(versions).count, versions.count)
     }
+
+    func testDemoChurnKilledWithSIGKILLLeavesACleanFile() throws {
+        let file = try makeDemo(events: 2000)
+        for round in 0..<3 {
+            let churn = Process()
+            churn.executableURL = StrataCLI.binary
+            churn.arguments = ["demo", file, "--churn", "--rate", "200"]
+            let out = Pipe()
+            churn.standardOutput = out
+            churn.standardError = FileHandle.nullDevice
+            try churn.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while text.components(separatedBy: "committed version ").count < 6 + round * 3, Date() < deadline {
+                text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            kill(churn.processIdentifier, SIGKILL)
+            churn.waitUntilExit()
+            text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let versions = text.split(separator: "\n").compactMap { $0.hasPrefix("committed version ") ? Int($0.dropFirst(18)) : nil }
+            XCTAssertGreaterThanOrEqual(versions.count, 5)
+            XCTAssertEqual(versions, versions.sorted(), "one increasing version per line")
+            let check = try StrataCLI.run(["check", file])
+            XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+            let info = try StrataCLI.run(["info", file, "--json"])
+            XCTAssertGreaterThanOrEqual(info.object["version"] as? Int ?? 0, versions.last ?? .max, "every acknowledged commit is durable")
+        }
+    }
 }
 
 final class LockedCodes: @unchecked Sendable {

@@ -152,6 +152,47 @@ final class ImportCommandTests: CLITestCase {
         let swift = try StrataCLI.run(["schema", file, "--swift"])
         XCTAssertTrue(swift.stdout.contains("@Persisted var café: Int"), swift.stdout)
     }
+
+    func testBadRowFailsTheWholeImportWithItsLineNumber() throws {
+        let file = try makeDemo(events: 2000)
+        let before = try StrataCLI.run(["info", file, "--json"]).object
+        let json = """
+        [
+        {"name": "Good Co", "country": "France"},
+        {"name": "Also Good", "country": "Japan", "founded": "2020-02-02"},
+        {"name": "Bad", "country": "X", "founded": "not a date"},
+        {"name": "Never", "country": "Y"}
+        ]
+        """
+        try Data(json.utf8).write(to: dir.appendingPathComponent("companies.json"))
+        let r = try StrataCLI.run(["import", file, "--class", "Company", path("companies.json")])
+        XCTAssertEqual(r.code, 4)
+        XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was imported"), r.stderr)
+        let after = try StrataCLI.run(["info", file, "--json"]).object
+        XCTAssertEqual(after["version"] as? Int, before["version"] as? Int, "nothing written")
+        // Unknown property, wrong type, malformed JSON: each a line number and exit 4.
+        for (text, line) in [("[\n{\"name\": \"A\", \"country\": \"B\", \"nope\": 1}\n]", 2), ("[{\"name\": 3, \"country\": \"B\"}]", 1),
+                             ("[\n{\"name\": \"A\",\n \"country\": }\n]", 3)] {
+            try Data(text.utf8).write(to: dir.appendingPathComponent("bad.json"))
+            let bad = try StrataCLI.run(["import", file, "--class", "Company", path("bad.json")])
+            XCTAssertEqual(bad.code, 4, text)
+            XCTAssertTrue(bad.stderr.contains("line \(line)"), "\(text): \(bad.stderr)")
+        }
+        // A good import works, and --create makes a class from the data.
+        try Data("[{\"name\": \"Good\", \"country\": \"Peru\"}]".utf8).write(to: dir.appendingPathComponent("good.json"))
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Company", path("good.json")]).code, 0)
+        try Data("city,population,capital\nLima,9751717,true\n\"São Paulo, SP\",12325232,false\nNowhere,,\n".utf8).write(to: dir.appendingPathComponent("cities.csv"))
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "City", path("cities.csv")]).code, 4, "no --create")
+        let created = try StrataCLI.run(["import", file, "--class", "City", path("cities.csv"), "--create"])
+        XCTAssertEqual(created.code, 0, created.stderr)
+        let cities = try StrataCLI.run(["query", file, "City", "population > 10000000", "--json"])
+        XCTAssertEqual((cities.json as? [[String: Any]])?.first?["city"] as? String, "São Paulo, SP")
+        let schema = try StrataCLI.run(["schema", file, "--json"]).object
+        let city = (schema["classes"] as? [[String: Any]])?.first { $0["name"] as? String == "City" }
+        let types = (city?["properties"] as? [[String: Any]])?.map { "\($0["name"]!):\($0["type"]!):\(($0["optional"] as? Bool) ?? false)" }
+        XCTAssertEqual(types, ["city:string:false", "population:int:true", "capital:bool:true"])
+    }
 }
 
 /// A JSON string literal (for test inputs).

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBench
 import StrataBrowser
 import StrataTooling
 import StrataStorage

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBench
 import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
