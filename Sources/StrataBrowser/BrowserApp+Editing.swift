@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// Filter, sort, edit, add and delete: prompts, validation by the data source, one write each.
 extension BrowserApp {
     func startFilter() {

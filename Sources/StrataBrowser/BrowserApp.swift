@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// The browser as a state machine: feed it ``Key``s and change notifications, ask it for a
 /// frame. It knows nothing about terminals; ``runBrowser(dataSource:options:)`` connects it to
@@ -34,8 +35,8 @@ public final class BrowserApp {
     var versionsReport: VersionsReport?
     var spaceReport: SpaceReport?
     var compactionPlan: CompactionPlan?
-    var lastCompaction: CompactionResult?
-    var compactionHistory: [CompactionResult] = []
+    var lastCompaction: CompactionOutcome?
+    var compactionHistory: [CompactionOutcome] = []
     /// Scroll offsets of the list screens.
     var scroll: [BrowserScreen: Int] = [:]
 

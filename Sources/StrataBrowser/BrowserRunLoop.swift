@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// Runs the browser in the terminal with ncurses until the user quits or a terminating signal
 /// arrives; the terminal is restored on every exit path (including thrown errors).

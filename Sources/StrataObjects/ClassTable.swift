@@ -140,6 +140,18 @@ final class ClassTable {
         return .stored(try StoredCluster(storage, ref: ref))
     }
 
+    /// The first and last clusters in key order. Found by key, not by weight: inside a write the
+    /// weights of changed clusters lag (new clusters start at weight 0) until `syncWeights`, so a
+    /// weight-based "last" or "first" could name the wrong cluster.
+    func firstClusterEntry(_ t: BTree) throws -> TreeEntry? {
+        var first: TreeEntry? = nil
+        try t.forEach { first = $0; return false }
+        return first
+    }
+    func lastClusterEntry(_ t: BTree) throws -> TreeEntry? {
+        try t.floor(ClusterKey.encode(Int64.max))
+    }
+
     /// Calls `body` for every cluster in key order.
     func forEachCluster(_ body: (ClusterRead) throws -> Bool) throws {
         guard let t = try tree(create: false) else { return }
@@ -315,7 +327,7 @@ final class ClassTable {
             treeKey = tk
         } else {
             // Below every cluster: the first cluster takes the key as its new lower bound.
-            guard let first = try t.entry(atWeight: 0)?.entry ?? t.entries().first else {
+            guard let first = try firstClusterEntry(t) else {
                 throw StorageError.corrupted(path: storage.path, detail: "class '\(schema.className)' has no clusters")
             }
             let oldKey = ClusterKey.decode(first.key)
@@ -334,7 +346,7 @@ final class ClassTable {
         }
         try insertRow(m, row: row, key: key, values: values)
         // Is this the rightmost cluster? Then later appends can skip the search.
-        if row == m.count - 1, let last = try t.entries(lastOnly: true), ClusterKey.decode(last.key) == treeKey {
+        if row == m.count - 1, let last = try lastClusterEntry(t), ClusterKey.decode(last.key) == treeKey {
             tail = (treeKey, key)
         }
         try splitIfNeeded(treeKey, m, appending: row == m.count - 1)
@@ -391,7 +403,7 @@ final class ClassTable {
     /// True when `key` is greater than every object key of the class.
     func isBeyondAll(_ key: ObjKey) throws -> Bool {
         if let tl = tail, dirty[tl.treeKey] != nil { return key > tl.lastKey }
-        guard let t = try tree(create: false), let last = try t.entries(lastOnly: true) else { return true }
+        guard let t = try tree(create: false), let last = try lastClusterEntry(t) else { return true }
         let tk = ClusterKey.decode(last.key)
         switch try cluster(tk) {
         case .stored(let s): return s.count == 0 || key > s.key(s.count - 1)
@@ -531,14 +543,5 @@ final class ClassTable {
             return try write.writeGeneric(kind: ObjectBlockKind.map, refs: [k, v], byteCount: 0) { _ in }
         }
         return try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
-    }
-}
-
-extension BTree {
-    /// The last entry (or nil when empty).
-    func entries(lastOnly: Bool) throws -> TreeEntry? {
-        let n = try totalWeight
-        guard n > 0 else { return nil }
-        return try entry(atWeight: n - 1)?.entry
     }
 }

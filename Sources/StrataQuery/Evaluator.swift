@@ -85,7 +85,7 @@ public struct QueryEvaluator<Access: QueryObjectAccess> {
         case .values(let vs): return vs
         case .path(let p): return values(p, root: root, variables: variables)
         case .subqueryCount(let s):
-            let elements = items(s.collection, root: root, variables: variables)
+            let elements = items(s.collection, root: root, variables: variables, distinctObjects: false)
             var count: Int64 = 0
             for e in elements {
                 var inner = variables
@@ -111,7 +111,13 @@ public struct QueryEvaluator<Access: QueryObjectAccess> {
         }
     }
 
-    private func items(_ path: BoundKeyPath, root: Access.Object, variables: [String: Item]) -> [Item] {
+    /// The items a path reaches. With `distinctObjects`, an object reached more than once at a
+    /// hop is kept once (first occurrence) before the next hop: comparisons are quantified (ANY,
+    /// ALL, NONE), so repeats never change their result, and without this the items of a path
+    /// through to-many links grow with the product of the collections' sizes (4 hops through
+    /// lists of 10 shared friends: 10,000 items instead of at most the number of objects).
+    /// Subquery counts keep repeats (they count elements).
+    private func items(_ path: BoundKeyPath, root: Access.Object, variables: [String: Item], distinctObjects: Bool = true) -> [Item] {
         var current: [Item]
         if let v = path.variable {
             current = variables[v].map { [$0] } ?? []
@@ -121,9 +127,22 @@ public struct QueryEvaluator<Access: QueryObjectAccess> {
         for step in path.steps {
             var next: [Item] = []
             for item in current { apply(step, to: item, into: &next) }
+            if distinctObjects && next.count > 1 { next = withoutRepeatedObjects(next) }
             current = next
         }
         return current
+    }
+
+    /// `items` with each object kept at its first occurrence (values are kept as they are).
+    private func withoutRepeatedObjects(_ items: [Item]) -> [Item] {
+        var seen = Set<QueryObjectRef>()
+        var out: [Item] = []
+        out.reserveCapacity(items.count)
+        for item in items {
+            if case .object(let o) = item, !seen.insert(access.reference(of: o)).inserted { continue }
+            out.append(item)
+        }
+        return out
     }
 
     /// Applies one step to one item, appending what it yields.

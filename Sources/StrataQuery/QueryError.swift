@@ -16,6 +16,8 @@ public struct QueryError: Error, Hashable, Sendable, CustomStringConvertible {
         case argument
         /// A construct used where it is not allowed (e.g. `@sum` on a string, `ALL` on a to-one path).
         case unsupported
+        /// The query was stopped through its `QueryCancellation` before it finished.
+        case cancelled
     }
 
     public var kind: Kind

@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc
@@ -71,51 +71,73 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// Buffered stdout for large outputs (export, query): flushes every 64 KiB and at the end.
-final class OutputStream {
-    private var buffer: [UInt8] = []
-    private let fd: Int32
-    private let closeAtEnd: Bool
+/// A named output file (export's --output), opened for writing without ever being unlinked
+/// or replaced:
+/// - a regular file is truncated and rewritten in place (a new file is created with mode 0644);
+/// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
+///   as the shell's `>` does, and is never replaced by a regular file;
+/// - a directory, socket or block device is refused (exit 5);
+/// - a path that is one of the `protected` files (the database, its lock file, its compaction
+///   temporary), by the same device and inode or the same resolved path, is refused (exit 5)
+///   before anything is truncated.
+final class FileOutput: FileDescriptorOutput {
+    init(path: String, protecting protected: [String]) throws {
+        super.init(fd: try FileOutput.openSafely(path, protecting: protected), closeAtEnd: true)
+    }
 
-    init(path: String?) throws {
-        if let path, path != "-" {
-            if FileManager.default.fileExists(atPath: path) {
-                // Export writes a new file each time (like `>`).
-                unlink(path)
-            }
-            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard fd >= 0 else { throw CLIError("\(path): cannot create the output file (\(String(cString: strerror(errno)))); check the directory and permissions", code: ExitCode32.io) }
-            closeAtEnd = true
-        } else {
-            fd = STDOUT_FILENO
-            closeAtEnd = false
+    /// Opens `path` without truncating it, checks what it is, then truncates a regular file.
+    private static func openSafely(_ path: String, protecting protected: [String]) throws -> Int32 {
+        func refuse(_ why: String) -> CLIError {
+            CLIError("\(path): \(why); nothing was written: choose another output file", code: ExitCode32.refused)
         }
-        buffer.reserveCapacity(1 << 16)
-    }
-
-    func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { try flush() }
-    }
-
-    func flush() throws {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                // The reader went away (`strata export … | head`): stop quietly, like `cat`.
-                if errno == EPIPE { Glibc.exit(141) }
-                throw CLIError("writing the output failed: \(String(cString: strerror(errno)))", code: ExitCode32.io)
-            }
-            offset += n
+        // By name first (covers protected files that do not exist yet, e.g. the compaction temporary).
+        let target = resolvedPath(path)
+        if protected.contains(where: { resolvedPath($0) == target }) {
+            throw refuse("this is the database or one of its own files (lock, temporary)")
         }
-        buffer.removeAll(keepingCapacity: true)
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let e = errno
+            if e == EISDIR { throw refuse("is a directory") }
+            throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            Glibc.close(fd)
+            throw CLIError("\(path): cannot read the output file's status (\(String(cString: strerror(errno))))", code: ExitCode32.io)
+        }
+        // By identity (symlinks, hard links, bind mounts): the same device and inode.
+        for other in protected {
+            var o = stat()
+            if stat(other, &o) == 0 && o.st_dev == st.st_dev && o.st_ino == st.st_ino {
+                Glibc.close(fd)
+                throw refuse("this is the database or one of its own files (lock, temporary)")
+            }
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            guard ftruncate(fd, 0) == 0 else {
+                let e = errno
+                Glibc.close(fd)
+                throw CLIError("\(path): cannot truncate the output file (\(String(cString: strerror(e))))", code: ExitCode32.io)
+            }
+        case S_IFIFO, S_IFCHR:
+            break
+        default:
+            Glibc.close(fd)
+            throw refuse("is not a regular file, FIFO or character device")
+        }
+        return fd
     }
 
-    func close() throws {
-        try flush()
-        if closeAtEnd { Glibc.close(fd) }
+    /// The absolute path with symlinks resolved (for a path that does not exist yet, its
+    /// directory resolved and its name appended).
+    static func resolvedPath(_ path: String) -> String {
+        if let r = realpath(path, nil) { defer { free(r) }; return String(cString: r) }
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        if let r = realpath(dir, nil) { defer { free(r) }; return String(cString: r) + "/" + url.lastPathComponent }
+        return url.standardizedFileURL.path
     }
 }
 
@@ -146,25 +168,29 @@ final class ProgressBar {
     }
 }
 
-/// The key given with --encryption-key-file (or typed at the browser's prompt), for this process.
-enum EncryptionKeyHolder {
-    nonisolated(unsafe) static var key: [UInt8]?
-}
-
 /// Opens a database for a command. Missing files are refused (never created).
-func openDatabase(_ path: String, readOnly: Bool, label: String = "strata") throws -> Database {
-    guard FileManager.default.fileExists(atPath: path) else {
-        throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) throws -> Database {
+    var st = stat()
+    guard stat(path, &st) == 0 else {
+        switch errno {
+        case ENOENT:
+            throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
+        case ELOOP:
+            throw CLIError("\(path): too many levels of symbolic links (a symlink loop?); check where the links point", code: ExitCode32.badFile)
+        case let e:
+            throw CLIError("\(path): cannot open (\(String(cString: strerror(e)))); check the path and permissions", code: ExitCode32.badFile)
+        }
     }
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    switch st.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
+    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
     }
     var options = StoreOptions()
     options.create = false
     options.readOnly = readOnly
     options.label = label
-    options.encryptionKey = EncryptionKeyHolder.key
+    options.encryptionKey = key
     do {
         return try Database(path: path, options: options)
     } catch {
@@ -243,10 +269,6 @@ indirect enum JSON {
     }
 }
 
-func printJSON(_ json: JSON) {
-    print(json.render())
-}
-
 /// `2024-05-01T12:30:05.000Z`.
 func isoTime(_ date: Date) -> String { ValueConversion.isoDate(date) }
 
@@ -261,4 +283,16 @@ func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
 /// `1.2 MiB (1,234,567 bytes)`.
 func bytesText(_ n: Int64) -> String {
     n < 1024 ? "\(n) bytes" : "\(Formatting.bytes(n)) (\(Formatting.number(n)) bytes)"
+}
+
+/// Whether something (even a dangling symlink) is at `path`.
+func pathExists(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0
+}
+
+/// Removes a database this command created (and its lock file) after a failure.
+func removeDatabaseFiles(_ path: String) {
+    unlink(path)
+    unlink(path + ".lock")
 }

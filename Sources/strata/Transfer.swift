@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataBrowser
+import StrataTooling
 
 // MARK: Export
 
@@ -254,6 +254,10 @@ struct JSONParser {
     let bytes: [UInt8]
     var i = 0
     var line = 1
+    /// Arrays and objects open around the current position; deeper than `maxDepth` is refused
+    /// (the parser recurses once per level).
+    var depth = 0
+    static let maxDepth = 512
 
     static func parseDocument(_ bytes: [UInt8]) throws -> JNode {
         var p = JSONParser(bytes: bytes)
@@ -281,14 +285,18 @@ struct JSONParser {
         guard i < bytes.count else { throw error("unexpected end of the input") }
         switch bytes[i] {
         case UInt8(ascii: "{"):
+            try enter()
+            defer { depth -= 1 }
             i += 1
             var fields: [(String, JNode)] = []
+            var keys = Set<String>()
             skipSpace()
             if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a quoted key") }
                 let key = try string()
+                guard keys.insert(key).inserted else { throw error("the key \"\(key)\" appears twice in one object") }
                 skipSpace()
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
                 i += 1
@@ -300,6 +308,8 @@ struct JSONParser {
                 throw error("expected ',' or '}' in an object")
             }
         case UInt8(ascii: "["):
+            try enter()
+            defer { depth -= 1 }
             i += 1
             var items: [JNode] = []
             var lines: [Int] = []
@@ -330,6 +340,13 @@ struct JSONParser {
         }
     }
 
+    mutating func enter() throws {
+        depth += 1
+        guard depth <= JSONParser.maxDepth else {
+            throw error("arrays and objects nested more than \(JSONParser.maxDepth) levels deep")
+        }
+    }
+
     mutating func literal(_ word: String, _ node: JNode) throws -> JNode {
         let w = Array(word.utf8)
         guard i + w.count <= bytes.count, Array(bytes[i..<i + w.count]) == w else { throw error("unexpected text (expected \(word))") }
@@ -355,12 +372,22 @@ struct JSONParser {
                 case UInt8(ascii: "f"): out.append(12)
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") {
+                    if (0xD800..<0xDC00).contains(scalar) {
+                        // A high surrogate must be followed by a low one: together one scalar.
+                        guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+                            throw error(String(format: "\\u%04X is half of a surrogate pair without its low half (\\uDC00-\\uDFFF)", scalar))
+                        }
                         i += 2
                         let low = try hex4()
+                        guard (0xDC00..<0xE000).contains(low) else {
+                            throw error(String(format: "\\u%04X is half of a surrogate pair but is followed by \\u%04X, not a low surrogate (\\uDC00-\\uDFFF)", scalar, low))
+                        }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00..<0xE000).contains(scalar) {
+                        throw error(String(format: "\\u%04X is the low half of a surrogate pair without its high half", scalar))
                     }
-                    out.append(contentsOf: Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8))
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error(String(format: "\\u%04X is not a Unicode scalar", scalar)) }
+                    out.append(contentsOf: Array(String(Character(unicode)).utf8))
                 default: out.append(bytes[i])
                 }
                 i += 1
@@ -479,11 +506,11 @@ struct Importer {
         case (_, .null): return .null
         case (.bool, .bool(let b)): return .bool(b)
         case (.int, .number(let t)), (.float, .number(let t)), (.double, .number(let t)), (.decimal128, .number(let t)):
-            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
+            return try StrictValue.scalar(t, type: type, what: what, data: .base64)
         case (.float, .string(let t)), (.double, .string(let t)), (.decimal128, .string(let t)),
              (.data, .string(let t)), (.date, .string(let t)), (.objectId, .string(let t)), (.uuid, .string(let t)):
-            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
-        case (.string, .string(let s)): return try ValueParser.scalar(s, type: .string, what: what, data: .base64)
+            return try StrictValue.scalar(t, type: type, what: what, data: .base64)
+        case (.string, .string(let s)): return try StrictValue.scalar(s, type: .string, what: what, data: .base64)
         default:
             throw InputError("\(what): expected \(expected(type)), found \(node.typeName)")
         }
@@ -510,8 +537,7 @@ struct Importer {
         case .string(let s): return .string(s)
         case .number(let t):
             if let i = Int64(t) { return .int(i) }
-            guard let d = Double(t) else { throw InputError("\(what): '\(t)' is not a number") }
-            return .double(d)
+            return try StrictValue.scalar(t, type: .double, what: what, data: .base64)
         case .object(let fields) where fields.count == 1:
             let (tag, value) = fields[0]
             if tag == "$link", case .object(let parts) = value,
@@ -523,7 +549,7 @@ struct Importer {
             guard case .string(let text) = value else { break }
             let types: [String: PropertyType] = ["$date": .date, "$data": .data, "$oid": .objectId, "$uuid": .uuid,
                                                  "$decimal": .decimal128, "$float": .float, "$double": .double]
-            if let type = types[tag] { return try ValueParser.scalar(text, type: type, what: what, data: .base64) }
+            if let type = types[tag] { return try StrictValue.scalar(text, type: type, what: what, data: .base64) }
         default: break
         }
         throw InputError("\(what): an AnyRealmValue must be null, a boolean, a number, a string or a tagged value like {\"$date\": \"…\"}")
@@ -562,14 +588,21 @@ struct Importer {
                 row.values[p.name] = try element(node, p)
                 continue
             }
-            row.values[p.name] = try ValueParser.scalar(field.text, type: p.type, what: "\(p.name) (\(p.typeDescription))", data: .base64)
+            row.values[p.name] = try StrictValue.scalar(field.text, type: p.type, what: "\(p.name) (\(p.typeDescription))", data: .base64)
         }
         return row
     }
 
     /// Creates the object of a row.
     func insert(_ row: Row) throws {
-        let key = try w.create(os.className, values: row.values, embedded: row.embedded, collections: row.lists, maps: row.maps)
+        let key: ObjKey
+        do {
+            key = try w.create(os.className, values: row.values, embedded: row.embedded, collections: row.lists, maps: row.maps)
+        } catch ObjectError.duplicatePrimaryKey(let className, let value) {
+            // Said in the input's terms, not the Swift API's ("use update: .modified").
+            let name = schema[className]?.primaryKeyProperty?.name ?? "primary key"
+            throw InputError("\(className) with \(name) \(value) already exists")
+        }
         for (name, items) in row.embeddedLists {
             for item in items { try w.setEmbedded(os.className, key, name, item) }
         }
@@ -601,6 +634,29 @@ enum SchemaInference {
         })
     }
 
+    /// Realm's limits on names, and identifier characters only (letters, digits, `_`, not
+    /// starting with a digit), so `strata schema --swift` always compiles.
+    static let maxClassNameBytes = 57
+    static let maxPropertyNameBytes = 63
+
+    static func checkNames(_ os: ObjectSchema) throws {
+        try checkName(os.className, what: "class", limit: maxClassNameBytes)
+        for p in os.properties { try checkName(p.name, what: "property", limit: maxPropertyNameBytes) }
+    }
+
+    static func checkName(_ name: String, what: String, limit: Int) throws {
+        let shown = name.debugDescription
+        guard !name.isEmpty else { throw InputError("line 1: an empty \(what) name; name every \(what == "class" ? "class" : "field")") }
+        guard name.utf8.count <= limit else {
+            throw InputError("line 1: the \(what) name \(shown) is \(name.utf8.count) bytes; at most \(limit) UTF-8 bytes")
+        }
+        func letter(_ c: Unicode.Scalar) -> Bool { c == "_" || c.properties.isAlphabetic }
+        guard let first = name.unicodeScalars.first, letter(first),
+              name.unicodeScalars.allSatisfy({ letter($0) || ("0"..."9").contains($0) }) else {
+            throw InputError("line 1: \(shown) cannot be a \(what) name: use letters, digits and _ only, not starting with a digit")
+        }
+    }
+
     static func scalarType(_ nodes: [JNode], _ name: String) throws -> PropertyType {
         if nodes.isEmpty { return .string }
         if nodes.allSatisfy({ if case .bool = $0 { return true }; return false }) { return .bool }
@@ -623,5 +679,83 @@ enum SchemaInference {
             else { type = .string }
             return PropertySchema(name: name, type: type, isOptional: optional)
         })
+    }
+}
+
+/// The import's value conversion: `ValueParser`'s, refusing what it would otherwise change
+/// without a word: numbers beyond a Float/Double (`1e400`) or that underflow to zero, decimals
+/// with more significant digits than a Decimal128 holds (34), dates that do not exist
+/// (`2020-02-30`, hour 25) or lie outside what a date stores (1677-09-21 to 2262-04-11).
+enum StrictValue {
+    static let decimalDigits = 34
+    /// The stored range of a date: nanoseconds since 1970 in an Int64.
+    static let dateRange = -9_223_372_036.854775...9_223_372_036.854775
+
+    static func scalar(_ text: String, type: PropertyType, what: String, data: ValueParser.DataEncoding) throws -> Value {
+        let value = try ValueParser.scalar(text, type: type, what: what, data: data)
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch (type, value) {
+        case (.double, .double(let d)):
+            try checkFloating(trimmed, isInfinite: d.isInfinite, isZero: d == 0, typeName: "a Double", what: what)
+        case (.float, .float(let f)):
+            try checkFloating(trimmed, isInfinite: f.isInfinite, isZero: f == 0, typeName: "a Float", what: what)
+        case (.decimal128, _):
+            let mantissa = trimmed.prefix { $0 != "e" && $0 != "E" }
+            let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
+            if digits.count > decimalDigits {
+                throw InputError("'\(trimmed.prefix(50))' has \(digits.count) significant digits for \(what); a Decimal128 holds \(decimalDigits) (round it first)")
+            }
+        case (.date, .date(let d)):
+            try checkDate(trimmed, d, what: what)
+        default: break
+        }
+        return value
+    }
+
+    static func checkFloating(_ text: String, isInfinite: Bool, isZero: Bool, typeName: String, what: String) throws {
+        let lower = text.lowercased()
+        if isInfinite && !lower.contains("inf") {
+            throw InputError("'\(text.prefix(50))' is beyond the range of \(typeName) for \(what)")
+        }
+        let mantissa = lower.prefix { $0 != "e" }
+        if isZero && mantissa.contains(where: { ("1"..."9").contains($0) }) {
+            throw InputError("'\(text.prefix(50))' is too small for \(typeName) (it would be stored as 0) for \(what)")
+        }
+    }
+
+    /// Checks the calendar fields of `YYYY-MM-DD[THH:MM[:SS]]` as written, and the stored range.
+    static func checkDate(_ text: String, _ date: Date, what: String) throws {
+        let fields = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
+        let negative = text.hasPrefix("-")
+        if fields.count >= 3, let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) {
+            let y = negative ? -year : year
+            guard (1...12).contains(month) else { throw InputError("'\(text)' has month \(month) for \(what); months are 01-12") }
+            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
+            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+            guard (1...days).contains(day) else {
+                throw InputError("'\(text)' is not a date for \(what): \(String(format: "%04d-%02d", y, month)) has \(days) days")
+            }
+            if text.contains("T") || text.contains(" "), fields.count >= 5, let hour = Int(fields[3]), let minute = Int(fields[4]) {
+                let second = fields.count >= 6 ? Int(fields[5]) ?? 0 : 0
+                guard hour < 24, minute < 60, second < 60 else { throw InputError("'\(text)' is not a time of day for \(what)") }
+            }
+        }
+        guard dateRange.contains(date.timeIntervalSince1970) else {
+            throw InputError("'\(text)' is outside the dates Strata stores (1677-09-21 to 2262-04-11) for \(what)")
+        }
+    }
+}
+
+/// The byte offset of the first byte that is not valid UTF-8, or nil.
+func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+    var iterator = bytes.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    var offset = 0
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid(let encoded): offset += encoded.count
+        case .emptyInput: return nil
+        case .error: return offset
+        }
     }
 }

@@ -99,8 +99,8 @@ func assertIntegrity(_ realm: Realm, file: StaticString = #filePath, line: UInt 
     } catch { XCTFail("check threw \(error)", file: file, line: line) }
 }
 
-/// Runs the main run loop until `condition` holds or `timeout` passes.
-func spin(until timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bool {
+/// Runs the main run loop until `condition` holds or `timeout` passes (generous: it only bounds a failing run).
+func spin(until timeout: TimeInterval = 30, _ condition: () -> Bool) -> Bool {
     let end = Date().addingTimeInterval(timeout)
     while !condition() && Date() < end { RunLoop.current.run(until: Date().addingTimeInterval(0.005)) }
     return condition()

@@ -35,16 +35,25 @@ actor ItemWriter {
     func tick() { ticks += 1 }
 
     /// asyncWrite while another thread holds the write lock: the actor keeps serving `tick`.
-    func writeWhileLocked(_ lockHeld: DispatchSemaphore) async throws -> (seconds: Double, ticksDuring: Int) {
+    /// `progress` counts the ticks made after the write was requested; the lock holder keeps the
+    /// lock until it has seen some (so the check needs no clock). The wait for `lockHeld` polls
+    /// without blocking: a semaphore wait would block a thread of the 2-thread cooperative pool.
+    func writeWhileLocked(_ lockHeld: DispatchSemaphore, progress: Locked<Int?>) async throws -> Int {
         let realm = try await Realm(configuration: configuration, actor: self)
-        let start = Date()
         ticks = 0
-        let ticker = Task { for _ in 0..<100 { self.tick(); try? await Task.sleep(nanoseconds: 5_000_000) } }
-        lockHeld.wait()
+        let ticker = Task {
+            while !Task.isCancelled {
+                self.tick()
+                progress.with { if let n = $0 { $0 = n + 1 } }
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
+        }
+        while lockHeld.wait(timeout: .now()) == .timedOut { try await Task.sleep(nanoseconds: 1_000_000) }
+        progress.with { $0 = 0 }
         try await realm.asyncWrite { realm.add(CItem("locked", 0)) }
-        let during = ticks
+        let during = progress.with { $0 ?? 0 }
         ticker.cancel()
-        return (Date().timeIntervalSince(start), during)
+        return during
     }
 
     /// `realm` opened on this actor, smuggled out (to prove the runtime check).
@@ -57,10 +66,13 @@ actor ItemWriter {
 final class MainTicker {
     var ticks = 0
     var running = true
+    /// The tick count, readable from any thread.
+    nonisolated let shared = Locked(0)
     func start() {
         Task { @MainActor in
             while self.running {
                 self.ticks += 1
+                self.shared.with { $0 += 1 }
                 try? await Task.sleep(nanoseconds: 5_000_000)
             }
         }
@@ -86,12 +98,19 @@ final class ConcurrencyTests: XCTestCase {
         try makeFragmentedFile(path, n: 1_500, size: 20_000, keep: 20)
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         let onMain = Locked<Bool?>(nil)
+        let ticker = MainTicker()
+        let mainTicks = ticker.shared
+        let ticksDuringLaunch = Locked(0)
         let cfg = Realm.Configuration(fileURL: URL(fileURLWithPath: path), shouldCompactOnLaunch: { total, used in
             onMain.with { $0 = Thread.isMainThread }
-            Thread.sleep(forTimeInterval: 0.3) // make the launch work take noticeable time
+            // The launch work waits until the main actor has run a few times meanwhile (no
+            // clock: a generous deadline only bounds a failing run).
+            let start = mainTicks.with { $0 }
+            let deadline = Date().addingTimeInterval(60)
+            while mainTicks.with({ $0 }) - start < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            ticksDuringLaunch.with { $0 = mainTicks.with { $0 } - start }
             return total > 2 * used
         }, objectTypes: [CBlob.self])
-        let ticker = MainTicker()
         ticker.start()
         let started = Date()
         let realm = try await Realm(configuration: cfg)
@@ -99,8 +118,7 @@ final class ConcurrencyTests: XCTestCase {
         ticker.running = false
         let sizeAfter = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
         XCTAssertEqual(onMain.with { $0 }, false, "the launch compaction runs off the main actor")
-        XCTAssertGreaterThanOrEqual(elapsed, 0.3)
-        XCTAssertGreaterThanOrEqual(ticker.ticks, 10, "the main actor kept running during \(elapsed) s of opening")
+        XCTAssertGreaterThanOrEqual(ticksDuringLaunch.with { $0 }, 10, "the main actor kept running while the launch compaction ran")
         guard case .success(let r)? = realm.launchCompaction else { return XCTFail("\(String(describing: realm.launchCompaction))") }
         XCTAssertLessThan(sizeAfter, sizeBefore / 10)
         XCTAssertEqual(realm.objects(CBlob.self).count, 20)
@@ -130,19 +148,21 @@ final class ConcurrencyTests: XCTestCase {
         let writer = ItemWriter(cfg)
         let held = DispatchSemaphore(value: 0)
         let path = cfg.fileURL!.path
+        let progress = Locked<Int?>(nil)
         _ = try Realm(configuration: cfg, queue: nil) // create the file and schema
-        // Another process-like handle holds the write lock for 0.4 s.
+        // Another process-like handle holds the write lock until the actor has ticked a few times
+        // after asking for its write (generous deadline: it only bounds a failing run).
         Thread.detachNewThread {
             let db = try! Database(path: path)
             let w = try! db.write()
             held.signal()
-            Thread.sleep(forTimeInterval: 0.4)
+            let deadline = Date().addingTimeInterval(60)
+            while (progress.with { $0 ?? 0 }) < 10 && Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
             w.abort()
             db.close()
         }
-        let (seconds, ticks) = try await writer.writeWhileLocked(held)
-        XCTAssertGreaterThanOrEqual(seconds, 0.3)
-        XCTAssertGreaterThanOrEqual(ticks, 10, "the actor kept running while asyncWrite waited \(seconds) s")
+        let ticks = try await writer.writeWhileLocked(held, progress: progress)
+        XCTAssertGreaterThanOrEqual(ticks, 10, "the actor kept running while asyncWrite waited for the lock")
         XCTAssertNotNil(try Realm(configuration: cfg, queue: nil).object(ofType: CItem.self, forPrimaryKey: "locked-0"))
     }
 
@@ -239,7 +259,7 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertNotEqual(first, second)
         try realm.cancelAsyncWrite(second)
         XCTAssertTrue(realm.isPerformingAsynchronousWriteOperations)
-        for _ in 0..<400 where done.with({ $0 }) == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<6000 where done.with({ $0 }) == 0 { try await Task.sleep(nanoseconds: 5_000_000) }
         XCTAssertEqual(done.with { $0 }, 1)
         XCTAssertNotNil(realm.object(ofType: CItem.self, forPrimaryKey: "wa-1"))
         XCTAssertNil(realm.object(ofType: CItem.self, forPrimaryKey: "wa-2"))
@@ -280,9 +300,9 @@ final class ConcurrencyTests: XCTestCase {
         let objectToken = await item.observe(on: collector) { c, change in
             if case .change(let o, _) = change { c.names.append(o.writer) }
         }
-        for _ in 0..<400 where await collector.counts.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        for _ in 0..<6000 where await collector.counts.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         try await realm.asyncWrite { realm.add(CItem("o", 1)); item.writer = "changed" }
-        for _ in 0..<400 {
+        for _ in 0..<6000 {
             let (c, n) = (await collector.counts, await collector.names)
             if c.last == 2 && !n.isEmpty { break }
             try await Task.sleep(nanoseconds: 5_000_000)

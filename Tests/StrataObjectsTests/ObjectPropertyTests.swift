@@ -10,10 +10,20 @@ final class ObjectPropertyTests: XCTestCase {
     struct PersonModel: Equatable { var name: String; var age: Int64; var score: Double?; var dogs: [ObjKey]; var tags: [String]; var scores: [String: Int64] }
     struct DogModel: Equatable { var name: String; var owner: ObjKey? }
 
+    /// The seed of the running test, added to every failure message.
+    private var seedNote: String?
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        super.recordFailure(withDescription: description + (seedNote.map { " [\($0)]" } ?? ""), inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+
     func testRandomOperationsAgainstModel() throws {
         let dir = TempDir()
         let db = try Database(path: dir.path("p.strata"), schema: testSchema)
-        var rng = SplitMix64(seed: 77)
+        // Choices come from sorted keys (dictionary order differs per run) and seeded ObjectIds,
+        // so the seed reproduces the run.
+        let seed: UInt64 = 77
+        seedNote = "seed \(seed)"
+        var rng = SplitMix64(seed: seed)
         var people: [ObjKey: PersonModel] = [:]
         var dogs: [ObjKey: DogModel] = [:]
         var dogIds: [ObjKey: ObjectId] = [:]
@@ -30,22 +40,22 @@ final class ObjectPropertyTests: XCTestCase {
                     try w.create("Person", values: ["id": .int(id), "name": .string(name), "age": .int(id % 90)])
                     p2[id] = PersonModel(name: name, age: id % 90, score: nil, dogs: [], tags: [], scores: [:])
                 case 3:
-                    let oid = ObjectId.generate()
+                    let oid = ObjectId(bytes: (0..<12).map { _ in UInt8(truncatingIfNeeded: rng.next()) })!
                     let k = try w.create("Dog", values: ["oid": .objectId(oid), "name": .string("dog\(rand(50))")])
                     d2[k] = DogModel(name: try w.value("Dog", k, "name").description, owner: nil)
                     ids2[k] = oid
                 case 4:
-                    guard let id = p2.keys.randomElement(using: &rng) else { continue }
+                    guard let id = p2.keys.sorted().randomElement(using: &rng) else { continue }
                     let s = rand(3) == 0 ? nil : Double(rand(1000)) / 4
                     try w.set("Person", id, "score", s.map { .double($0) } ?? .null)
                     p2[id]!.score = s
                 case 5:
-                    guard let id = p2.keys.randomElement(using: &rng) else { continue }
-                    let ds = Array(d2.keys.shuffled(using: &rng).prefix(rand(4)))
+                    guard let id = p2.keys.sorted().randomElement(using: &rng) else { continue }
+                    let ds = Array(d2.keys.sorted().shuffled(using: &rng).prefix(rand(4)))
                     try w.setList("Person", id, "dogs", ds.map { .object(ObjectLink(className: "Dog", key: $0)) })
                     p2[id]!.dogs = ds
                 case 6:
-                    guard let id = p2.keys.randomElement(using: &rng) else { continue }
+                    guard let id = p2.keys.sorted().randomElement(using: &rng) else { continue }
                     let tags = (0..<rand(4)).map { _ in "t\(rand(5))" }
                     try w.setList("Person", id, "tags", tags.map { .string($0) })
                     var seen = Set<String>(); p2[id]!.tags = tags.filter { seen.insert($0).inserted }
@@ -54,17 +64,17 @@ final class ObjectPropertyTests: XCTestCase {
                     try w.setMap("Person", id, "scores", m.map { ($0.key, Value.int($0.value)) })
                     p2[id]!.scores = m
                 case 7:
-                    guard let dk = d2.keys.randomElement(using: &rng) else { continue }
-                    let owner = p2.keys.randomElement(using: &rng)
+                    guard let dk = d2.keys.sorted().randomElement(using: &rng) else { continue }
+                    let owner = p2.keys.sorted().randomElement(using: &rng)
                     try w.set("Dog", dk, "owner", owner.map { .object(ObjectLink(className: "Person", key: $0)) } ?? .null)
                     d2[dk]!.owner = owner
                 case 8:
-                    guard let id = p2.keys.randomElement(using: &rng) else { continue }
+                    guard let id = p2.keys.sorted().randomElement(using: &rng) else { continue }
                     try w.delete("Person", id)
                     p2[id] = nil
                     for (k, d) in d2 where d.owner == id { d2[k]!.owner = nil }
                 default:
-                    guard let dk = d2.keys.randomElement(using: &rng) else { continue }
+                    guard let dk = d2.keys.sorted().randomElement(using: &rng) else { continue }
                     try w.delete("Dog", dk)
                     d2[dk] = nil; ids2[dk] = nil
                     for (k, p) in p2 where p.dogs.contains(dk) { p2[k]!.dogs.removeAll { $0 == dk } }

@@ -95,10 +95,12 @@ struct ExecWorld {
         var rng = SeededRNG(seed: seed)
         var w = ExecWorld()
         // Sparse, shuffled primary keys so keys are not positions.
-        var ids = Array(Set((0..<n).map { _ in Int64.random(in: -50_000...50_000, using: &rng) }))
+        // Sorted before the seeded shuffle: a Set's order changes from run to run.
+        var ids = Array(Set((0..<n).map { _ in Int64.random(in: -50_000...50_000, using: &rng) })).sorted()
         while ids.count < n { ids.append(Int64(60_000 + ids.count)) }
         ids.shuffle(using: &rng)
-        let oids = (0..<5).map { _ in ObjectId.generate() }
+        // Seeded ObjectIds (ObjectId.generate() would differ per run).
+        let oids = (0..<5).map { _ in ObjectId(bytes: (0..<12).map { _ in UInt8.random(in: 0...255, using: &rng) })! }
         for i in 0..<n {
             let extra: Value
             switch Int.random(in: 0...5, using: &rng) {
@@ -126,7 +128,7 @@ struct ExecWorld {
                 extra: extra,
                 best: nil, friends: [],
                 nums: (0..<Int.random(in: 0...4, using: &rng)).map { _ in Int64.random(in: 0...10, using: &rng) },
-                labels: Array(Set((0..<Int.random(in: 0...3, using: &rng)).map { _ in ["x", "y", "zz", "X"].randomElement(using: &rng)! })),
+                labels: Array(Set((0..<Int.random(in: 0...3, using: &rng)).map { _ in ["x", "y", "zz", "X"].randomElement(using: &rng)! })).sorted(),
                 counts: Dictionary((0..<Int.random(in: 0...3, using: &rng)).map { _ in (["a", "b", "c"].randomElement(using: &rng)!, Int64.random(in: 0...9, using: &rng)) }, uniquingKeysWith: { a, _ in a })))
         }
         for i in 0..<n {

@@ -1,3 +1,4 @@
+@testable import StrataStorage
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -360,7 +360,7 @@ public protocol LinkingObjectsProtocol: _Persistable { init(_originProperty: Str
 
 /// The objects whose `propertyName` links to the owning object (RealmSwift's `LinkingObjects`),
 /// computed from the links, never stored.
-public struct LinkingObjects<Element: Object>: RandomAccessCollection, LinkingObjectsProtocol, _AnyLinkingObjects, CustomStringConvertible {
+public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, LinkingObjectsProtocol, _AnyLinkingObjects, CustomStringConvertible {
     /// The property of `Element` that links here.
     public let propertyName: String
     let target: (core: RealmCore, className: String, key: ObjKey)?

@@ -69,7 +69,10 @@ extension Realm {
     static func openInBackground(_ configuration: Configuration) async throws -> Coordinator {
         try await withCheckedThrowingContinuation { (c: CheckedContinuation<Coordinator, Swift.Error>) in
             DispatchQueue.global(qos: .userInitiated).async {
-                c.resume(with: Result { try Coordinator.open(configuration) })
+                c.resume(with: Result { try Realm.Error.mapping(path: configuration.path) {
+                    try Realm.copySeedFileIfNeeded(configuration)
+                    return try Coordinator.open(configuration)
+                } })
             }
         }
     }

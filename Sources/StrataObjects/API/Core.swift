@@ -26,6 +26,11 @@ final class Coordinator: @unchecked Sendable {
     /// What the launch compaction did (nil when none ran), or why it was refused.
     private(set) var launchCompaction: Result<CompactionResult, Swift.Error>?
 
+    /// True when this process has `path` open (any set of classes).
+    static func isOpen(path: String) -> Bool {
+        registry.with { reg in reg.contains { $0.key.hasPrefix(path + "|") && $0.value.value != nil } }
+    }
+
     static func open(_ config: Realm.Configuration) throws -> Coordinator {
         if let key = config.encryptionKey, key.count != 64 {
             throw Realm.Error.invalidConfiguration("encryptionKey must be 64 bytes (an AES-256 key, then an HMAC-SHA-256 key), not \(key.count)")

@@ -13,8 +13,9 @@ public struct Realm: Equatable {
     let core: RealmCore
     init(core: RealmCore) { self.core = core }
 
-    /// Errors of opening and configuration (RealmSwift's `Realm.Error`).
-    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+    /// Errors of opening and configuration (RealmSwift's `Realm.Error`; `code`, `fileURL` and
+    /// the mapping of the lower layers' errors are in RealmError.swift).
+    public enum Error: Swift.Error, CustomStringConvertible {
         /// The configuration asks for something Strata does not support yet.
         case unsupported(String)
         /// The configuration is invalid.
@@ -23,8 +24,11 @@ public struct Realm: Equatable {
         case wrongThread(String)
         /// A write was attempted on a read-only realm.
         case readOnly(String)
+        /// Opening or a file operation failed; `underlying` is the error of the layer below.
+        case failed(code: Realm.Error.Code, message: String, path: String?, underlying: Swift.Error?)
         public var description: String {
             switch self {
+            case .failed(_, let m, _, _): return m
             case .readOnly(let s): return s
             case .unsupported(let s): return "not supported: \(s)"
             case .invalidConfiguration(let s): return "invalid configuration: \(s)"
@@ -74,6 +78,9 @@ public struct Realm: Equatable {
         /// The classes of this realm (linked classes are added). nil: every class Strata has
         /// seen in this process (Swift on Linux cannot list subclasses, so list them here).
         public var objectTypes: [ObjectBase.Type]?
+        /// A file copied to `fileURL` before the first open when no file is there yet (a
+        /// bundled, pre-filled database); see RealmFiles.swift.
+        public var seedFilePath: URL? = nil
 
         /// A configuration (the default file is `Configuration.defaultFileURL`).
         public init(fileURL: URL? = nil, inMemoryIdentifier: String? = nil, encryptionKey: Data? = nil, readOnly: Bool = false,
@@ -122,7 +129,10 @@ public struct Realm: Equatable {
     /// only from blocks running on that serial queue). On one thread, opening the same
     /// configuration again returns the same instance.
     public init(configuration: Configuration = .defaultConfiguration, queue: DispatchQueue? = nil) throws {
-        let coordinator = try Coordinator.open(configuration)
+        let coordinator = try Error.mapping(path: configuration.path) {
+            try Realm.copySeedFileIfNeeded(configuration)
+            return try Coordinator.open(configuration)
+        }
         core = coordinator.core(for: queue.map { Confinement.forQueue($0) } ?? Confinement.currentThread())
     }
 

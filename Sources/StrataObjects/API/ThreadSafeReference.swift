@@ -7,6 +7,8 @@ public struct _Handover: @unchecked Sendable {
     let base: ResultsBase?
     let stages: [any ResultsStage]
     let property: String?
+    /// For type-erased collections (`AnyRealmCollection`): rebuilds the value on the target realm.
+    var anyResolver: ((_StrataContext) -> Any?)? = nil
 }
 
 /// Things confined to a realm's thread: objects, results, collections.

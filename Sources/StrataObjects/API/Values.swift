@@ -23,6 +23,8 @@ func anyToValue(_ any: Any?) -> Value? {
     case let v as Decimal128: return .decimal(v)
     case let v as Decimal: return .decimal(Decimal128(v))
     case let v as AnyRealmValue: return v.plainValue
+    // Persistable enums and custom persistable types: their stored value.
+    case let v as any _StrataValue where !(v is ObjectBase): return try? v._strataEncode(_StrataContext(core: nil))
     default: return nil
     }
 }

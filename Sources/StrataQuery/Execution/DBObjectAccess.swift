@@ -23,7 +23,12 @@ public struct DBObjectAccess: QueryObjectAccess {
         var columns: [String: ColumnAccessor] = [:]
         /// (origin class, property) → target key → origin keys (once per reference).
         var backlinks: [String: [ObjKey: [ObjKey]]] = [:]
+        /// Objects returned by link, list, map and backlink reads (the executor's `objectsVisited`).
+        var objectsReached = 0
     }
+
+    /// Objects this access has returned through links so far.
+    var objectsReached: Int { cache.objectsReached }
 
     public init(_ txn: DBTransaction) {
         self.txn = txn
@@ -65,11 +70,13 @@ public struct DBObjectAccess: QueryObjectAccess {
               let target = col.property.objectClassName else { return nil }
         let key = col.int(row)
         guard (try? txn.exists(target, key)) == true else { return nil }
+        cache.objectsReached += 1
         return ObjectLink(className: target, key: key)
     }
 
     public func objects(of object: ObjectLink, property: String) -> [ObjectLink] {
         guard let items = try? txn.list(object.className, object.key, property) else { return [] }
+        cache.objectsReached += items.count
         return items.compactMap { if case .object(let l) = $0 { return l } else { return nil } }
     }
 
@@ -85,6 +92,7 @@ public struct DBObjectAccess: QueryObjectAccess {
 
     public func objectMap(of object: ObjectLink, property: String) -> [(key: String, value: ObjectLink?)] {
         guard let entries = try? txn.map(object.className, object.key, property) else { return [] }
+        cache.objectsReached += entries.count
         return entries.map { e in
             if case .object(let l) = e.value { return (key: e.key, value: l) }
             return (key: e.key, value: nil)
@@ -93,6 +101,7 @@ public struct DBObjectAccess: QueryObjectAccess {
 
     public func backlinks(of object: ObjectLink, originClass: String, property: String) -> [ObjectLink] {
         let map = reverseMap(originClass, property)
+        cache.objectsReached += map[object.key]?.count ?? 0
         return (map[object.key] ?? []).map { ObjectLink(className: originClass, key: $0) }
     }
 

@@ -11,6 +11,10 @@ public struct QueryStatistics: Hashable, Sendable {
     public var indexLookups = 0
     /// Objects handed to the reference evaluator (for comparisons the scans do not handle).
     public var fallbackEvaluations = 0
+    /// Objects reached by following links: by the reference evaluator (each target it reads,
+    /// after removing repeats per hop) and by link-path sets (each object whose links were read,
+    /// once per hop). Bounded by hops × objects per evaluated object, resp. per query.
+    public var objectsVisited = 0
     public init() {}
 }
 
@@ -30,8 +34,14 @@ public struct QueryStatistics: Hashable, Sendable {
 public final class QueryExecutor {
     public let txn: DBTransaction
     public var statistics = QueryStatistics()
+    /// When set, scans check it before each cluster and every few hundred objects evaluated one
+    /// by one, and throw `QueryError.cancelled` once it is cancelled (see `QueryCancellation`).
+    public var cancellation: QueryCancellation?
 
-    public init(_ txn: DBTransaction) { self.txn = txn }
+    public init(_ txn: DBTransaction, cancellation: QueryCancellation? = nil) {
+        self.txn = txn
+        self.cancellation = cancellation
+    }
 
     // MARK: compiling
 
@@ -139,9 +149,14 @@ public final class QueryExecutor {
             }
         }
         let ev = ClusterEvaluator(plan: plan, className: className, txn: txn)
-        defer { statistics.fallbackEvaluations += ev.fallbackEvaluations }
+        ev.cancellation = cancellation
+        defer {
+            statistics.fallbackEvaluations += ev.fallbackEvaluations
+            statistics.objectsVisited += ev.linkPathObjectsRead + (ev.access?.objectsReached ?? 0)
+        }
 
         func run(_ c: ClusterSnapshot, _ fill: (UnsafeMutablePointer<UInt64>) -> Void) throws -> Bool {
+            try cancellation?.check()
             ev.begin(c)
             let words = ev.words
             let cand = ev.arena.push()

@@ -112,6 +112,12 @@ final class ClusterEvaluator {
     deinit { scratch.deallocate() }
     /// Objects given to the reference evaluator.
     var fallbackEvaluations = 0
+    /// Objects whose links were read to build link-path sets.
+    var linkPathObjectsRead = 0
+    /// Per `linkPath` leaf: the queried objects that reach a matching object (see `linkPathSet`).
+    var linkPathSets: [Int: KeySet] = [:]
+    /// Checked every few hundred objects evaluated one by one, and per cluster of a link-path set.
+    var cancellation: QueryCancellation?
 
     let txn: DBTransaction
     /// Per `link.property` leaf: the target objects that satisfy its comparison.
@@ -127,8 +133,65 @@ final class ClusterEvaluator {
         guard case .path(let p) = comparison.left, p.steps.count == 2 else { return KeySet([]) }
         var c = comparison
         c.left = .path(BoundKeyPath(variable: nil, steps: [p.steps[1]], type: p.type, isToMany: false, text: p.text))
-        let keys = try QueryExecutor(txn).filter(.comparison(c), className: className)
+        let ex = QueryExecutor(txn)
+        ex.cancellation = cancellation
+        let keys = try ex.filter(.comparison(c), className: className)
         return KeySet(keys)
+    }
+
+    /// For a link-path leaf: the objects of the queried class from which the path reaches an
+    /// object of the last class that satisfies the comparison (`ANY`, `NONE`), or that fails it
+    /// (`ALL`). Computed backwards, one set per hop: the last class's matches come from a scan
+    /// with the ordinary kernels; each earlier class keeps the objects with a link into the next
+    /// set. Each object of each class on the path is read once per hop, whatever the
+    /// collections' sizes (the per-object evaluation revisits shared targets once per path).
+    func linkPathSet(_ leaf: LinkPathLeaf) throws -> KeySet {
+        let lastClass = leaf.hops[leaf.hops.count - 1].target
+        let ex = QueryExecutor(txn)
+        ex.cancellation = cancellation
+        var keys = try ex.filter(.comparison(leaf.lastComparison), className: lastClass)
+        linkPathObjectsRead += ex.statistics.rowsScanned + ex.statistics.objectsVisited
+        if leaf.mode == .all {
+            // ALL holds unless some reached value fails: track the failing objects.
+            let matching = KeySet(keys)
+            var failing: [ObjKey] = []
+            try txn.forEachCluster(lastClass) { c in
+                try cancellation?.check()
+                linkPathObjectsRead += c.count
+                for r in 0..<c.count where !matching.contains(c.key(r)) { failing.append(c.key(r)) }
+                return true
+            }
+            keys = failing
+        }
+        var current = KeySet(keys)
+        var currentIsEmpty = keys.isEmpty
+        for j in stride(from: leaf.hops.count - 1, through: 0, by: -1) {
+            let source = j == 0 ? className : leaf.hops[j - 1].target
+            let property = leaf.hops[j].property
+            if currentIsEmpty { return KeySet([]) }
+            guard let prop = txn.schema[source]?[property] else { return KeySet([]) }
+            var reaching: [ObjKey] = []
+            let target = current
+            try txn.forEachCluster(source) { c in
+                try cancellation?.check()
+                linkPathObjectsRead += c.count
+                if prop.collection == .single {
+                    let col = try c.column(property)
+                    for r in 0..<c.count where !col.isNull(r) && target.contains(col.int(r)) { reaching.append(c.key(r)) }
+                } else {
+                    for r in 0..<c.count {
+                        let items = try c.collection(property, row: r)
+                        if items.contains(where: { if case .object(let l) = $0 { return target.contains(l.key) } else { return false } }) {
+                            reaching.append(c.key(r))
+                        }
+                    }
+                }
+                return true
+            }
+            current = KeySet(reaching)
+            currentIsEmpty = reaching.isEmpty
+        }
+        return current
     }
 
     init(plan: ScanPlan, className: String, txn: DBTransaction) {
@@ -265,13 +328,24 @@ final class ClusterEvaluator {
                 }
                 linkRowsEvaluated += n
             }
+        case .linkPath(let leaf):
+            for w in 0..<words { out[w] = 0 }
+            guard let cluster = columns.cluster else { return }
+            let set: KeySet
+            if let s = linkPathSets[leaf.id] { set = s } else { set = try linkPathSet(leaf); linkPathSets[leaf.id] = set }
+            // ANY: the object reaches a match; NONE / ALL: it reaches no match / no failure.
+            let wantMember = leaf.mode == .any
+            forEachRow(cand, words) { i in
+                if set.contains(cluster.key(i)) == wantMember { out[i >> 6] |= 1 << UInt64(i & 63) }
+            }
         case .fallback(let c):
             for w in 0..<words { out[w] = 0 }
             guard let evaluator, let cluster = columns.cluster else { return }
             let predicate = BoundPredicate.comparison(c)
             var n = 0
-            forEachRow(cand, words) { i in
+            try forEachRow(cand, words) { i in
                 n += 1
+                if n & 255 == 0 { try cancellation?.check() }
                 if evaluator.matches(ObjectLink(className: className, key: cluster.key(i)), predicate) {
                     out[i >> 6] |= 1 << UInt64(i & 63)
                 }

@@ -85,6 +85,11 @@ enum ScanLeaf {
     /// read once per query into a map (after a few objects went the per-object way).
     case linkedValue(link: Int, target: String, property: String, op: QueryOperator, options: QueryStringOptions,
                      right: [QueryValue], comparison: BoundComparison, id: Int)
+    /// `ANY`/`NONE`/`ALL a.b.c.property op constants` where every step before the last follows a
+    /// to-one or to-many link: answered with one set of objects per hop, computed backwards from
+    /// the last class (see `ClusterEvaluator.linkPathSet`), so the work is about hops × objects
+    /// instead of growing with the product of the collections' sizes.
+    case linkPath(LinkPathLeaf)
     case fallback(BoundComparison)
 
     var cost: Int {
@@ -95,6 +100,7 @@ enum ScanLeaf {
         case .foldedBytes: return 8
         case .generic: return 20
         case .linkedValue: return 40
+        case .linkPath: return 60
         case .fallback: return 200
         }
     }
@@ -189,6 +195,7 @@ struct ScanCompiler {
     }
 
     private mutating func leaf(_ c: BoundComparison) -> ScanLeaf {
+        if let lp = linkPathLeaf(c) { return .linkPath(lp) }
         guard c.quantifier == nil else { return fallback(c) }
         // Normalise `constant op property` to `property op' constant` where the operator flips.
         var left = c.left, right = c.right, op = c.op
@@ -242,6 +249,31 @@ struct ScanCompiler {
         scalars.append(contentsOf: transform(s, .caseInsensitive))
         let bytes = Array(String(scalars).utf8)
         return bytes.allSatisfy { $0 < 0x80 } ? bytes : nil
+    }
+
+    /// A to-many link path compared with constants, as a `LinkPathLeaf` (nil for other shapes).
+    private mutating func linkPathLeaf(_ c: BoundComparison) -> LinkPathLeaf? {
+        guard case .path(let p) = c.left, p.variable == nil, p.isToMany, p.steps.count >= 2 else { return nil }
+        switch c.right { case .value, .values: break; default: return nil }
+        var hops: [LinkPathLeaf.Hop] = []
+        for step in p.steps.dropLast() {
+            switch step {
+            case .link(let property, let target): hops.append(.init(property: property, target: target))
+            case .links(let property, let target): hops.append(.init(property: property, target: target))
+            default: return nil
+            }
+        }
+        guard case .value = p.steps[p.steps.count - 1] else { return nil }
+        var last = c
+        last.quantifier = nil
+        last.left = .path(BoundKeyPath(variable: nil, steps: [p.steps[p.steps.count - 1]], type: p.type, isToMany: false, text: p.text))
+        let mode: LinkPathLeaf.Mode
+        switch c.quantifier {
+        case nil, .anyOf?: mode = .any
+        case .noneOf?: mode = .none
+        case .allOf?: mode = .all
+        }
+        return LinkPathLeaf(hops: hops, lastComparison: last, mode: mode, id: nextLinkLeaf())
     }
 
     private var linkLeaves = 0
@@ -442,4 +474,25 @@ struct ScanCompiler {
             return nil  // LIKE: generic
         }
     }
+}
+
+/// A comparison whose left side follows links (at least one to-many) to a scalar property of
+/// the last class, against constants.
+struct LinkPathLeaf {
+    struct Hop { let property: String; let target: String }
+    enum Mode {
+        /// Some reached value satisfies the comparison.
+        case any
+        /// No reached value does (`NONE`).
+        case none
+        /// Every reached value does (`ALL`, true when nothing is reached).
+        case all
+    }
+    /// The link steps, from the queried class on; the last hop's target holds the property.
+    let hops: [Hop]
+    /// The comparison re-rooted at the last class: `property op constants`, single-valued.
+    let lastComparison: BoundComparison
+    let mode: Mode
+    /// Key of the leaf's cached root set within one `ClusterEvaluator`.
+    let id: Int
 }

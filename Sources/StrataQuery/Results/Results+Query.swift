@@ -49,6 +49,7 @@ extension Results {
     /// Parses and binds a query for this class against the realm's schema.
     public func compileQuery(_ text: String, _ arguments: [Any]) throws -> BoundQuery {
         let schema = withTransaction { QuerySchema($0.schema) }
+        let (text, arguments) = rewritePredicatePlaceholders(text, arguments)   // RealmSwift's %@ and %K
         return try RQL.compile(text, schema: schema, className: className, arguments: QueryArguments.convert(arguments))
     }
 

@@ -1,0 +1,51 @@
+import Foundation
+
+// RealmSwift's (and SwiftUI's) editing helpers on List and Map.
+
+extension List {
+    /// Removes the elements in `range`.
+    public func removeSubrange(_ range: Range<Int>) { replaceSubrange(range, with: []) }
+    /// Removes the elements at `offsets` (SwiftUI's `onDelete`).
+    public func remove(atOffsets offsets: IndexSet) {
+        var v = Array(self)
+        for i in offsets.reversed() {
+            guard i >= 0 && i < v.count else { strataProgrammerError("Index \(i) is out of bounds (must be less than \(v.count))") }
+            v.remove(at: i)
+        }
+        replaceSubrange(0..<count, with: v)
+    }
+    /// Moves the elements at `source` to `destination` (SwiftUI's `onMove` semantics:
+    /// `destination` is an index in the list before the move).
+    public func move(fromOffsets source: IndexSet, toOffset destination: Int) {
+        var v = Array(self)
+        let moving = source.map { v[$0] }
+        let before = source.filter { $0 < destination }.count
+        for i in source.reversed() { v.remove(at: i) }
+        v.insert(contentsOf: moving, at: destination - before)
+        replaceSubrange(0..<count, with: v)
+    }
+}
+
+extension Map {
+    /// Adds the entries of `other`; for a key present in both, `combine` picks the value.
+    public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (key: Key, value: Value) {
+        for (k, v) in other {
+            if let old = self[k] { self[k] = try combine(old, v) } else { self[k] = v }
+        }
+    }
+    /// Adds the entries of a dictionary; for a key present in both, `combine` picks the value.
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
+    }
+    /// The values sorted (RealmSwift's `sorted(ascending:)` on maps of comparable values).
+    public func sorted(ascending: Bool = true) -> [Value] where Value: Comparable {
+        values.sorted { ascending ? $0 < $1 : $1 < $0 }
+    }
+    /// The smallest value, or nil when empty.
+    public func min() -> Value? where Value: Comparable { values.min() }
+    /// The largest value, or nil when empty.
+    public func max() -> Value? where Value: Comparable { values.max() }
+    /// The sum of the values (0 when empty).
+    public func sum() -> Value where Value: AdditiveArithmetic { values.reduce(.zero, +) }
+}

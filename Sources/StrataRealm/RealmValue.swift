@@ -1,0 +1,110 @@
+/// A value read from a Realm file. Mixed values use the same cases (a Mixed holding an int is
+/// `.int`); links carry the target class name and object key, so embedded objects and link
+/// targets are resolved through `RealmFile.object(withKey:in:)`.
+public indirect enum RealmValue: Sendable, CustomStringConvertible {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case binary([UInt8])
+    /// Seconds and nanoseconds since 1970 (they share a sign, as in realm-core).
+    case timestamp(seconds: Int64, nanoseconds: Int32)
+    case objectId(RealmObjectId)
+    case uuid(RealmUUID)
+    case decimal128(RealmDecimal128)
+    /// A link (or typed link, or a link held in a Mixed) to object `key` of class `className`.
+    case link(className: String, key: Int64)
+    case list([RealmValue])
+    case set([RealmValue])
+    case dictionary([RealmDictionaryEntry])
+
+    public var isNull: Bool { if case .null = self { return true } else { return false } }
+
+    public var description: String {
+        switch self {
+        case .null: return "null"
+        case let .bool(b): return b ? "true" : "false"
+        case let .int(i): return String(i)
+        case let .float(f): return "\(f)"
+        case let .double(d): return "\(d)"
+        case let .string(s): return s
+        case let .binary(b): return "<\(b.count) bytes>"
+        case let .timestamp(s, n): return RealmTimestampFormat.iso8601(seconds: s, nanoseconds: n)
+        case let .objectId(o): return o.description
+        case let .uuid(u): return u.description
+        case let .decimal128(d): return d.description
+        case let .link(c, k): return "\(c)[key \(k)]"
+        case let .list(v): return "[" + v.map(\.description).joined(separator: ", ") + "]"
+        case let .set(v): return "{" + v.map(\.description).joined(separator: ", ") + "}"
+        case let .dictionary(e): return "{" + e.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+        }
+    }
+}
+
+/// One key/value pair of a Realm dictionary (keys are strings, or ints in files that use int keys).
+public struct RealmDictionaryEntry: Sendable {
+    public let key: String
+    public let value: RealmValue
+}
+
+/// A 12-byte BSON ObjectId.
+public struct RealmObjectId: Sendable, Hashable, CustomStringConvertible {
+    public let bytes: [UInt8]
+    public var description: String { RealmHex.lower(bytes) }
+}
+
+/// A 16-byte UUID, printed in canonical lower-case form.
+public struct RealmUUID: Sendable, Hashable, CustomStringConvertible {
+    public let bytes: [UInt8]
+    public var description: String {
+        let h = RealmHex.lower(bytes)
+        guard h.count == 32 else { return h }
+        let c = Array(h)
+        return String(c[0..<8]) + "-" + String(c[8..<12]) + "-" + String(c[12..<16]) + "-" + String(c[16..<20]) + "-" + String(c[20..<32])
+    }
+}
+
+enum RealmHex {
+    static func lower(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// ISO-8601 UTC text of a realm timestamp with 9 fraction digits, as realm-core's tools print it.
+public enum RealmTimestampFormat {
+    public static func iso8601(seconds: Int64, nanoseconds: Int32) -> String {
+        // seconds and nanoseconds share a sign; floor to a whole second plus a positive fraction.
+        var s = seconds
+        var n = Int64(nanoseconds)
+        if n < 0 { s = s &- 1; n = n &+ 1_000_000_000 }
+        let days = s >= 0 ? s / 86400 : (s &- 86399) / 86400
+        let rem = s &- days &* 86400
+        let (y, m, d) = civil(days)
+        func pad(_ v: Int64, _ w: Int) -> String {
+            let t = String(v)
+            return t.count >= w ? t : String(repeating: "0", count: w - t.count) + t
+        }
+        let year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4)
+        return "\(year)-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2)).\(pad(n, 9))Z"
+    }
+
+    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func civil(_ z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 &+ 719468
+        let era = (z >= 0 ? z : z &- 146096) / 146097
+        let doe = z &- era &* 146097
+        let yoe = (doe &- doe / 1460 &+ doe / 36524 &- doe / 146096) / 365
+        let y = yoe &+ era &* 400
+        let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)
+        let mp = (5 &* doy &+ 2) / 153
+        let d = doy &- (153 &* mp &+ 2) / 5 &+ 1
+        let m = mp < 10 ? mp &+ 3 : mp &- 9
+        return (m <= 2 ? y &+ 1 : y, m, d)
+    }
+}

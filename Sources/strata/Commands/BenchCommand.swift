@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataBench
+import StrataTooling
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Bench: StrataSubcommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Benchmark Strata against SQLite (WAL, prepared statements) on the same data; build with -c release.")
+
+    @Option(help: "Objects of the bulk insert.") var objects = 1_000_000
+    @Option(help: "Repetitions per engine (the median is reported).") var repetitions = 3
+    @Option(help: "Primary-key lookups.") var lookups = 100_000
+    @Option(help: "Small durable commits.") var commits = 1_000
+    @Option(help: "Directory for the temporary files (default: the system temporary directory).") var directory: String?
+    @Flag(help: "Print one JSON document.") var json = false
+
+    func run(output out: CommandOutput) throws -> Int32 {
+        let options = BenchOptions(objects: objects, repetitions: repetitions, json: json,
+                                   directory: directory.map { URL(fileURLWithPath: $0) }, lookups: lookups, commits: commits)
+        do { try options.validate() } catch { throw CLIError("\(error)", code: ExitCode32.usage) }
+        var failure: Error?
+        try runBenchmark(options: options, engines: [makeStrataBenchEngine(), SQLiteBenchEngine()]) { line in
+            do { try out.line(line) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+        return 0
+    }
+}

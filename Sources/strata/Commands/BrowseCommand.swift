@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataBrowser
+import StrataTooling
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Browse: StrataSubcommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Open the terminal browser (the default subcommand).",
+        discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).")
+
+    @Argument(help: "The database file; omit it for the demo database.")
+    var file: String?
+    @Flag(name: .customLong("read-only"), help: "Open without writing anything (edits and compaction are refused).")
+    var readOnly = false
+    @OptionGroup var common: CommonOptions
+
+    func run(output out: CommandOutput) throws -> Int32 {
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            throw CLIError("the browser needs a terminal; in scripts use a subcommand such as 'strata info FILE' (see 'strata --help')", code: ExitCode32.usage)
+        }
+        let path: String
+        if let file {
+            path = file
+        } else {
+            path = DemoDatabase.defaultPath()
+            if !FileManager.default.fileExists(atPath: path) {
+                out.note("strata: creating the demo database at \(path) (once)…")
+                let bar = ProgressBar()
+                try createDemoDatabase(at: path) { phase, fraction in bar.update(fraction, phase) }
+                bar.finish()
+            } else {
+                out.note("strata: opening the demo database at \(path)")
+            }
+        }
+        let database: Database
+        let key = try common.key()
+        do {
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
+        } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {
+            // An encrypted file and no key file: ask for the key (not echoed).
+            guard let typed = getpass("\(path) is encrypted. Key (128 hex characters): ").map({ String(cString: $0) }),
+                  let key = ValueConversion.bytes(hex: typed.trimmingCharacters(in: .whitespaces)), key.count == 64 else {
+                throw CLIError("the key must be 128 hex characters (or use --encryption-key-file)", code: ExitCode32.encryption)
+            }
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
+        }
+        let source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
+        let signal: Int32
+        do {
+            signal = try runBrowser(dataSource: source)
+        } catch {
+            source.close()
+            throw CLIError((error as? BrowserError)?.message ?? String(describing: error), code: ExitCode32.usage)
+        }
+        source.close()
+        return signal != 0 ? 128 + signal : 0
+    }
+}

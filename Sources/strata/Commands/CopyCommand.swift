@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Strata
+import StrataTooling
+import StrataStorage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct Copy: StrataSubcommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a compacted copy of the current version to a new file (writeCopy).")
+
+    @Argument(help: "The database to copy.") var source: String
+    @Argument(help: "The new file (must not exist).") var destination: String
+    @Option(name: .customLong("output-encryption-key-file"), help: ArgumentHelp("Encrypt the copy with this key (64 raw bytes or 128 hex characters).", valueName: "K2"))
+    var outputKeyFile: String?
+    @Flag(help: "Write the copy unencrypted.") var decrypt = false
+    @Flag(help: "Print one JSON document.") var json = false
+    @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        if outputKeyFile != nil && decrypt { throw ValidationError("--output-encryption-key-file and --decrypt cannot be used together") }
+    }
+
+    func run(output out: CommandOutput) throws -> Int32 {
+        let outputKey = try outputKeyFile.map(readKeyFile)
+        if FileManager.default.fileExists(atPath: destination) {
+            throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
+        }
+        let db = try common.open(source, readOnly: true, label: "strata copy")
+        defer { db.close() }
+        let before = try db.store.fileSize()
+        let bar = ProgressBar()
+        let started = Date()
+        let version = try db.store.newestMeta().version
+        // No flag: the copy keeps the source's key; --decrypt: a plain copy; K2: encrypted with K2.
+        let copyKey: [UInt8]? = try decrypt ? nil : (outputKey ?? common.key())
+        do {
+            try db.store.writeCopy(toPath: destination, encryptionKey: copyKey, progress: { bar.update($0.fraction, "copying") })
+        } catch { bar.finish(); throw cliError(error) }
+        bar.finish()
+        let seconds = Date().timeIntervalSince(started)
+        let after = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? NSNumber)??.int64Value ?? 0
+        if json {
+            try out.json(.object([("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
+                               ("sourceBytes", .int(before)), ("destinationBytes", .int(after)), ("seconds", .double(seconds)),
+                               ("encrypted", .bool(copyKey != nil))]))
+            return 0
+        }
+        if decrypt && !db.store.isEncrypted { out.note("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }
+        try out.line("copied \(source) (\(Formatting.bytes(Int64(before)))) to \(destination) (\(Formatting.bytes(after))) at version \(version) in \(String(format: "%.2f", seconds)) s")
+        return 0
+    }
+}
