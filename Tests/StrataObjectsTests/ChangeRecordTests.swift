@@ -186,3 +186,34 @@ final class ChangeRecordTests: XCTestCase {
         XCTAssertEqual(realm.objects(APerson.self).count, 29)
     }
 }
+
+/// `observe(on: queue)` from a realm whose thread runs no loop: `.initial` and updates are
+/// computed and delivered on the queue (RealmSwift's rule), not on the realm's thread.
+final class QueueDeliveryTests: XCTestCase {
+    func testObserveOnQueueFromThreadWithoutLoop() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        _ = try Realm(configuration: cfg)
+        let q = DispatchQueue(label: "observer-queue")
+        let initial = DispatchSemaphore(value: 0), update = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let counts = Locked<[Int]>([])
+        Thread {
+            let r = try! Realm(configuration: cfg)
+            let token = r.objects(APerson.self).observe(on: q) { change in
+                switch change {
+                case .initial(let x): counts.with { $0.append(x.count) }; initial.signal()
+                case .update(let x, _, _, _): counts.with { $0.append(x.count) }; update.signal()
+                case .error: break
+                }
+            }
+            release.wait() // this thread never runs a loop nor refreshes
+            token.invalidate()
+        }.start()
+        XCTAssertEqual(initial.wait(timeout: .now() + 30), .success, ".initial arrives on the queue")
+        let writer = try Realm(configuration: cfg, queue: nil)
+        try writer.write { writer.add(APerson(id: 1, name: "w")) }
+        XCTAssertEqual(update.wait(timeout: .now() + 30), .success, "the update arrives on the queue")
+        release.signal()
+        XCTAssertEqual(counts.with { $0 }, [0, 1])
+    }
+}
