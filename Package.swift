@@ -10,7 +10,10 @@
 //                     RealmSwift-style API and the dynamic API, notifications, compaction
 //   StrataQuery     - Realm Query Language parser and evaluator, typed `where {}`
 //   Strata          - the umbrella module users import (re-exports objects + query)
-//   StrataBrowser   - screens drawn into a cell buffer, key handling, models
+//   StrataTooling   - shared by the browser and `strata`: the data source protocol the screens
+//                     read (`BrowserDataSource`) and its value types, the data source over the
+//                     engine, reports, value <-> text, the demo database, formatting
+//   StrataBrowser   - the UI: screens drawn into a cell buffer, key handling, layout, ncurses
 //   CNcurses        - ncurses shim; the backend only blits the cell buffer
 //   StrataBench     - the benchmark against SQLite (CSQLite)
 //   strata          - the executable: browse (default) and the subcommands
@@ -18,7 +21,8 @@ import PackageDescription
 
 let package = Package(
     name: "Strata",
-    platforms: [.macOS(.v13)],
+    // Linux only: the lock file uses futex on shared memory and compaction uses memfd
+    // (CStrataSupport). macOS would need os_unfair_lock/ulock and a file-backed memfd substitute.
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "StrataStorage", targets: ["StrataStorage"]),
@@ -53,13 +57,14 @@ let package = Package(
             name: "CNcurses",
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "StrataBrowser", dependencies: ["Strata", "CNcurses"]),
+        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery"]),
+        .target(name: "StrataBrowser", dependencies: ["StrataTooling", "CNcurses"]),
         .systemLibrary(name: "CSQLite"),
-        .target(name: "StrataBench", dependencies: ["Strata", "StrataStorage", "CSQLite"]),
+        .target(name: "StrataBench", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "CSQLite"]),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataStorage", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,12 +74,16 @@ let package = Package(
             name: "StrataStorageTests",
             dependencies: ["StrataStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
-        .testTarget(name: "StrataObjectsTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataQueryTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataObjectsTests", dependencies: ["StrataStorage", "StrataObjects"]),
+        .testTarget(name: "StrataQueryTests", dependencies: ["Strata", "StrataStorage", "StrataObjects", "StrataQuery"]),
         // RealmSwift-style tests of the compatibility API (issue 15).
         .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
-        .testTarget(name: "StrataBrowserTests", dependencies: ["StrataBrowser"], exclude: ["Golden"]),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "strata"]),
+        .testTarget(
+            name: "StrataBrowserTests",
+            dependencies: ["StrataBrowser", "StrataTooling", "Strata", "StrataStorage", "StrataObjects", "StrataQuery"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "StrataTooling", "strata"]),
         .testTarget(name: "StrataRealmTests", dependencies: ["StrataRealm"], exclude: ["Fixtures"]),
     ]
 )

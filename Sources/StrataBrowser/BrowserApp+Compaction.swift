@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// The compaction flow: `c` → confirmation (or the online offer when other processes have the
 /// file open) → progress → before/after sizes in the Log and the status bar.
 extension BrowserApp {
@@ -33,7 +35,7 @@ extension BrowserApp {
     }
 
     private func runCompaction(online: Bool) {
-        overlay = .compaction(.running(online: online, progress: CompactionProgress(fraction: 0, phase: "starting")))
+        overlay = .compaction(.running(online: online, progress: CompactionProgressReport(fraction: 0, phase: "starting")))
         onIntermediateFrame?(frame())
         do {
             let result = try dataSource.compact(online: online) { progress in
@@ -54,7 +56,7 @@ extension BrowserApp {
     }
 
     /// `online compaction: 612.3 MiB → 540.0 MiB (−72.3 MiB) in 0.77 s`.
-    static func describe(_ result: CompactionResult) -> String {
+    static func describe(_ result: CompactionOutcome) -> String {
         "\(result.online ? "online compaction" : "compaction"): \(Formatting.bytes(result.beforeBytes)) → "
             + "\(Formatting.bytes(result.afterBytes)) (−\(Formatting.bytes(result.beforeBytes - result.afterBytes))) "
             + "in \(Formatting.duration(result.seconds))"

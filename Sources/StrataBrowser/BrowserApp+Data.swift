@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// Keys of the Data screen: sidebar, table and detail navigation, links, backlinks, filter,
 /// sort, edit, add, delete.
 extension BrowserApp {
@@ -90,7 +92,7 @@ extension BrowserApp {
 
     /// The object and property under the cursor, wherever the cursor is.
     struct CursorTarget {
-        var object: ObjectLink?
+        var object: LabeledObjectRef?
         var property: PropertyDescription?
         var value: DisplayValue?
         /// Set when the cursor is on an item of a collection.
@@ -104,7 +106,7 @@ extension BrowserApp {
             guard let row = table.row(at: table.cursorRow) else { return nil }
             let column = table.columns.indices.contains(table.cursorColumn) ? table.columns[table.cursorColumn] : nil
             let value = row.values.indices.contains(table.cursorColumn) ? row.values[table.cursorColumn] : nil
-            var target = CursorTarget(object: row.ref.map { ObjectLink(ref: $0, label: rowLabel(row, table)) },
+            var target = CursorTarget(object: row.ref.map { LabeledObjectRef(ref: $0, label: rowLabel(row, table)) },
                                       property: column, value: value)
             if case .collection(let owner, let property) = table.source {
                 target.collection = (owner.ref, property, table.cursorRow)
@@ -144,11 +146,11 @@ extension BrowserApp {
             return
         }
         if let linked = target.value?.linkedObject, case .link(let link)? = target.value {
-            push(.detail(DetailState(link: ObjectLink(ref: linked, label: link.label))))
+            push(.detail(DetailState(link: LabeledObjectRef(ref: linked, label: link.label))))
             return
         }
         if let linked = target.value?.linkedObject, case .embedded(let link)? = target.value {
-            push(.detail(DetailState(link: ObjectLink(ref: linked, label: link.label))))
+            push(.detail(DetailState(link: LabeledObjectRef(ref: linked, label: link.label))))
             return
         }
         if case .table = levels.last, let object = target.object {
@@ -158,7 +160,7 @@ extension BrowserApp {
         if target.value == .null { show("null: nothing to open") }
     }
 
-    private func openCollection(owner: ObjectLink, property: PropertyDescription) {
+    private func openCollection(owner: LabeledObjectRef, property: PropertyDescription) {
         var columns: [PropertyDescription]
         if let target = property.targetClass {
             columns = (try? dataSource.properties(className: target)) ?? []

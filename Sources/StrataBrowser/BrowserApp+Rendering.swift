@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// Assembling a frame: the screen's widgets from the app state, the message line, overlays.
 extension BrowserApp {
@@ -77,8 +78,9 @@ extension BrowserApp {
             // Show the end of long input so the insertion point stays visible.
             let available = max(1, rect.width - labelWidth - 1)
             let characters = Array(prompt.text)
+            let cursor = max(0, min(prompt.cursor, characters.count))
             var start = 0
-            while DisplayWidth.of(String(characters[start..<prompt.cursor])) >= available { start += 1 }
+            while start < cursor, DisplayWidth.of(String(characters[start..<cursor])) >= available { start += 1 }
             var shown = ""
             var width = 0
             for character in characters[start...] {
@@ -88,8 +90,13 @@ extension BrowserApp {
                 width += columns
             }
             buffer.write(shown, x: rect.x + labelWidth, y: rect.y, maxWidth: available, style: theme.text)
-            let cursorX = rect.x + labelWidth + DisplayWidth.of(String(characters[start..<prompt.cursor]))
+            let cursorX = rect.x + labelWidth + DisplayWidth.of(String(characters[start..<cursor]))
             buffer.cursor = (min(cursorX, rect.maxX - 1), rect.y)
+            return
+        }
+        if let filterJob {
+            buffer.write("filtering \(filterJob.className): \(filterJob.filter) …  Esc cancels", x: rect.x, y: rect.y, width: rect.width,
+                         style: theme.message)
             return
         }
         if let message {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// Runs the browser in the terminal with ncurses until the user quits or a terminating signal
 /// arrives; the terminal is restored on every exit path (including thrown errors).
@@ -31,6 +32,7 @@ public func runBrowser(dataSource: BrowserDataSource, backend: TerminalBackend,
     if !backend.supportsColor { colorEnvironment["NO_COLOR"] = "1" }
     let app = BrowserApp(dataSource: dataSource, size: backend.size, environment: colorEnvironment, clock: clock)
     app.onIntermediateFrame = { backend.draw($0) }
+    app.filterWake = backend.makeWaker()
     app.processChanges()
     backend.draw(app.frame())
     while !app.shouldQuit {

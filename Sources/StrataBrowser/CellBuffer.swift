@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// One screen cell: a grapheme cluster, how many columns it takes, and its style.
 public struct Cell: Hashable, Sendable {
     /// The grapheme drawn here; empty for the right half of a wide character.

@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// The frame around every screen: tab bar, status bar, message line and dialog boxes.
 enum ChromeRenderer {
     static func tabBar(selected: BrowserScreen, theme: Theme, into buffer: inout CellBuffer, rect: Rect) {
@@ -19,7 +21,7 @@ enum ChromeRenderer {
 
     /// File, version, sizes, participants, mode, and the last compaction; parts are dropped
     /// from the least important end when the terminal is narrow.
-    static func statusBar(info: FileInfo, status: FileStatus, lastCompaction: CompactionResult?, theme: Theme,
+    static func statusBar(info: FileInfo, status: FileStatus, lastCompaction: CompactionOutcome?, theme: Theme,
                           into buffer: inout CellBuffer, rect: Rect) {
         buffer.fill(rect, style: theme.statusBar)
         let wide = rect.width >= 100

@@ -1,6 +1,8 @@
+import StrataTooling
+
 /// The Compaction screen and the compaction dialogs (confirmation, online offer, progress, result).
 enum CompactionScreenRenderer {
-    static func lines(plan: CompactionPlan, history: [CompactionResult], readOnly: Bool, width: Int, theme: Theme) -> [StyledLine] {
+    static func lines(plan: CompactionPlan, history: [CompactionOutcome], readOnly: Bool, width: Int, theme: Theme) -> [StyledLine] {
         var lines = [StyledLine("Compaction", theme.title)]
         lines += ChromeRenderer.wrapped(
             "The file takes \(Formatting.bytes(plan.totalBytes)); a full compaction rewrites the live data densely into "

@@ -1,11 +1,13 @@
+import StrataTooling
+
 /// What a table in the Data screen lists.
 enum TableSource: Hashable {
     /// All objects of a class (filterable and sortable).
     case objects(className: String)
     /// The items of a List/Set/Map property of an object.
-    case collection(owner: ObjectLink, property: PropertyDescription)
+    case collection(owner: LabeledObjectRef, property: PropertyDescription)
     /// The objects that link to an object.
-    case backlinks(target: ObjectLink)
+    case backlinks(target: LabeledObjectRef)
 }
 
 /// A table view: its source, columns, cursor and the rows of the visible window.
@@ -58,7 +60,7 @@ struct TableState {
 
 /// An object detail view: one line per property.
 struct DetailState {
-    var link: ObjectLink
+    var link: LabeledObjectRef
     var detail: ObjectDetail?
     var cursor = 0
     var top = 0

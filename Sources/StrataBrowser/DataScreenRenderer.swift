@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// The Data screen's other widgets: the class sidebar, the breadcrumb and the detail view.
 enum DataScreenRenderer {
     static func sidebar(classes: [ClassSummary], selected: Int, focused: Bool, theme: Theme,

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// A one-line text input on the message line.
 struct Prompt {
@@ -25,36 +26,43 @@ struct Prompt {
     }
 
     /// Applies an editing key; returns `false` for keys a prompt does not handle.
+    ///
+    /// The cursor counts Characters (grapheme clusters) of `text`. A typed scalar can merge with
+    /// its neighbours into one Character (`e` + U+0301 is `é`, two regional indicators are one
+    /// flag), so after an insertion the cursor is recounted from the text before it rather than
+    /// advanced by one, and it is clamped to the text on every key.
     mutating func edit(_ key: Key) -> Bool {
-        var characters = Array(text)
+        let characters = Array(text)
+        cursor = max(0, min(cursor, characters.count))
         switch key {
         case .character(let character):
-            characters.insert(character, at: cursor)
-            cursor += 1
+            let head = String(characters[..<cursor]) + String(character)
+            text = head + String(characters[cursor...])
+            cursor = min(head.count, text.count)
         case .backspace:
             guard cursor > 0 else { return true }
-            characters.remove(at: cursor - 1)
-            cursor -= 1
+            text = String(characters[..<(cursor - 1)]) + String(characters[cursor...])
+            cursor = min(cursor - 1, text.count)
         case .delete:
             guard cursor < characters.count else { return true }
-            characters.remove(at: cursor)
+            text = String(characters[..<cursor]) + String(characters[(cursor + 1)...])
+            cursor = min(cursor, text.count)
         case .left: cursor = max(0, cursor - 1)
         case .right: cursor = min(characters.count, cursor + 1)
         case .home, .control("a"): cursor = 0
         case .end, .control("e"): cursor = characters.count
         case .control("u"):
-            characters.removeAll()
+            text = ""
             cursor = 0
         default: return false
         }
-        text = String(characters)
         return true
     }
 }
 
 /// What a yes/no confirmation does on `y`.
 enum ConfirmAction {
-    case deleteObject(ObjectLink)
+    case deleteObject(LabeledObjectRef)
     case removeCollectionItem(owner: ObjectRef, property: PropertyDescription, index: Int, label: String)
     case quit
 }
@@ -65,8 +73,8 @@ enum CompactionStep {
     case confirm(CompactionPlan)
     /// Others have it open: say who, offer online compaction.
     case onlineOffer(CompactionPlan)
-    case running(online: Bool, progress: CompactionProgress)
-    case finished(CompactionResult)
+    case running(online: Bool, progress: CompactionProgressReport)
+    case finished(CompactionOutcome)
 }
 
 /// A window over the screen that takes the keys until closed.

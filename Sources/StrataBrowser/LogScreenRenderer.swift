@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// The Log screen: commits seen from other processes, compaction results, errors; newest first.
 enum LogScreenRenderer {
     static func lines(_ log: [LogEntry], width: Int, theme: Theme) -> [StyledLine] {

@@ -1,5 +1,6 @@
 import CNcurses
 import Foundation
+import StrataTooling
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// The Space screen: a used/locked/free bar against the total, bytes per class, column and
 /// index, free space by extent size and by the version that freed it, and one sentence on
 /// what compaction would give back.

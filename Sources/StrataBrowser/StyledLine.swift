@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// A line of text made of styled spans, for the scrolling report screens and dialogs.
 struct StyledLine {
     struct Span {

@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// What a table widget shows: plain values, no data source.
 struct TableModel {
     var columns: [PropertyDescription]

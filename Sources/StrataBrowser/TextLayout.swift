@@ -1,3 +1,5 @@
+import StrataTooling
+
 /// Fitting text into columns by display width.
 public enum TextLayout {
     /// `text` cut to at most `width` columns with a trailing `…` when it was longer; a wide

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 
 /// The Versions screen: current version, live readers (what each pins, for how long, how many
 /// bytes it keeps from reuse; dead ones marked), recent commits.

@@ -4,7 +4,7 @@ import StrataStorage
 /// The block run when the file's schema version is older than the configured one (RealmSwift's
 /// `MigrationBlock`). It may throw: the migration is then abandoned and the file is unchanged.
 /// A non-throwing closure (RealmSwift source) converts to this type.
-public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
+public typealias MigrationBlock = (_ migration: Migration, _ oldSchemaVersion: UInt64) throws -> Void
 
 /// Errors of schema versions and migrations. Messages say what to change.
 public enum MigrationError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -118,6 +118,7 @@ public final class Migration {
 /// name. `object["name"]` reads Swift values (Int, Double, String, Data, Date, …; a link is a
 /// `MigrationObject`; a list or set an array; a map a dictionary; null is nil) and, for new
 /// objects, sets them. `value(_:)`/`set(_:_:)` are the `Value`-typed equivalents.
+@dynamicMemberLookup
 public final class MigrationObject: CustomStringConvertible {
     unowned let migration: Migration
     let txn: DBTransaction
@@ -154,6 +155,12 @@ public final class MigrationObject: CustomStringConvertible {
         set {
             do { try setAny(name, newValue) } catch { migration.record(error) }
         }
+    }
+
+    /// `old.name` / `new.name = x`: the subscript by name (RealmSwift's dynamic member lookup).
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
     }
 
     /// Reads a property as a Swift value; throws for an unknown property.

@@ -377,8 +377,8 @@ func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
     }
 }
 
-/// Days since 1970-01-01 for a civil date.
-func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
+/// Days since 1970-01-01 for a civil date (the one calendar conversion of the package).
+package func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
     let y = m <= 2 ? y0 - 1 : y0
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400
@@ -388,8 +388,8 @@ func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
     return era * 146_097 + doe - 719_468
 }
 
-/// The civil date for a number of days since 1970-01-01.
-func civilFromDays(_ z0: Int64) -> (year: Int64, month: Int64, day: Int64) {
+/// The civil date for a number of days since 1970-01-01 (the one calendar conversion of the package).
+package func civilFromDays(_ z0: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let z = z0 + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097

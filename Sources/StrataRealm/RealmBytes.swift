@@ -12,6 +12,8 @@ final class RealmBytes: @unchecked Sendable {
     let count: Int
     private let mappedLength: Int
     private let owned: UnsafeMutableRawPointer?
+    /// For encrypted files: decrypts pages as reads reach them.
+    let pager: RealmPager?
 
     /// Maps `path` read-only. Never creates anything beside the file.
     init(mapping path: String) throws {
@@ -31,6 +33,7 @@ final class RealmBytes: @unchecked Sendable {
         count = size
         mappedLength = size
         owned = nil
+        pager = nil
         if size == 0 {
             base = nil
             return
@@ -42,7 +45,8 @@ final class RealmBytes: @unchecked Sendable {
     }
 
     /// Takes ownership of `buffer` (allocated with `UnsafeMutableRawPointer.allocate`).
-    init(owning buffer: UnsafeMutableRawPointer, count: Int) {
+    init(owning buffer: UnsafeMutableRawPointer, count: Int, pager: RealmPager? = nil) {
+        self.pager = pager
         self.base = UnsafeRawPointer(buffer)
         self.owned = buffer
         self.count = count
@@ -71,6 +75,7 @@ final class RealmBytes: @unchecked Sendable {
         guard offset >= 0, length >= 0, offset <= count, length <= count &- offset else {
             throw RealmFileError.corrupt("a read of \(length) bytes at offset \(offset) runs past the end of the file (\(count) bytes)")
         }
+        if let pager { try pager.ensure(offset, length) }
     }
 
     @inline(__always)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An object of a Realm class: its key, the values of the class's properties (in
 /// `RealmClass.properties` order) and its backlinks (in `RealmClass.backlinks` order, each a
@@ -15,7 +18,8 @@ public struct RealmObject: Sendable {
 /// and column keys; cluster leaves are read on demand, so a file of millions of objects opens at
 /// once and `object(at:in:)` finds any row by index. The file is never written and nothing is
 /// created beside it (no `.lock`, no `.management`). Encrypted files are decrypted page by page
-/// into memory at open (HMAC-SHA-224 checked on every page).
+/// into memory as reads reach each page (HMAC-SHA-224 checked on every page; a wrong key fails at
+/// open, a tampered page when it is first read or by `verifyEncryptedPages()`).
 public final class RealmFile: @unchecked Sendable {
     public let path: String
     /// The file format of the active header slot (20–24).
@@ -43,13 +47,54 @@ public final class RealmFile: @unchecked Sendable {
     let tablesByName: [String: Int]
     let top: RealmNode
     let decoder: RealmLeafDecoder
+    /// Header bytes and size on disk when the snapshot was taken (empty for in-memory images).
+    private(set) var openedHeader: [UInt8] = []
 
     /// Opens `path` read-only. `encryptionKey` is the 64-byte key an SDK was given (nil for plain files).
     public static func open(path: String, encryptionKey: [UInt8]? = nil) throws -> RealmFile {
+        // A live file (an app has it open) may get a new commit while we read: the header is read
+        // again after opening, and a changed header means a retry on the new snapshot.
+        var attempt = 0
+        while true {
+            let before = RealmFile.diskHeader(path)
+            let file = try openOnce(path: path, encryptionKey: encryptionKey)
+            let after = RealmFile.diskHeader(path)
+            if before == after {
+                file.openedHeader = after
+                return file
+            }
+            attempt += 1
+            if attempt >= 3 {
+                throw RealmFileError.corrupt("the file got new commits while it was read, three times (an app is writing it); copy it and open the copy")
+            }
+        }
+    }
+
+    /// The first 24 bytes and the size of the file on disk (read with pread, not the mapping).
+    static func diskHeader(_ path: String) -> [UInt8] {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buf = [UInt8](repeating: 0, count: 24)
+        let n = buf.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 24, 0) }
+        var st = stat()
+        _ = fstat(fd, &st)
+        withUnsafeBytes(of: Int64(st.st_size)) { buf += $0 }
+        return n == 24 ? buf : []
+    }
+
+    /// True when the file on disk has a newer commit (or another size) than the snapshot being read:
+    /// offer to reload.
+    public func hasNewerCommit() -> Bool {
+        guard !openedHeader.isEmpty else { return false }
+        return RealmFile.diskHeader(path) != openedHeader
+    }
+
+    static func openOnce(path: String, encryptionKey: [UInt8]?) throws -> RealmFile {
         let mapped = try RealmBytes(mapping: path)
         if let key = encryptionKey {
             guard key.count == 64 else { throw RealmFileError.invalidEncryptionKey(length: key.count) }
-            let plain = try RealmDecryptor(key: key).decrypt(mapped)
+            let plain = try RealmDecryptor(key: key).open(mapped)
             return try RealmFile(path: path, bytes: plain, encrypted: true)
         }
         if mapped.count >= 24, try mapped.bytes(16, 4) != Array("T-DB".utf8) {
@@ -178,7 +223,7 @@ public final class RealmFile: @unchecked Sendable {
         var backs: [RealmProperty] = []
         var pkName: String? = nil
         for c in t.columns {
-            let isPK = t.primaryKeyColumn != 0 && c.key.raw == t.primaryKeyColumn
+            let isPK = t.hasPrimaryKeySlot && c.key.raw == t.primaryKeyColumn
             if isPK { pkName = c.name }
             let target = c.targetTable.flatMap { groupToName[$0] }
             if c.type == .backlink {
@@ -209,6 +254,12 @@ public final class RealmFile: @unchecked Sendable {
     func table(_ className: String) throws -> RealmTable {
         if let i = tablesByName["class_" + className] ?? tablesByName[className] { return tables[i] }
         throw RealmFileError.noSuchClass(className)
+    }
+
+    /// Decrypts and authenticates every page of an encrypted file (pages are otherwise checked
+    /// when first read); does nothing for plain files.
+    public func verifyEncryptedPages() throws {
+        try bytes.pager?.verifyAll()
     }
 
     /// The class or internal table named `name` (class name without `class_`, or a table name).
@@ -266,6 +317,7 @@ public final class RealmFile: @unchecked Sendable {
 extension RealmLeafDecoder {
     /// The value of `column` for object `local` of the cluster leaf at `leafRef`.
     func value(table: RealmTable, column c: RealmColumn, leafRef: Int, local: Int) throws -> RealmValue {
+        let budget = RealmWorkBudget()
         let leaf = try RealmNode(bytes, ref: leafRef)
         let slot = c.leafIndex &+ 1
         guard slot < leaf.count else { throw RealmFileError.corrupt("cluster leaf \(leafRef) of \"\(table.name)\" lacks column \(c.name)") }
@@ -285,15 +337,15 @@ extension RealmLeafDecoder {
                 var ve = e
                 ve.type = .mixed
                 ve.nullable = true
-                return .dictionary(try dictionaryEntries(r, keyType: c.dictionaryKeyType, valueElement: ve))
+                return .dictionary(try dictionaryEntries(r, keyType: c.dictionaryKeyType, valueElement: ve, budget: budget))
             }
             if e.type == .link { e.linkPlusOne = false }
-            let items = try listElements(r, e)
+            let items = try listElements(r, e, budget: budget)
             return c.key.isSet ? .set(items) : .list(items)
         }
         guard local < (try count(colLeaf, e)) else {
             throw RealmFileError.corrupt("column \(c.name) leaf at \(colRef) is shorter than its cluster")
         }
-        return try element(colLeaf, local, e)
+        return try element(colLeaf, local, e, budget: budget)
     }
 }

@@ -54,7 +54,7 @@ struct RealmLeafDecoder {
 
     // MARK: one element
 
-    func element(_ node: RealmNode, _ i: Int, _ e: Element, depth: Int = 0) throws -> RealmValue {
+    func element(_ node: RealmNode, _ i: Int, _ e: Element, depth: Int = 0, budget: RealmWorkBudget) throws -> RealmValue {
         switch e.type {
         case .int, .oldDateTime:
             if e.nullable {
@@ -120,9 +120,9 @@ struct RealmLeafDecoder {
             let k = (try node.int(i &* 2 &+ 1)) &- 1
             return .link(className: className(tk) ?? "table \(tk)", key: k)
         case .mixed:
-            return try mixed(node, i, e, depth: depth)
+            return try mixed(node, i, e, depth: depth, budget: budget)
         case .backlink:
-            return .list(try backlinkKeys(node, i).map { .link(className: e.linkTarget ?? "", key: $0) })
+            return .list(try backlinkKeys(node, i, budget: budget).map { .link(className: e.linkTarget ?? "", key: $0) })
         case .oldTable:
             throw RealmFileError.corrupt("subtable columns (format < 10) are not supported")
         }
@@ -172,7 +172,7 @@ struct RealmLeafDecoder {
 
     // MARK: Mixed
 
-    private func mixed(_ node: RealmNode, _ i: Int, _ e: Element, depth: Int) throws -> RealmValue {
+    private func mixed(_ node: RealmNode, _ i: Int, _ e: Element, depth: Int, budget: RealmWorkBudget) throws -> RealmValue {
         guard node.count >= 4, let composite = try node.child(0) else { throw RealmFileError.corrupt("mixed leaf \(node.ref) malformed") }
         let val = try composite.int(i)
         if val == 0 { return .null }
@@ -232,10 +232,10 @@ struct RealmLeafDecoder {
             let inner = Element(type: .mixed, nullable: true)
             if type == 19 {
                 guard let r else { return .list([]) }
-                return .list(try listElements(r, inner, depth: depth + 1))
+                return .list(try listElements(r, inner, depth: depth + 1, budget: budget))
             }
             guard let r else { return .dictionary([]) }
-            return .dictionary(try dictionaryEntries(r, keyType: 2, valueElement: inner, depth: depth + 1))
+            return .dictionary(try dictionaryEntries(r, keyType: 2, valueElement: inner, depth: depth + 1, budget: budget))
         default:
             throw RealmFileError.corrupt("mixed value of unknown type \(type) in leaf \(node.ref)")
         }
@@ -244,27 +244,29 @@ struct RealmLeafDecoder {
     // MARK: B+trees and collections
 
     /// Calls `body` with each leaf of the B+tree at `ref`, in order.
-    func forEachLeaf(_ ref: Int, depth: Int = 0, _ body: (RealmNode) throws -> Void) throws {
+    func forEachLeaf(_ ref: Int, depth: Int = 0, budget: RealmWorkBudget, _ body: (RealmNode) throws -> Void) throws {
+        try budget.spend(1)
         guard depth < 16 else { throw RealmFileError.corrupt("B+tree at \(ref) deeper than 16 levels (a cycle?)") }
         let node = try RealmNode(bytes, ref: ref)
         if node.isInner {
             guard node.hasRefs, node.count >= 2 else { throw RealmFileError.corrupt("B+tree inner node \(ref) malformed") }
             for i in 1..<(node.count - 1) {
                 guard let c = try node.ref(i) else { throw RealmFileError.corrupt("B+tree inner node \(ref) has a null child") }
-                try forEachLeaf(c, depth: depth + 1, body)
+                try forEachLeaf(c, depth: depth + 1, budget: budget, body)
             }
         } else {
             try body(node)
         }
     }
 
-    func listElements(_ ref: Int, _ e: Element, depth: Int = 0) throws -> [RealmValue] {
+    func listElements(_ ref: Int, _ e: Element, depth: Int = 0, budget: RealmWorkBudget) throws -> [RealmValue] {
         var out: [RealmValue] = []
-        try forEachLeaf(ref) { leaf in
+        try forEachLeaf(ref, budget: budget) { leaf in
             let n = try count(leaf, e)
+            try budget.spend(n)
             guard n >= 0, out.count &+ n <= RealmLeafDecoder.maxElements else { throw RealmFileError.corrupt("collection too large") }
             for i in 0..<n {
-                let v = try element(leaf, i, e, depth: depth)
+                let v = try element(leaf, i, e, depth: depth, budget: budget)
                 if e.type == .link || e.type == .linkList, !e.linkPlusOne, v.isNull { continue } // unresolved
                 out.append(v)
             }
@@ -272,18 +274,19 @@ struct RealmLeafDecoder {
         return out
     }
 
-    func dictionaryEntries(_ ref: Int, keyType: Int, valueElement: Element, depth: Int = 0) throws -> [RealmDictionaryEntry] {
+    func dictionaryEntries(_ ref: Int, keyType: Int, valueElement: Element, depth: Int = 0, budget: RealmWorkBudget) throws -> [RealmDictionaryEntry] {
         let top = try RealmNode(bytes, ref: ref)
         if format < 23 && depth == 0 {
             // v21–22: a cluster tree per dictionary; column 0 = String keys, column 1 = Mixed values.
             var out: [RealmDictionaryEntry] = []
-            try forEachClusterLeaf(ref, depth: 0) { leaf, n in
+            try forEachClusterLeaf(ref, depth: 0, budget: budget) { leaf, n in
+                try budget.spend(n)
                 guard leaf.count >= 3, let keys = try leaf.child(1), let values = try leaf.child(2) else {
                     throw RealmFileError.corrupt("legacy dictionary leaf \(leaf.ref) malformed")
                 }
                 for i in 0..<n {
                     let k = try RealmStrings.string(keys, i) ?? ""
-                    out.append(RealmDictionaryEntry(key: k, value: try element(values, i, valueElement, depth: depth)))
+                    out.append(RealmDictionaryEntry(key: k, value: try element(values, i, valueElement, depth: depth, budget: budget)))
                 }
             }
             return out
@@ -293,8 +296,8 @@ struct RealmLeafDecoder {
             throw RealmFileError.corrupt("dictionary at \(ref) malformed")
         }
         let keyElement = Element(type: keyType == 0 ? .int : .string, nullable: false)
-        let keys = try listElements(kr, keyElement)
-        let values = try listElements(vr, valueElement, depth: depth)
+        let keys = try listElements(kr, keyElement, budget: budget)
+        let values = try listElements(vr, valueElement, depth: depth, budget: budget)
         guard keys.count == values.count else { throw RealmFileError.corrupt("dictionary at \(ref) has \(keys.count) keys and \(values.count) values") }
         return zip(keys, values).map { k, v in
             if case let .string(s) = k { return RealmDictionaryEntry(key: s, value: v) }
@@ -303,14 +306,15 @@ struct RealmLeafDecoder {
     }
 
     /// Leaves of a (legacy dictionary) cluster tree with their object counts.
-    private func forEachClusterLeaf(_ ref: Int, depth: Int, _ body: (RealmNode, Int) throws -> Void) throws {
+    private func forEachClusterLeaf(_ ref: Int, depth: Int, budget: RealmWorkBudget, _ body: (RealmNode, Int) throws -> Void) throws {
+        try budget.spend(1)
         guard depth < 16 else { throw RealmFileError.corrupt("cluster tree at \(ref) too deep") }
         let node = try RealmNode(bytes, ref: ref)
         if node.isInner {
             guard node.count >= 3 else { throw RealmFileError.corrupt("cluster inner node \(ref) malformed") }
             for i in 3..<node.count {
                 guard let c = try node.ref(i) else { continue }
-                try forEachClusterLeaf(c, depth: depth + 1, body)
+                try forEachClusterLeaf(c, depth: depth + 1, budget: budget, body)
             }
         } else {
             try body(node, try RealmTable.leafCount(node))
@@ -318,14 +322,26 @@ struct RealmLeafDecoder {
     }
 
     /// Origin object keys of backlink entry `i`: 0 = none, tagged = one key, ref = keys.
-    func backlinkKeys(_ node: RealmNode, _ i: Int) throws -> [Int64] {
+    func backlinkKeys(_ node: RealmNode, _ i: Int, budget: RealmWorkBudget) throws -> [Int64] {
         let v = try node.int(i)
         if v == 0 { return [] }
         if v & 1 == 1 { return [v >> 1] }
         var out: [Int64] = []
-        try forEachLeaf(Int(v)) { leaf in
+        try forEachLeaf(Int(v), budget: budget) { leaf in
+            try budget.spend(leaf.count)
             for j in 0..<leaf.count { out.append(try leaf.int(j)) }
         }
         return out
+    }
+}
+
+/// A cap on the work one value may cost (nodes visited + elements decoded), so that a damaged file
+/// whose refs form a cycle or a shared sub-tree explosion ends in an error instead of a hang.
+final class RealmWorkBudget {
+    private(set) var remaining: Int
+    init(_ limit: Int = 1 << 24) { remaining = limit }
+    func spend(_ n: Int) throws {
+        remaining -= max(n, 0)
+        if remaining < 0 { throw RealmFileError.corrupt("a value needs more than \(1 << 24) node visits (a cycle of refs?)") }
     }
 }

@@ -21,6 +21,7 @@ final class RealmTable: @unchecked Sendable {
     let clusterRoot: Int?
     let columns: [RealmColumn]
     let primaryKeyColumn: UInt64
+    let hasPrimaryKeySlot: Bool
     let flags: Int64
     let searchIndexed: Set<Int>
     let objectCount: Int
@@ -42,7 +43,10 @@ final class RealmTable: @unchecked Sendable {
         guard let spec = try top.child(0) else { throw RealmFileError.corrupt("table \"\(name)\" has no spec") }
         specRef = spec.ref
         clusterRoot = try top.ref(2)
-        primaryKeyColumn = top.count > 11 ? UInt64(bitPattern: try top.int(11) >> 1) : 0
+        // Slot 11: the primary key's ColKey, tagged (ColKey 0 is a valid key in old files; "none" is ColKey null).
+        let pkRaw: Int64? = top.count > 11 ? try top.int(11) : nil
+        hasPrimaryKeySlot = (pkRaw ?? 0) & 1 == 1
+        primaryKeyColumn = UInt64(bitPattern: (pkRaw ?? 0) >> 1)
         flags = top.count > 12 ? (try top.int(12)) >> 1 : 0
         var indexed = Set<Int>()
         if top.count > 4, let si = try top.child(4) {

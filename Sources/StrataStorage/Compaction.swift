@@ -19,6 +19,10 @@ extension Store {
     /// moment leaves either the original or the complete compacted file (the rename is atomic;
     /// the temporary file is ignored and removed on the next open).
     ///
+    /// Every block is verified as it is read: a damaged block (or a damaged newer meta slot)
+    /// stops the compaction with `StorageError.corrupted` naming it, and the original file is
+    /// left as it was.
+    ///
     /// - Throws: `StorageError.fileInUse` (naming the processes) when another handle or process
     ///   has the file open; `CompactionError.writeTransactionInProgress` /
     ///   `.readTransactionsOpen` when this handle has transactions open; I/O errors (the
@@ -44,10 +48,11 @@ extension Store {
 
             let before = try fileSize()
             let meta = try newestMeta()
+            try refuseDamagedMetaSlot(metaSlotWarnings(openedVersion: meta.version))
             let newVersion = meta.version + 1
             let tmp = compactionTempPath
             unlink(tmp)
-            let plain = try PosixFileIO(path: tmp, create: true, readOnly: false)
+            let plain = try makeFileIO(tmp)
             // The compacted file keeps this file's key.
             let out: FileIO = crypto.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
             let arena = PageArena()
@@ -76,7 +81,9 @@ extension Store {
 
     /// Writes a compacted copy of the newest version to `toPath`, which must not exist. Other
     /// handles and processes keep reading and writing meanwhile (the copy reads one pinned
-    /// version). The copy keeps the version number and history of the original.
+    /// version). The copy keeps the version number and history of the original. Every block is
+    /// verified as it is read: a damaged block stops the copy with `StorageError.corrupted`
+    /// naming it (no file is left at `toPath`).
     ///
     /// - Parameters:
     ///   - toPath: the destination; refused with `CompactionError.destinationExists` if it exists.
@@ -94,7 +101,7 @@ extension Store {
         let read = try beginRead(label: "writeCopy")
         defer { read.end() }
         let meta = read.meta
-        let plain = try (output ?? { try PosixFileIO(path: $0, create: true, readOnly: false) })(tmp)
+        let plain = try (output ?? { try self.makeFileIO($0) })(tmp)
         let out: FileIO = destination.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
         do {
             // Reads through a scoped arena of its own (the read transaction only pins the version),
@@ -171,7 +178,14 @@ extension Store {
         guard dup2(fd, io.fd) >= 0 else { throw CompactionError.reopenFailed(path: path, errno: errno) }
         _ = fcntl(io.fd, F_SETFD, FD_CLOEXEC)
         try map.replaceInPlace()
+        verdicts.reset()
         _ = try fileSize()
+    }
+
+    /// A new file written through the same file layer as the database (`StoreOptions.fileIO`),
+    /// so a fault-injecting layer sees every write of a compaction or copy too.
+    func makeFileIO(_ path: String) throws -> FileIO {
+        try (options.fileIO ?? { p, c, r in try PosixFileIO(path: p, create: c, readOnly: r) })(path, true, false)
     }
 
     /// fsync of the directory holding `path`, so a rename or link in it is durable.

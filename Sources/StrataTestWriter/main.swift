@@ -1,6 +1,10 @@
 // A child process for the storage crash and multi-process tests. Not part of the product.
 //
-//   StrataTestWriter churn PATH SEED      commit forever; after commit n print "committed V n"
+//   StrataTestWriter churn PATH SEED      commit forever; before commit n print "begin n", after
+//                                         it "committed V n" (a kill between the two landed
+//                                         inside commit n)
+//   StrataTestWriter hold PATH LABEL      open with LABEL, begin a write transaction, print
+//                                         "holding V", then sleep holding the write lock
 //   StrataTestWriter churn-encrypted PATH SEED   as churn, on a file encrypted with the test key
 //                                         (bytes i*7+3 for i in 0..<64)
 //   StrataTestWriter add-encrypted PATH ID COUNT   as add, on a file encrypted with the test
@@ -39,6 +43,7 @@ let testKey: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }
 
 /// One churn commit: value `n` in, value `n - 50` out, the counter set to `n`; reports it.
 func churnCommit(_ store: Store, _ n: Int) throws {
+    emit("begin \(n)")
     let w = try store.beginWrite(label: "churn")
     let t = try w.tree("t", create: true)!
     try t.put(Array("n\(n)".utf8), bytes: churnValue(n))
@@ -60,6 +65,13 @@ do {
             n += 1
             try churnCommit(store, n)
         }
+    case "hold":
+        var options = StoreOptions()
+        options.label = args.count > 3 ? args[3] : "holder"
+        let store = try Store(path: path, options: options)
+        let w = try store.beginWrite(label: "hold")
+        emit("holding \(w.version)")
+        while true { sleep(1000) }
     case "reader":
         let store = try Store(path: path)
         let r = try store.beginRead(label: args.count > 3 ? args[3] : "reader")

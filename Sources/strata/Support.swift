@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc

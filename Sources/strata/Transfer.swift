@@ -1,6 +1,6 @@
 import Foundation
 import Strata
-import StrataBrowser
+import StrataTooling
 
 // MARK: Export
 

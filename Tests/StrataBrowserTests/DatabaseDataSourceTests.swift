@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 import Strata
 import StrataStorage
 import XCTest

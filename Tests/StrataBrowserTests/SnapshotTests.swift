@@ -1,14 +1,17 @@
 import XCTest
 @testable import StrataBrowser
+import StrataTooling
 
 /// Every screen at 80×24 and at 140×40 against golden files (STRATA_RECORD=1 re-records).
 final class SnapshotTests: XCTestCase {
     static let sizes = [(80, 24), (140, 40)]
 
-    private func snapshot(_ name: String, otherProcesses: [Participant] = FakeDataSource.defaultOtherProcesses,
+    /// `otherHandle`: a second handle has the file open (another participant, as another process).
+    private func snapshot(_ name: String, otherHandle: Bool = false,
                           file: StaticString = #filePath, line: UInt = #line, _ keys: String...) {
         for (columns, rows) in Self.sizes {
-            let harness = Harness(columns: columns, rows: rows, otherProcesses: otherProcesses)
+            let harness = Harness(columns: columns, rows: rows)
+            if otherHandle { _ = harness.other }
             for key in keys { harness.press(key) }
             Golden.assertMatches(harness.frame, named: "\(name)-\(columns)x\(rows)", file: file, line: line)
         }
@@ -25,15 +28,15 @@ final class SnapshotTests: XCTestCase {
     func testSpace() { snapshot("space", "3") }
     func testCompactionScreen() { snapshot("compaction-screen", "5") }
     func testHelpOverlay() { snapshot("help", "?") }
-    func testCompactionConfirm() { snapshot("compaction-confirm", otherProcesses: [], "c") }
-    func testCompactionOnlineOffer() { snapshot("compaction-online-offer", "c") }
-    func testCompactionDone() { snapshot("compaction-done", otherProcesses: [], "c", "y") }
+    func testCompactionConfirm() { snapshot("compaction-confirm", "c") }
+    func testCompactionOnlineOffer() { snapshot("compaction-online-offer", otherHandle: true, "c") }
+    func testCompactionDone() { snapshot("compaction-done", "c", "y") }
     func testFilterPrompt() { snapshot("filter-prompt", "/", "a", "g", "e", " ", ">", " ", "5", "0") }
 
     func testLogAfterLiveCommit() {
         for (columns, rows) in Self.sizes {
             let harness = Harness(columns: columns, rows: rows)
-            harness.source.simulateExternalCommit()
+            harness.externalAgeChange()
             harness.app.processChanges()
             harness.press("4")
             Golden.assertMatches(harness.frame, named: "log-\(columns)x\(rows)")
@@ -43,14 +46,14 @@ final class SnapshotTests: XCTestCase {
     func testLiveCommitMarksRow() {
         for (columns, rows) in Self.sizes {
             let harness = Harness(columns: columns, rows: rows)
-            harness.source.simulateExternalCommit()
+            harness.externalAgeChange()
             harness.app.processChanges()
             Golden.assertMatches(harness.frame, named: "data-live-mark-\(columns)x\(rows)")
         }
     }
 
     func testCompactionProgress() {
-        let harness = Harness(otherProcesses: [])
+        let harness = Harness()
         var frames: [CellBuffer] = []
         harness.app.onIntermediateFrame = { frames.append($0) }
         harness.press("c", "y")

@@ -1,26 +1,66 @@
 import Foundation
+import StrataObjects
+import StrataStorage
+import StrataTooling
 import XCTest
 @testable import StrataBrowser
 
 /// A clock tests move by hand (no test depends on real time).
 final class TestClock: @unchecked Sendable {
-    var now = FakeDataSource.referenceDate
+    var now = RecordingDataSource.referenceDate
     func advance(_ seconds: TimeInterval) { now = now.addingTimeInterval(seconds) }
 }
 
-/// A browser on a fresh fake data source, driven by key names.
+/// A browser on the real data source over a fresh copy of the demo database, driven by key names.
 final class Harness {
     let clock = TestClock()
-    let source: FakeDataSource
+    let url: URL
+    let database: DatabaseDataSource
+    let source: RecordingDataSource
     let app: BrowserApp
+    /// A second handle on the file, opened on first use: another writer, or another participant.
+    private(set) lazy var other: Database = try! TestDatabase.otherWriter(url)
 
-    init(columns: Int = 80, rows: Int = 24, readOnly: Bool = false, otherProcesses: [Participant] = FakeDataSource.defaultOtherProcesses,
-         environment: [String: String] = [:], eventCount: Int = 10_000_000) {
+    /// Opens a copy of the demo database; `className` (if any) is selected in the sidebar and the
+    /// focus moved to its table, as a user would (the browser itself opens on the first class).
+    init(columns: Int = 80, rows: Int = 24, readOnly: Bool = false, environment: [String: String] = [:],
+         className: String? = "Person") {
+        url = TestDatabase.copy()
+        database = try! DatabaseDataSource(path: url.path, readOnly: readOnly)
+        source = RecordingDataSource(database)
         let clock = self.clock
-        source = FakeDataSource(path: "/data/demo.strata", isReadOnly: readOnly, eventCount: eventCount,
-                                otherProcesses: otherProcesses, now: { clock.now })
         app = BrowserApp(dataSource: source, size: TerminalSize(columns: columns, rows: rows), environment: environment,
                          clock: { clock.now })
+        // Filters run off the UI thread; tests wait for them on Enter (FilterCancellationTests
+        // hold them to see the running state).
+        app.filterGraceSeconds = 600
+        if let className { open(className) }
+    }
+
+    /// Selects `className` in the sidebar and focuses its table.
+    func open(_ className: String) {
+        press("h", "g")
+        for _ in 0..<source.classes().count where !app.frame().textLines()[1].contains("│\(className)") { press("j") }
+        press("l")
+    }
+
+    deinit {
+        database.close()
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+
+    /// Commits through the second handle, as another process would; returns the new version.
+    @discardableResult
+    func externalCommit(_ body: (DBTransaction) throws -> Void) -> UInt64 {
+        let w = try! other.write(label: "strata demo --churn")
+        try! body(w)
+        return try! w.commit()
+    }
+
+    /// Sets Person `id`'s age from the second handle.
+    @discardableResult
+    func externalAgeChange(person id: Int64 = 2, age: Int64 = 99) -> UInt64 {
+        externalCommit { try $0.set("Person", id, "age", .int(age)) }
     }
 
     /// Presses keys given by name (`j`, `Enter`, `C-d`, …; see `Key(name:)`).
@@ -44,7 +84,6 @@ final class Harness {
     var text: String { frame.textLines().joined(separator: "\n") }
     var lines: [String] { frame.textLines() }
 }
-
 /// Golden-file snapshots of frames: text, then a style map (see `CellBuffer.styleLines()`).
 /// Run with `STRATA_RECORD=1` to (re)write the files; a mismatch prints a line diff.
 enum Golden {

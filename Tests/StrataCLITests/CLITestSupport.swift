@@ -151,3 +151,56 @@ enum AllTypes {
         try w.commit()
     }
 }
+
+/// A test case with a fresh temporary directory and helpers to make databases in it.
+class CLITestCase: XCTestCase {
+    var dir: URL!
+
+    override func setUpWithError() throws { dir = try makeTemporaryDirectory() }
+    override func tearDownWithError() throws { try? FileManager.default.removeItem(at: dir) }
+
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// A small demo database (`events` events: 90% left after the demo's deletes).
+    func makeDemo(_ name: String = "demo.strata", events: Int = 300) throws -> String {
+        let file = path(name)
+        let r = try StrataCLI.run(["demo", file, "--objects", String(events)])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        return file
+    }
+
+    func write(_ text: String, to name: String) throws -> String {
+        try Data(text.utf8).write(to: dir.appendingPathComponent(name))
+        return path(name)
+    }
+
+    /// Runs `strata args…` through `sh` with a shell prefix (`ulimit -f N`, a redirection).
+    func runShell(_ prefix: String, _ args: [String], redirect: String = "") throws -> StrataCLI.Result {
+        let quoted = ([StrataCLI.binary.path] + args).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\(prefix) exec \(quoted) \(redirect)"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errData = LockedData()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData.set(err.fileHandleForReading.readDataToEndOfFile()); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return StrataCLI.Result(code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+
+    /// The number of objects of a class (through the engine).
+    func count(_ file: String, _ className: String) throws -> Int {
+        let db = try Database(path: file)
+        defer { db.close() }
+        let t = try db.read()
+        defer { t.end() }
+        return try t.schema[className] == nil ? 0 : t.count(className)
+    }
+}

@@ -57,12 +57,28 @@ final class ExportCommandTests: XCTestCase {
     func testExportOntoTheLockFileIsRefusedAndTheLockFileKept() throws {
         let file = try makeDemo()
         let lock = file + ".lock"
-        _ = try StrataCLI.run(["info", file])
-        let before = try XCTUnwrap(identity(lock), "the lock file exists after a command")
-        try assertRefused(file, output: lock, "the lock file")
+        // A writer keeps the file (and its lock file) open meanwhile, as in the reported case.
+        let churn = Process()
+        churn.executableURL = StrataCLI.binary
+        churn.arguments = ["demo", file, "--churn", "--rate", "5", "--seconds", "60"]
+        let out = Pipe()
+        churn.standardOutput = out
+        churn.standardError = FileHandle.nullDevice
+        try churn.run()
+        defer { churn.terminate(); churn.waitUntilExit() }
+        _ = out.fileHandleForReading.availableData  // the first commit
+        let before = try XCTUnwrap(identity(lock), "the lock file exists while a writer has the file open")
+        let r = try StrataCLI.run(["export", file, "--output", lock])
+        XCTAssertEqual(r.code, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was written"), r.stderr)
         let after = try XCTUnwrap(identity(lock))
         XCTAssertEqual(after.ino, before.ino, "the lock file was not replaced")
         XCTAssertEqual(after.size, before.size, "the lock file was not truncated")
+        churn.terminate()
+        churn.waitUntilExit()
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+        // Without a running process, the lock file's name is refused all the same.
+        try assertRefused(file, output: lock, "the lock file by name")
         // The compaction temporary is the database's too, even before it exists.
         try assertRefused(file, output: file + ".compact-tmp", "the compaction temporary")
         XCTAssertNil(identity(file + ".compact-tmp"), "nothing was created")
@@ -116,5 +132,37 @@ final class ExportCommandTests: XCTestCase {
         let r = try StrataCLI.run(["export", file, "--output", path("adir")])
         XCTAssertEqual(r.code, 5, r.stderr)
         XCTAssertTrue(r.stderr.contains("directory"), r.stderr)
+    }
+
+    /// A memory bound is a measurement, not a unit test: opt in with STRATA_PERF_TESTS=1 (the
+    /// release bench is where performance is tracked).
+    func testExportStreamsWithBoundedMemory() throws {
+        guard ProcessInfo.processInfo.environment["STRATA_PERF_TESTS"] == "1" else {
+            throw XCTSkip("a memory measurement: runs only with STRATA_PERF_TESTS=1")
+        }
+        let file = path("big.strata")
+        let demo = try StrataCLI.run(["demo", file, "--objects", "30000"])
+        XCTAssertEqual(demo.code, 0, demo.stderr)
+        let small = try peakMemory(["export", file, "--class", "Event", "--output", path("e1.json")], limitEvents: true)
+        let out = try Data(contentsOf: dir.appendingPathComponent("e1.json"))
+        XCTAssertGreaterThan(out.count, 2_500_000)
+        // The export is several MB; the process's peak memory must stay well below the data it wrote
+        // plus the mapped file (a non-streaming export would hold every object string).
+        XCTAssertLessThan(small, 120 << 20, "peak RSS \(small)")
+    }
+
+    /// Peak resident memory (bytes) of a strata run, from /proc.
+    func peakMemory(_ args: [String], limitEvents: Bool) throws -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" \"$@\" & pid=$!; peak=0; while kill -0 $pid 2>/dev/null; do v=$(awk '/VmHWM/ {print $2}' /proc/$pid/status 2>/dev/null); [ -n \"$v\" ] && peak=$v; sleep 0.02; done; wait $pid; echo $peak",
+                             StrataCLI.binary.path] + args
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let kb = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").last ?? "0") ?? 0
+        return kb * 1024
     }
 }

@@ -64,6 +64,13 @@ final class CollectionCompatTests: XCTestCase {
         try realm.write { realm.add(dogs) }
         XCTAssertEqual(oldDogNames(realm.objects(CDog.self), olderThan: 5), ["Ace", "Bo"])
         XCTAssertEqual(oldDogNames(AnyRealmCollection(realm.objects(CDog.self)), olderThan: 10), ["Bo"])
+        // NSPredicate-style placeholders: %K names a key path, %@ and %d are arguments; quoted
+        // text is left alone.
+        XCTAssertEqual(realm.objects(CDog.self).filter("%K >= %d AND name != '%@'", "age", 9).count, 2)
+        XCTAssertEqual(realm.objects(CDog.self).filter("name IN %@", ["Rex", "Bo"]).count, 2)
+        // Decimal128 sums through the aggregate API.
+        try realm.write { for (i, t) in realm.objects(CTask.self).enumerated() { t.price = Decimal128(number: i) + "0.25" } }
+        XCTAssertEqual(realm.objects(CTask.self).sum(ofProperty: "price") as Decimal128, "3.75")
     }
 
     func testAnyRealmCollectionObservesItsBase() throws {
@@ -112,6 +119,27 @@ final class CollectionCompatTests: XCTestCase {
             } catch { XCTFail("\(error)") }
         }
         wait(for: [done], timeout: 30)
+    }
+
+    func testThreadSafePropertyWrapper() throws {
+        final class Holder: @unchecked Sendable {
+            @ThreadSafe var tasks: List<CTask>?
+            @ThreadSafe var project: CProject?
+        }
+        let holder = Holder()
+        holder.tasks = project.tasks
+        holder.project = project
+        let done = expectation(description: "read on another thread")
+        Thread.detachNewThread {
+            defer { done.fulfill() }
+            XCTAssertEqual(holder.tasks?.map(\.title), ["a", "b", "c"])
+            XCTAssertEqual(holder.project?.name, "p")
+        }
+        wait(for: [done], timeout: 30)
+        try realm.write { realm.delete(project) }
+        XCTAssertNil(holder.project, "a deleted object resolves to nil")
+        holder.project = nil
+        XCTAssertNil(holder.project)
     }
 
     func testIsInvalidatedOnEveryCollection() throws {

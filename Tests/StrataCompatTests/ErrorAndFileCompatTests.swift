@@ -49,6 +49,10 @@ final class ErrorAndFileCompatTests: XCTestCase {
         let config = dir.config("files.strata", types: [CDog.self])
         XCTAssertFalse(Realm.fileExists(for: config))
         try autoreleasepoolish {
+            // Realm(fileURL:) takes the other settings from the default configuration.
+            let saved = Realm.Configuration.defaultConfiguration
+            defer { Realm.Configuration.defaultConfiguration = saved }
+            Realm.Configuration.defaultConfiguration.objectTypes = [CDog.self]
             let realm = try Realm(fileURL: config.fileURL!)
             XCTAssertEqual(realm.configuration.fileURL, config.fileURL)
         }
@@ -98,13 +102,15 @@ final class ErrorAndFileCompatTests: XCTestCase {
             case .success(let realm):
                 let id = realm.beginAsyncWrite {
                     realm.add(CDog())
-                    realm.commitAsyncWrite { error in XCTAssertNil(error) }
+                    realm.commitAsyncWrite { error in
+                        XCTAssertNil(error)
+                        XCTAssertEqual(realm.objects(CDog.self).count, 1)
+                        opened.fulfill()
+                    }
                 }
                 XCTAssertGreaterThan(id, 0)
-                XCTAssertEqual(realm.objects(CDog.self).count, 1)
-            case .failure(let e): XCTFail("\(e)")
+            case .failure(let e): XCTFail("\(e)"); opened.fulfill()
             }
-            opened.fulfill()
         }
         wait(for: [opened], timeout: 30)
     }

@@ -262,7 +262,7 @@ final class APIObjectTests: XCTestCase {
         let f = APIFixture()
         XCTAssertEqual(Name58Bytes_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.className().utf8.count, 58)
         XCTAssertThrowsError(try Realm(configuration: f.config("long.strata", types: [Name58Bytes_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.self]))) {
-            guard case .classNameTooLong(_, 58) = $0 as? SchemaError else { return XCTFail("\($0)") }
+            guard case .classNameTooLong(_, 58) = (($0 as? Realm.Error)?.underlyingError ?? $0) as? SchemaError else { return XCTFail("\($0)") }
         }
         let realm = try Realm(configuration: f.config())
         try realm.write {
@@ -282,7 +282,7 @@ final class APIObjectTests: XCTestCase {
             let w = try db.write(); try w.create("ADog", values: ["name": .int(1)]); try w.commit(); db.close()
         }
         XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [ADog.self]))) {
-            guard case .migrationRequired = $0 as? SchemaError else { return XCTFail("\($0)") }
+            guard case .migrationRequired = (($0 as? Realm.Error)?.underlyingError ?? $0) as? SchemaError else { return XCTFail("\($0)") }
         }
         let realm = try Realm(configuration: Realm.Configuration(fileURL: url, deleteRealmIfMigrationNeeded: true, objectTypes: [ADog.self]))
         XCTAssertEqual(realm.objects(ADog.self).count, 0)

@@ -190,11 +190,11 @@ final class ConfigurationTests: XCTestCase {
         XCTAssertNil(bytes.range(of: Data("secret-name-in-plaintext?".utf8)), "the file holds no plaintext")
         var wrong = cfg; wrong.encryptionKey = Data(repeating: 1, count: 64)
         XCTAssertThrowsError(try Realm(configuration: wrong)) { e in
-            guard case .wrongEncryptionKey = e as? StorageError else { return XCTFail("\(e)") }
+            guard case .wrongEncryptionKey = ((e as? Realm.Error)?.underlyingError ?? e) as? StorageError else { return XCTFail("\(e)") }
         }
         var none = cfg; none.encryptionKey = nil
         XCTAssertThrowsError(try Realm(configuration: none)) { e in
-            guard case .encryptionKeyRequired = e as? StorageError else { return XCTFail("\(e)") }
+            guard case .encryptionKeyRequired = ((e as? Realm.Error)?.underlyingError ?? e) as? StorageError else { return XCTFail("\(e)") }
         }
         let realm = try Realm(configuration: cfg)
         XCTAssertEqual(realm.object(ofType: APerson.self, forPrimaryKey: 1)?.name, "secret-name-in-plaintext?")

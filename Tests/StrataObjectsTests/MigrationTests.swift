@@ -437,7 +437,7 @@ final class TypedMigrationTests: XCTestCase {
         assertIntegrity(realm)
         // A lower version afterwards is an error.
         XCTAssertThrowsError(try Realm(configuration: Realm.Configuration(fileURL: url, schemaVersion: 1, objectTypes: [MPersonV2.self, MPetV2.self]))) {
-            guard case .schemaVersionDecreased = $0 as? MigrationError else { return XCTFail("\($0)") }
+            guard case .schemaVersionDecreased = (($0 as? Realm.Error)?.underlyingError ?? $0) as? MigrationError else { return XCTFail("\($0)") }
         }
     }
 

@@ -57,4 +57,30 @@ final class ChildProcess {
         process.waitUntilExit()
         poll()
     }
+
+    /// Whether the child ended by SIGKILL (its wait status), not by exiting on its own (a writer
+    /// that stopped on an error before the kill must not pass as "killed mid-work").
+    var diedOfSIGKILL: Bool {
+        !process.isRunning && process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+    }
+
+    /// The commit the child announced with "begin n" last, and the last it acknowledged with
+    /// "committed V n" (see StrataTestWriter). A kill landed inside a commit when the first is
+    /// larger.
+    var commitProgress: (begun: Int?, committed: Int?) {
+        var begun: Int?, committed: Int?
+        for l in lines {
+            let p = l.split(separator: " ")
+            if p.count == 2 && p[0] == "begin", let n = Int(p[1]) { begun = n }
+            if p.count == 3 && p[0] == "committed", let n = Int(p[2]) { committed = n }
+        }
+        return (begun, committed)
+    }
+
+    /// Whether the kill landed between "begin n" and "committed V n".
+    var killedInsideCommit: Bool {
+        let (b, c) = commitProgress
+        guard let b else { return false }
+        return b > (c ?? 0)
+    }
 }

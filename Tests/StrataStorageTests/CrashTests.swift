@@ -5,6 +5,10 @@ import Foundation
 /// A writer process is killed with SIGKILL at random moments, many times. Every reopen must
 /// pass the integrity check and hold exactly the state after some commit n, where n is at least
 /// the last acknowledged commit (and at most one more: the commit in flight).
+///
+/// SIGKILL keeps the page cache: what a killed process wrote stays in the file. So these loops
+/// test atomicity (a commit cut off anywhere leaves the previous version or the new one, never
+/// a mix); the power-loss tests (FaultInjectionTests, EncryptionTests) are the durability proof.
 final class CrashTests: XCTestCase {
     func testKilledWriterLeavesACommittedPrefix() throws {
         try runChurnCrashLoop(mode: "churn", options: StoreOptions(), defaultRounds: 60, seed: 42)
@@ -19,17 +23,21 @@ extension XCTestCase {
                            file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = TempDir()
         let path = dir.path("crash.strata")
-        let exe = productsDirectory.appendingPathComponent("StrataTestWriter")
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: exe.path), "StrataTestWriter not built")
+        let exe = try requireTestWriter()
         var rng = SplitMix64(seed: seed)
         let rounds = ProcessInfo.processInfo.environment["STRATA_CRASH_ROUNDS"].flatMap(Int.init) ?? defaultRounds
         var lastAcked = 0
+        var killedInsideCommit = 0
         for round in 0..<rounds {
             let child = try ChildProcess(executable: exe, arguments: [mode, path, "\(round)"])
             // Let it commit a little, then kill at a random moment.
             _ = child.waitForLine { $0.hasPrefix("committed") }
             usleep(useconds_t(rng.next() % 30_000))
             child.kill9()
+            // The child must have died of the kill (a writer that stopped on an error would
+            // leave a "committed prefix" trivially), and count the kills that cut a commit.
+            XCTAssertTrue(child.diedOfSIGKILL, "round \(round): the writer ended by \(child.process.terminationReason == .exit ? "exit" : "signal") \(child.process.terminationStatus), not SIGKILL (seed \(seed))", file: file, line: line)
+            if child.killedInsideCommit { killedInsideCommit += 1 }
             let acked = child.lines.compactMap { l -> Int? in
                 let parts = l.split(separator: " "); return parts.count == 3 ? Int(parts[2]) : nil
             }.max() ?? lastAcked
@@ -54,6 +62,8 @@ extension XCTestCase {
             store.close()
         }
         XCTAssertGreaterThan(lastAcked, rounds, "the writer made progress", file: file, line: line)
+        XCTAssertGreaterThan(killedInsideCommit, 0, "no kill landed between 'begin n' and 'committed n' in \(rounds) rounds (seed \(seed))", file: file, line: line)
+        print("\(mode): \(rounds) rounds, \(killedInsideCommit) kills inside a commit")
     }
 }
 

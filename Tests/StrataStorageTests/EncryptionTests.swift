@@ -198,8 +198,13 @@ final class EncryptionTests: XCTestCase {
         s2.close()
     }
 
+    /// Encrypted commits always sync twice (blocks, then the meta slot), so each loss mode has
+    /// one exact outcome, as in the plain-file test: dropAll keeps the acknowledged version;
+    /// keepAll adds the commit in flight exactly when its slot was written; keepMetaSlotsOnly
+    /// adds it when the slot was its only unsynced write; torn writes may go either way.
     func testPowerLossOnEncryptedFile() throws {
-        for mode in [FaultInjectingFileIO.LossMode.dropAll, .tearRandomly(seed: 7), .tearRandomly(seed: 1234), .keepAll] {
+        var inFlightKept = 0, inFlightLost = 0
+        for mode in [FaultInjectingFileIO.LossMode.dropAll, .tearRandomly(seed: 7), .tearRandomly(seed: 1234), .keepAll, .keepMetaSlotsOnly] {
             for crashAt in 1...10 {
                 let dir = TempDir()
                 let path = dir.path("p.strata")
@@ -223,9 +228,18 @@ final class EncryptionTests: XCTestCase {
                     } catch is FaultInjectingFileIO.SimulatedCrash { break }
                 }
                 store.close()
+                let io = made!
+                XCTAssertTrue(io.hasCrashed, "mode \(mode) crash \(crashAt): the power loss never happened")
                 let s = try Store(path: path, options: encryptedOptions())
                 let v = try s.newestMeta().version
-                XCTAssertTrue(v == durable || v == durable + 1, "mode \(mode) crash \(crashAt): version \(v), acknowledged \(durable)")
+                let context = "mode \(mode) crash \(crashAt): version \(v), acknowledged \(durable)"
+                switch mode {
+                case .dropAll: XCTAssertEqual(v, durable, context)
+                case .keepAll: XCTAssertEqual(v, io.metaSlotWritePending ? durable + 1 : durable, context)
+                case .keepMetaSlotsOnly: XCTAssertEqual(v, io.metaSlotWritePending && !io.blockWritePending ? durable + 1 : durable, context)
+                case .tearRandomly: XCTAssertTrue(v == durable || v == durable + 1, context)
+                }
+                if v == durable + 1 { inFlightKept += 1 } else { inFlightLost += 1 }
                 assertSound(s)
                 let rounds = Int(v) - 1
                 XCTAssertGreaterThanOrEqual(rounds, durableRounds)
@@ -241,6 +255,8 @@ final class EncryptionTests: XCTestCase {
                 s.close()
             }
         }
+        XCTAssertGreaterThan(inFlightKept, 0, "no commit in flight survived (its slot written before the loss)")
+        XCTAssertGreaterThan(inFlightLost, 0, "every commit in flight survived")
     }
 
     func testWriteCopyEncryptsRekeysAndDecrypts() throws {
@@ -308,14 +324,21 @@ final class EncryptionTests: XCTestCase {
         assertSound(again)
     }
 
-    func testAbortedEncryptedTransactionWritesNothingAndOnlineCompactionWorks() throws {
+    /// An aborted transaction spills pages into free space (that is allowed), but publishes
+    /// nothing: the meta slots are byte for byte as before, the version and the data unchanged.
+    func testAbortedEncryptedTransactionPublishesNothingAndOnlineCompactionWorks() throws {
         let dir = TempDir()
         let path = dir.path("a.strata")
         let s = try Store(path: path, options: encryptedOptions())
         try fill(s)
+        let slotsBefore = [UInt8](FileManager.default.contents(atPath: path)!.prefix(8192))
+        let versionBefore = try s.newestMeta().version
         let w = try s.beginWrite()
         for i in 0..<3000 { try w.tree("junk", create: true)!.put(key(i), bytes: sampleValue(i)) }   // spills pages
         w.abort()
+        XCTAssertTrue([UInt8](FileManager.default.contents(atPath: path)!.prefix(8192)) == slotsBefore, "a meta slot was written")
+        XCTAssertEqual(try s.newestMeta().version, versionBefore)
+        XCTAssertNil(try s.beginRead().tree("junk"))
         try verify(s)
         let w2 = try s.beginWrite()
         for i in 0..<2000 { try w2.tree("junk", create: true)!.put(key(i), bytes: sampleValue(i)) }
@@ -339,7 +362,7 @@ final class EncryptedMultiProcessTests: XCTestCase {
     /// handle's page cache must notice pages the others rewrite (validated by IV).
     func testConcurrentWritersOnEncryptedFile() throws {
         let exe = productsDirectory.appendingPathComponent("StrataTestWriter")
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: exe.path))
+        _ = try requireTestWriter()
         let dir = TempDir()
         let path = dir.path("mp-enc.strata")
         try Store(path: path, options: encryptedOptions()).close()

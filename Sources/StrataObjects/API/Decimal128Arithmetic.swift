@@ -79,6 +79,8 @@ extension Decimal128: SignedNumeric {
 }
 
 extension Decimal128: Strideable {
+    /// Equal values (stated here so Strideable's distance-based `==` is not used; it would recurse).
+    public static func == (a: Decimal128, b: Decimal128) -> Bool { a.value == b.value }
     /// `other - self`.
     public func distance(to other: Decimal128) -> Decimal128 { other - self }
     /// `self + n`.

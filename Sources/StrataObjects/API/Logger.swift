@@ -6,7 +6,7 @@ import Foundation
 /// Logger.shared = Logger(level: .info) { level, message in print("[\(level)] \(message)") }
 /// Logger.shared.level = .debug
 /// ```
-/// Strata logs through it: failures to open a realm (`.error`), realms opened with
+/// Strata logs through it: failures to open a realm (`.detail`: they are thrown as well), realms opened with
 /// `asyncOpen`/`open` and migrations run by `performMigration` (`.info`). Messages below
 /// `level` are dropped before being formatted.
 public final class Logger: @unchecked Sendable {

@@ -151,7 +151,7 @@ extension Realm.Error {
     static func mapping<R>(path: String, _ body: () throws -> R) throws -> R {
         do { return try body() } catch {
             let e = wrapping(error, path: path)
-            Logger.shared.log(level: .error, message: "opening \(path) failed (\(e.code)): \(e)")
+            Logger.shared.log(level: .detail, message: "opening \(path) failed (\(e.code)): \(e)")
             throw e
         }
     }

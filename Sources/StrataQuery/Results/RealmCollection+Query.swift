@@ -52,7 +52,8 @@ extension SortDescriptor: CustomStringConvertible {
 /// Language: each `%@` (also `%d`, `%i`, `%ld`, `%f`) becomes the next `$n` argument, and `%K`
 /// is replaced by its argument (a key path) in the text. Text inside quotes is left alone.
 /// Returns the query and the arguments left for `$n`.
-func rewritePredicatePlaceholders(_ text: String, _ arguments: [Any]) -> (String, [Any]) {
+func rewritePredicatePlaceholders(_ text: String, _ rawArguments: [Any]) -> (String, [Any]) {
+    let arguments = rawArguments.map(persistedQueryArgument)
     guard text.contains("%") else { return (text, arguments) }
     var out = "", args: [Any] = [], next = 0
     var quote: Character? = nil
@@ -84,4 +85,14 @@ func rewritePredicatePlaceholders(_ text: String, _ arguments: [Any]) -> (String
     // Arguments already numbered `$n` in the text keep their positions after the placeholders.
     if next < arguments.count { args += arguments[next...] }
     return (out, args)
+}
+
+/// A persistable enum or custom persistable value as the value its column stores (so
+/// `filter("kind == %@", Kind.large)` compares raw values); other arguments unchanged.
+func persistedQueryArgument(_ a: Any) -> Any {
+    if let e = a as? any PersistableEnum { return persistedQueryArgument(e.rawValue) }
+    if let c = a as? any CustomPersistable { return persistedQueryArgument(c.persistableValue) }
+    if let c = a as? any FailableCustomPersistable { return persistedQueryArgument(c.persistableValue) }
+    if let list = a as? [Any] { return list.map(persistedQueryArgument) }
+    return a
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataBench
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc

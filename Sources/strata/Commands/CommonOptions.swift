@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 
 /// Options every subcommand that opens a database accepts; it opens the database with the key

@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBench
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +23,7 @@ struct Export: StrataSubcommand {
     @Argument(help: "The database file.") var file: String
     @Option(name: .customLong("class"), help: "Export only this class.") var className: String?
     @Option(help: "json or csv (csv needs --class).") var format: TransferFormat = .json
-    @Option(help: "Write to this file instead of standard output.") var output: String?
+    @Option(help: "Write to this file instead of standard output (a file is rewritten in place, a FIFO or device written to; the database, its lock file and temporaries are refused).") var output: String?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {

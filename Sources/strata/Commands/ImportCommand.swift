@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBench
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc
@@ -55,7 +54,7 @@ struct Import: StrataSubcommand {
                 }
             }
         } catch let e as InputError {
-            throw CLIError("\(input): \(e.message)", code: ExitCode32.badInput)
+            throw CLIError("\(input): \(e.message); nothing was imported", code: ExitCode32.badInput)
         }
 
         // Like sqlite3, `--create` makes the database file when it does not exist yet.

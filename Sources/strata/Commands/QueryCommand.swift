@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
-import StrataBench
-import StrataBrowser
+import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
 import Glibc

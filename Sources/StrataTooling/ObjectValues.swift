@@ -39,10 +39,10 @@ public struct ObjectDetail: Hashable, Sendable {
 
 /// An object that links to another one, and through which property.
 public struct Backlink: Hashable, Sendable {
-    public var source: ObjectLink
+    public var source: LabeledObjectRef
     public var property: String
 
-    public init(source: ObjectLink, property: String) {
+    public init(source: LabeledObjectRef, property: String) {
         self.source = source
         self.property = property
     }

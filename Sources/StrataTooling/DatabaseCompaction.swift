@@ -9,15 +9,15 @@ public enum DatabaseCompaction {
     /// Compacts the file of `store`: fully (`Store.compact`, refused while another handle has
     /// the file open), or online (`Store.compactOnline`, beside other readers and writers).
     /// The handle must have no transactions open for a full compaction.
-    public static func compact(_ store: Store, online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult {
-        let result: StrataStorage.CompactionResult = try withoutActuallyEscaping(progress) { report in
+    public static func compact(_ store: Store, online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
+        let result: CompactionResult = try withoutActuallyEscaping(progress) { report in
             let handler: CompactionProgressHandler = { p in
-                report(CompactionProgress(fraction: p.fraction, phase: online ? "relocating pages" : "copying live data"))
+                report(CompactionProgressReport(fraction: p.fraction, phase: online ? "relocating pages" : "copying live data"))
             }
             return online ? try store.compactOnline(progress: handler) : try store.compact(progress: handler)
         }
-        progress(CompactionProgress(fraction: 1, phase: "done"))
-        return CompactionResult(beforeBytes: Int64(result.beforeBytes), afterBytes: Int64(result.afterBytes),
+        progress(CompactionProgressReport(fraction: 1, phase: "done"))
+        return CompactionOutcome(beforeBytes: Int64(result.beforeBytes), afterBytes: Int64(result.afterBytes),
                                 seconds: result.seconds, online: online)
     }
 }

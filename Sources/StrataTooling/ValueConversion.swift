@@ -51,56 +51,6 @@ public enum ValueConversion {
     /// A value as the query evaluator compares it.
     public static func queryValue(_ v: Value) -> QueryValue { QueryValue(v) }
 
-    // MARK: Ordering
-
-    /// A total order over values for sorting: null first, numbers by value, then by type.
-    public static func compare(_ a: Value, _ b: Value) -> ComparisonResult {
-        func order<T: Comparable>(_ x: T, _ y: T) -> ComparisonResult {
-            x < y ? .orderedAscending : x > y ? .orderedDescending : .orderedSame
-        }
-        func number(_ v: Value) -> Double? {
-            switch v {
-            case .int(let i): return Double(i)
-            case .float(let f): return Double(f)
-            case .double(let d): return d
-            case .decimal(let d): return d.doubleValue
-            default: return nil
-            }
-        }
-        switch (a, b) {
-        case (.null, .null): return .orderedSame
-        case (.null, _): return .orderedAscending
-        case (_, .null): return .orderedDescending
-        case (.int(let x), .int(let y)): return order(x, y)
-        case (.bool(let x), .bool(let y)): return order(x ? 1 : 0, y ? 1 : 0)
-        case (.string(let x), .string(let y)): return order(x, y)
-        case (.date(let x), .date(let y)): return order(x, y)
-        case (.objectId(let x), .objectId(let y)): return order(x, y)
-        case (.uuid(let x), .uuid(let y)): return order(x.uuidString, y.uuidString)
-        case (.data(let x), .data(let y)):
-            return x.lexicographicallyPrecedes(y) ? .orderedAscending : x == y ? .orderedSame : .orderedDescending
-        case (.decimal(let x), .decimal(let y)): return order(x, y)
-        case (.object(let x), .object(let y)): return order(x.key, y.key)
-        default:
-            if let x = number(a), let y = number(b) { return order(x, y) }
-            return order(typeRank(a), typeRank(b))
-        }
-    }
-
-    private static func typeRank(_ v: Value) -> Int {
-        switch v {
-        case .null: 0
-        case .bool: 1
-        case .int, .float, .double, .decimal: 2
-        case .string: 3
-        case .data: 4
-        case .date: 5
-        case .objectId: 6
-        case .uuid: 7
-        case .object: 8
-        }
-    }
-
     // MARK: Text
 
     /// `2024-05-01T12:30:05.123Z`: ISO 8601 in UTC with as many fraction digits as the stored
@@ -114,16 +64,7 @@ public enum ValueConversion {
         if fraction < 0 { fraction += 1_000_000_000; seconds -= 1 }
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
-        // Civil from days (proleptic Gregorian).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = civilFromDays(days)
         var digits = String(format: "%09lld", fraction)
         while digits.count > 3, digits.hasSuffix("0") { digits.removeLast() }
         let yearText = year >= 0 && year <= 9999 ? String(format: "%04lld", year) : String(year)
@@ -170,13 +111,7 @@ public enum ValueConversion {
             guard fields.count >= 2, fields.count <= 3, fields[0] < 24, fields[1] < 60, (fields.count < 3 || fields[2] < 60) else { return nil }
             for (index, field) in fields.enumerated() { hms[index] = field }
         }
-        let year = ymd[1] <= 2 ? yearValue - 1 : yearValue
-        let era = (year >= 0 ? year : year - 399) / 400
-        let yearOfEra = year - era * 400
-        let month = ymd[1]
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + ymd[2] - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = Int64(era * 146_097 + dayOfEra - 719_468)
+        let days = daysFromCivil(Int64(yearValue), Int64(ymd[1]), Int64(ymd[2]))
         let seconds = days * 86400 + Int64(hms[0] * 3600 + hms[1] * 60 + hms[2] - offsetSeconds)
         let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         guard !overflow, total.addingReportingOverflow(nanos).overflow == false else {

@@ -17,15 +17,15 @@ public enum DisplayValue: Hashable, Sendable {
     case objectId(String)
     case uuid(UUID)
     /// A to-one link (`nil` target is ``null``).
-    case link(ObjectLink)
+    case link(LabeledObjectRef)
     /// An embedded object.
-    case embedded(ObjectLink)
+    case embedded(LabeledObjectRef)
     /// A List/Set/Map/backlinks: number of items and the element type name (`[3 Dog]`).
     case collection(count: Int, elementType: String)
 }
 
 /// A reference to an object plus a short human label (its primary key or a description).
-public struct ObjectLink: Hashable, Sendable {
+public struct LabeledObjectRef: Hashable, Sendable {
     public var ref: ObjectRef
     public var label: String
 

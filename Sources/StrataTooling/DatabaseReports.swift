@@ -10,7 +10,7 @@ public enum DatabaseReports {
         let commits = try store.recentCommits(limit: limit).map(commitInfo)
         let stats = try store.spaceStatistics()
         let readers = stats.readers.map { r in
-            ReaderInfo(pid: r.pid, threadLabel: r.label.isEmpty ? "thread \(r.threadID)" : r.label, pinnedVersion: r.version,
+            ReaderSummary(pid: r.pid, threadLabel: r.label.isEmpty ? "thread \(r.threadID)" : r.label, pinnedVersion: r.version,
                        since: Date(timeIntervalSince1970: Double(r.since) / 1e9),
                        bytesPinned: Int64(stats.pinnedBytesByReader[r.slot] ?? 0), isAlive: r.isAlive)
         }

@@ -97,18 +97,8 @@ public enum DemoDatabase {
     static let productWords = ["Wireless", "Ergonomic", "Organic", "Titanium", "Smart", "Vintage", "Compact", "Deluxe", "Eco", "Ultra"]
     static let productNouns = ["Keyboard", "Mouse", "Café Beans", "Notebook 📓", "Lamp", "Chair", "Tea (緑茶)", "Backpack", "Headphones", "Kettle"]
 
-    /// A deterministic random generator (SplitMix64), so the demo is the same every time.
-    public struct Random: RandomNumberGenerator, Sendable {
-        var state: UInt64
-        public init(seed: UInt64) { state = seed }
-        public mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// The demo's generator: the package's seeded SplitMix64, so the demo is the same every time.
+    public typealias Random = SplitMix64
 
     static let base = Date(timeIntervalSince1970: 1_704_067_200) // 2024-01-01
 
@@ -148,7 +138,7 @@ public enum DemoDatabase {
                 "price": .decimal(try Decimal128(string: "\(1 + i % 97).\(String(format: "%02d", (i * 37) % 100))")),
                 "stock": .int(Int64(random.next() % 1000)),
                 "weightKg": i % 5 == 0 ? .null : .float(Float(1 + i % 40) / 4),
-                "supplier": i % 7 == 0 ? .null : .object(StrataObjects.ObjectLink(className: "Company", key: companies[i % companies.count])),
+                "supplier": i % 7 == 0 ? .null : .object(ObjectLink(className: "Company", key: companies[i % companies.count])),
                 "barcode": i % 3 == 0 ? .null : .uuid(uuid(&random)),
             ])
             try w.setList("Product", key, "tags", (0..<(i % 4)).map { .string(["new", "sale", "bestseller", "eco", "日本製"][($0 + i) % 5]) })
@@ -187,12 +177,12 @@ public enum DemoDatabase {
                 "score": .double(Double(random.next() % 10000) / 100),
                 "active": .bool(i % 3 != 0),
                 "avatar": i % 4 == 0 ? .data((0..<(8 + i % 24)).map { _ in UInt8(truncatingIfNeeded: random.next()) }) : .null,
-                "employer": i % 5 == 0 ? .null : .object(StrataObjects.ObjectLink(className: "Company", key: companies[i % companies.count])),
+                "employer": i % 5 == 0 ? .null : .object(ObjectLink(className: "Company", key: companies[i % companies.count])),
             ], embedded: i % 8 == 7 ? [:] : ["address": address(i, &random)])
             let dogLinks = (0..<(i % 4)).map { j in Value.objectId(dogs[(i * 3 + j) % dogs.count]) }
             let resolved = try dogLinks.compactMap { v -> Value? in
                 guard let k = try w.find("Dog", primaryKey: v) else { return nil }
-                return .object(StrataObjects.ObjectLink(className: "Dog", key: k))
+                return .object(ObjectLink(className: "Dog", key: k))
             }
             try w.setList("Person", key, "dogs", resolved)
             try w.setList("Person", key, "tags", (0..<(i % 3)).map { .string(["vip", "beta", "staff", "café", "東京"][($0 + i) % 5]) })
@@ -260,7 +250,7 @@ public enum DemoDatabase {
             switch name {
             case "id": return .int(id)
             case "kind": return .string(kind)
-            case "user": return r % 11 == 0 ? .null : .object(StrataObjects.ObjectLink(className: "Person", key: Int64(1 + (r >> 8) % UInt64(people))))
+            case "user": return r % 11 == 0 ? .null : .object(ObjectLink(className: "Person", key: Int64(1 + (r >> 8) % UInt64(people))))
             case "at": return .date(base.addingTimeInterval(Double(id) * 37 + Double(r % 1000) / 1000))
             case "value": return .double(Double((r >> 16) % 100_000) / 100)
             case "payload": return r % 3 == 0 ? .null : .string(kind == "search" ? "q=\(["café", "東京 ramen", "naïve", "🚀 launch"][Int(r >> 40) % 4])" : "{\"page\":\"/p/\((r >> 20) % 500)\"}")

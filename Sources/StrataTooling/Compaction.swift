@@ -37,7 +37,7 @@ public struct Participant: Hashable, Sendable {
 }
 
 /// Progress of a running compaction.
-public struct CompactionProgress: Hashable, Sendable {
+public struct CompactionProgressReport: Hashable, Sendable {
     /// 0...1.
     public var fraction: Double
     /// What is being done (`copying Person`, `syncing`, …).
@@ -50,7 +50,7 @@ public struct CompactionProgress: Hashable, Sendable {
 }
 
 /// The outcome of a compaction.
-public struct CompactionResult: Hashable, Sendable {
+public struct CompactionOutcome: Hashable, Sendable {
     public var beforeBytes: Int64
     public var afterBytes: Int64
     /// Wall time in seconds.

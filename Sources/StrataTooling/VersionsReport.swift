@@ -6,9 +6,9 @@ public struct VersionsReport: Hashable, Sendable {
     public var currentVersion: UInt64
     /// Most recent first.
     public var commits: [CommitInfo]
-    public var readers: [ReaderInfo]
+    public var readers: [ReaderSummary]
 
-    public init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderInfo]) {
+    public init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary]) {
         self.currentVersion = currentVersion
         self.commits = commits
         self.readers = readers
@@ -32,7 +32,7 @@ public struct CommitInfo: Hashable, Sendable {
 }
 
 /// A reader slot of the lock file.
-public struct ReaderInfo: Hashable, Sendable {
+public struct ReaderSummary: Hashable, Sendable {
     public var pid: Int32
     public var threadLabel: String
     public var pinnedVersion: UInt64

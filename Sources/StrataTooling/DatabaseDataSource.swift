@@ -34,6 +34,10 @@ public final class DatabaseDataSource: BrowserDataSource {
     /// True while a full compaction replaces the file: nothing may begin a transaction then.
     private var isCompacting = false
     private var lastPlan: CompactionPlan?
+    /// Background filters still running: `close()` cancels them and waits, so no thread reads
+    /// the file after it is closed.
+    private let filterThreads = DispatchGroup()
+    private var filterJobs: [FilterJob] = []
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
@@ -56,6 +60,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     deinit {
+        stopFilters()
         database.store.removeCommitObserver(observer)
         txn.end()
     }
@@ -67,6 +72,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     /// Ends the snapshot and closes the file.
     public func close() {
+        stopFilters()
         database.store.removeCommitObserver(observer)
         txn.end()
         database.close()
@@ -152,7 +158,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         let os = try objectSchema(ref.className)
         guard try wrap({ try txn.exists(ref.className, ref.key) }) else { throw BrowserError("\(ref.className) #\(ref.key) does not exist (deleted?)") }
         let values = try wrap { try displayValues(os, ref.key) }
-        return ObjectDetail(ref: ref, label: label(StrataObjects.ObjectLink(className: ref.className, key: ref.key)),
+        return ObjectDetail(ref: ref, label: label(ObjectLink(className: ref.className, key: ref.key)),
                             properties: try properties(className: ref.className), values: values)
     }
 
@@ -162,8 +168,8 @@ public final class DatabaseDataSource: BrowserDataSource {
         for origin in txn.incomingLinks(ref.className) {
             let keys = try wrap { try txn.backlinks(ref.className, ref.key, originClass: origin.className, originProperty: origin.property) }
             for key in keys {
-                let link = StrataObjects.ObjectLink(className: origin.className, key: key)
-                out.append(Backlink(source: ObjectLink(ref: ObjectRef(className: origin.className, key: key), label: label(link)),
+                let link = ObjectLink(className: origin.className, key: key)
+                out.append(Backlink(source: LabeledObjectRef(ref: ObjectRef(className: origin.className, key: key), label: label(link)),
                                     property: origin.property))
             }
         }
@@ -182,7 +188,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         let p = try collectionProperty(owner.className, property)
         var items: [(key: String?, value: Value)]
         if p.type == .linkingObjects {
-            items = try backlinkKeys(owner, p).map { (nil, .object(StrataObjects.ObjectLink(className: p.objectClassName ?? "", key: $0))) }
+            items = try backlinkKeys(owner, p).map { (nil, .object(ObjectLink(className: p.objectClassName ?? "", key: $0))) }
         } else if p.collection == .map {
             items = try wrap { try txn.map(owner.className, owner.key, property) }.map { ($0.key, $0.value) }
         } else {
@@ -386,7 +392,7 @@ public final class DatabaseDataSource: BrowserDataSource {
             guard let key = try resolveLink(trimmed, in: target) else {
                 throw BrowserError("no \(target) with \(trimmed.hasPrefix("#") ? "key" : "primary key") \(trimmed)")
             }
-            return .object(StrataObjects.ObjectLink(className: target, key: key))
+            return .object(ObjectLink(className: target, key: key))
         }
         do {
             return try ValueParser.scalar(text, type: p.type, what: p.name, data: .hex)
@@ -396,7 +402,11 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     private func resolveLink(_ typed: String, in className: String) throws -> ObjKey? {
-        if typed.hasPrefix("#"), let key = Int64(typed.dropFirst()) {
+        if typed.hasPrefix("#") {
+            // An object key; a number out of range is said as such, not as a primary key.
+            guard let key = Int64(typed.dropFirst()) else {
+                throw BrowserError("'\(typed)' is not an object key: type # and a whole number (within ±9.2e18)")
+            }
             return try wrap { try txn.exists(className, key) } ? key : nil
         }
         guard let pk = database.schema[className]?.primaryKeyProperty else {
@@ -449,7 +459,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return plan
     }
 
-    public func compact(online: Bool, progress: (CompactionProgress) -> Void) throws -> CompactionResult {
+    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
         try checkWritable()
         // A full compaction replaces the file: this handle's snapshot must not pin a version.
         _ = status()
@@ -589,7 +599,15 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
         if let sort {
             guard let p = os[sort.property] else { throw BrowserError("no property '\(sort.property)' to sort by") }
-            keys = try wrap { try sortKeys(keys, os, p, ascending: sort.ascending, all: isEmpty(filter)) }
+            if p.collection == .single && p.type != .linkingObjects && p.type != .object {
+                // Values sort with the query layer's order (RQL SORT: nulls first, numbers by
+                // value across Int/Double, NaN below numbers, strings by code point), so `s` in
+                // the browser and `SORT(...)` in a query order a column the same way.
+                let query = (isEmpty(filter) ? "TRUEPREDICATE" : filter!) + " SORT(\(p.name) \(sort.ascending ? "ASC" : "DESC"))"
+                keys = try Self.filterKeys(txn, schema: database.schema, className: className, query: query)
+            } else {
+                keys = try wrap { try sortKeysByCount(keys, os, p, ascending: sort.ascending) }
+            }
         }
         if resultCache.count > 8 { resultCache = [:] }
         resultCache[cacheKey] = keys
@@ -597,14 +615,69 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     /// Runs an RQL query over a class with the query executor (column scans, index lookups;
-    /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position.
-    public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String) throws -> [ObjKey] {
+    /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position; a
+    /// cancelled query throws the executor's `cancelled` error.
+    public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String,
+                                  cancellation: QueryCancellation? = nil) throws -> [ObjKey] {
         let bound = try compileQuery(query, schema: schema, className: className)
         do {
-            return try QueryExecutor(txn).run(bound)
+            return try QueryExecutor(txn, cancellation: cancellation).run(bound)
         } catch {
             throw browserError(error)
         }
+    }
+
+    /// Runs the filter on a background thread in its own read transaction. When that
+    /// transaction sees the browser's version, the keys are kept for `count`/`rows`; when a
+    /// commit came in between, ``finishFilter(_:)`` counts again at the browser's version.
+    public func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter)
+        let filterCacheKey = "\(className)\u{0}\(filter)\u{0}"
+        if let cached = resultCache[filterCacheKey] {
+            job.finish(.success(RowCount(cached.count)))
+            finished()
+            return job
+        }
+        let cancellation = QueryCancellation()
+        job.whenCancelled { cancellation.cancel() }
+        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
+        let group = filterThreads
+        group.enter()
+        // The engine's Database is safe to use from several threads, each with its own transaction.
+        nonisolated(unsafe) let database = self.database
+        nonisolated(unsafe) let schema = database.schema
+        let thread = Thread {
+            do {
+                let reader = try database.read(label: "strata browser filter")
+                defer { reader.end() }
+                let keys = try Self.filterKeys(reader, schema: schema, className: className, query: filter, cancellation: cancellation)
+                job.finish(.success(RowCount(keys.count)), payload: FilterKeys(version: reader.version, keys: keys))
+            } catch {
+                job.finish(.failure(error))
+            }
+            finished()
+            group.leave()
+        }
+        thread.name = "strata browser filter"
+        thread.start()
+        return job
+    }
+
+    /// Cancels the running filters and waits for their threads.
+    private func stopFilters() {
+        for job in filterJobs { job.cancel() }
+        filterJobs = []
+        filterThreads.wait()
+    }
+
+    public func finishFilter(_ job: FilterJob) throws -> RowCount {
+        if job.isCancelled { throw BrowserError("the filter was cancelled") }
+        guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
+        let count = try result.get()
+        guard let found = payload as? FilterKeys else { return count }
+        guard found.version == txn.version else { return try self.count(className: job.className, filter: job.filter) }
+        resultCache["\(job.className)\u{0}\(job.filter)\u{0}"] = found.keys
+        return count
     }
 
     /// Binds an RQL query to the schema; a bad query is a ``BrowserError`` with its 0-based position.
@@ -618,22 +691,23 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
     }
 
-    private func sortKeys(_ keys: [ObjKey], _ os: ObjectSchema, _ p: PropertySchema, ascending: Bool, all: Bool) throws -> [ObjKey] {
-        var pairs: [(Value, ObjKey)] = []
+    /// Links sort by the target's key, collections and backlinks by their number of items: integers
+    /// only (null links first), ties in key order.
+    private func sortKeysByCount(_ keys: [ObjKey], _ os: ObjectSchema, _ p: PropertySchema, ascending: Bool) throws -> [ObjKey] {
+        var pairs: [(Int64?, ObjKey)] = []
         pairs.reserveCapacity(keys.count)
-        if p.collection == .single && p.type != .linkingObjects && all {
-            try txn.forEachCluster(os.className) { cluster in
-                let column = try cluster.column(p.name)
-                for row in 0..<cluster.count { pairs.append((column.value(row), cluster.key(row))) }
-                return true
+        for key in keys {
+            switch try sortValue(os, key, p) {
+            case .int(let n): pairs.append((n, key))
+            case .object(let link): pairs.append((link.key, key))
+            default: pairs.append((nil, key))
             }
-        } else {
-            for key in keys { pairs.append((try sortValue(os, key, p), key)) }
         }
         pairs.sort { a, b in
-            let order = ValueConversion.compare(a.0, b.0)
-            if order == .orderedSame { return a.1 < b.1 }
-            return (order == .orderedAscending) == ascending
+            if a.0 == b.0 { return a.1 < b.1 }
+            guard let x = a.0 else { return ascending }
+            guard let y = b.0 else { return !ascending }
+            return (x < y) == ascending
         }
         return pairs.map(\.1)
     }
@@ -704,13 +778,13 @@ public final class DatabaseDataSource: BrowserDataSource {
         case .uuid(let u): return .uuid(u)
         case .decimal(let d): return .decimal(d.description)
         case .object(let l):
-            let link = ObjectLink(ref: ObjectRef(className: l.className, key: l.key), label: label(l))
+            let link = LabeledObjectRef(ref: ObjectRef(className: l.className, key: l.key), label: label(l))
             return embedded ? .embedded(link) : .link(link)
         }
     }
 
     /// A short label: the primary key, else a name-like string property, else `#key`.
-    func label(_ l: StrataObjects.ObjectLink) -> String {
+    func label(_ l: ObjectLink) -> String {
         guard let os = database.schema[l.className] else { return "#\(l.key)" }
         if let pk = os.primaryKeyProperty, let v = try? txn.value(l.className, l.key, pk.name) {
             if let name = os.properties.first(where: { ["name", "title"].contains($0.name) && $0.type == .string && $0.collection == .single }),
@@ -750,6 +824,12 @@ public final class DatabaseDataSource: BrowserDataSource {
 }
 
 /// The change handler, set from the browser thread and called from the commit watcher thread.
+/// The keys a background filter found and the version it read.
+private struct FilterKeys {
+    var version: UInt64
+    var keys: [ObjKey]
+}
+
 final class ChangeHandlerBox: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable () -> Void)?

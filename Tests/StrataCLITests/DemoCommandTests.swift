@@ -1,0 +1,114 @@
+import Foundation
+import Strata
+import XCTest
+
+/// `strata demo`: option checks, --seconds bounds every sleep, concurrent churn writers, and a
+/// build that leaves nothing behind when it fails.
+final class DemoCommandTests: CLITestCase {
+    func testNonsenseRatesAndSecondsAreRefused() throws {
+        for args in [["--rate", "nan"], ["--rate", "-1"], ["--rate", "0"], ["--rate", "inf"], ["--seconds", "nan"], ["--seconds", "-2"]] {
+            let r = try StrataCLI.run(["demo", path("x.strata"), "--churn"] + args)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.strata")), "\(args): nothing created")
+        }
+    }
+
+    /// `--rate 0.01 --seconds 2` used to sleep the whole 100 s interval. The process must end on
+    /// its own well before that (a generous deadline, not a timing measurement).
+    func testSecondsEndsTheRunEvenWhenTheIntervalIsLonger() throws {
+        let file = try makeDemo()
+        let churn = Process()
+        churn.executableURL = StrataCLI.binary
+        churn.arguments = ["demo", file, "--churn", "--rate", "0.01", "--seconds", "1"]
+        churn.standardOutput = FileHandle.nullDevice
+        churn.standardError = FileHandle.nullDevice
+        try churn.run()
+        let deadline = Date().addingTimeInterval(60)
+        while churn.isRunning && Date() < deadline { usleep(50_000) }
+        let stillRunning = churn.isRunning
+        if stillRunning { churn.terminate() }
+        churn.waitUntilExit()
+        XCTAssertFalse(stillRunning, "still sleeping after 60 s with --seconds 1")
+        XCTAssertEqual(churn.terminationStatus, 0)
+    }
+
+    /// Two churn writers on one file: each reads the next id inside its write transaction, so
+    /// neither dies on a duplicate primary key.
+    func testConcurrentChurnWritersDoNotCollideOnPrimaryKeys() throws {
+        let file = try makeDemo()
+        let results = (0..<2).map { _ in LockedData() }
+        let codes = LockedCodes()
+        let group = DispatchGroup()
+        for i in 0..<2 {
+            group.enter()
+            DispatchQueue.global().async {
+                let r = try? StrataCLI.run(["demo", file, "--churn", "--rate", "100", "--seconds", "3"])
+                results[i].set(Data((r?.stderr ?? "did not run").utf8))
+                codes.set(i, r?.code ?? -1)
+                group.leave()
+            }
+        }
+        group.wait()
+        for i in 0..<2 {
+            XCTAssertEqual(codes.get(i), 0, String(decoding: results[i].get(), as: UTF8.self))
+        }
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+    }
+
+    /// A build that fails (the file-size limit stands in for a full disk) leaves no file, so the
+    /// next `strata demo` does not find a half-built database.
+    func testAFailedBuildLeavesNoFile() throws {
+        let r = try runShell("trap '' XFSZ; ulimit -f 512;", ["demo", path("new.strata")])
+        XCTAssertEqual(r.code, 7, r.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path)
+        XCTAssertEqual(left, [], "nothing left behind: \(left)")
+        XCTAssertEqual(try StrataCLI.run(["demo", path("new.strata"), "--objects", "100"]).code, 0)
+    }
+
+    func testChurnStopsAfterSecondsWithIncreasingVersions() throws {
+        let file = path("churn.strata")
+        let r = try StrataCLI.run(["demo", file, "--objects", "500", "--churn", "--rate", "50", "--seconds", "1"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("created") == true)
+        let versions = lines.compactMap { $0.hasPrefix("committed version ") ? Int($0.dropFirst(18)) : nil }
+        XCTAssertFalse(versions.isEmpty, "at least one commit")
+        XCTAssertEqual(versions, versions.sorted(), "one increasing version per line")
+        XCTAssertEqual(Set(versions).count, versions.count)
+    }
+
+    func testDemoChurnKilledWithSIGKILLLeavesACleanFile() throws {
+        let file = try makeDemo(events: 2000)
+        for round in 0..<3 {
+            let churn = Process()
+            churn.executableURL = StrataCLI.binary
+            churn.arguments = ["demo", file, "--churn", "--rate", "200"]
+            let out = Pipe()
+            churn.standardOutput = out
+            churn.standardError = FileHandle.nullDevice
+            try churn.run()
+            var text = ""
+            let deadline = Date().addingTimeInterval(20)
+            while text.components(separatedBy: "committed version ").count < 6 + round * 3, Date() < deadline {
+                text += String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            }
+            kill(churn.processIdentifier, SIGKILL)
+            churn.waitUntilExit()
+            text += String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let versions = text.split(separator: "\n").compactMap { $0.hasPrefix("committed version ") ? Int($0.dropFirst(18)) : nil }
+            XCTAssertGreaterThanOrEqual(versions.count, 5)
+            XCTAssertEqual(versions, versions.sorted(), "one increasing version per line")
+            let check = try StrataCLI.run(["check", file])
+            XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+            let info = try StrataCLI.run(["info", file, "--json"])
+            XCTAssertGreaterThanOrEqual(info.object["version"] as? Int ?? 0, versions.last ?? .max, "every acknowledged commit is durable")
+        }
+    }
+}
+
+final class LockedCodes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var codes: [Int: Int32] = [:]
+    func set(_ i: Int, _ c: Int32) { lock.lock(); codes[i] = c; lock.unlock() }
+    func get(_ i: Int) -> Int32? { lock.lock(); defer { lock.unlock() }; return codes[i] }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import Strata
+import XCTest
+
+/// `strata import`: values are stored as written or refused (exit 4 with line and field), bad
+/// JSON never traps, engine failures keep their exit code, `--create` makes a missing file and
+/// only valid names.
+final class ImportCommandTests: CLITestCase {
+    /// An empty file with the all-types schema.
+    func makeAllTypes() throws -> String {
+        let file = path("all.strata")
+        try AllTypes.create(file, objects: 0)
+        return file
+    }
+
+    func assertRefused(_ file: String, _ className: String, _ input: String, name: String = "in.json",
+                       _ expected: [String], line: UInt = #line) throws {
+        let source = try write(input, to: name)
+        let r = try StrataCLI.run(["import", file, "--class", className, source])
+        XCTAssertEqual(r.code, 4, "\(input.prefix(200)): \(r.stderr)", line: line)
+        for text in expected + ["nothing was imported"] where !r.stderr.contains(text) && !(text == "nothing was imported" && r.stderr.contains("invalid JSON")) {
+            XCTFail("\(input.prefix(200)): '\(text)' missing from: \(r.stderr)", line: line)
+        }
+        XCTAssertEqual(try count(file, className), 0, "nothing was imported", line: line)
+    }
+
+    func testValuesThatWouldBeChangedAreRefusedWithLineAndField() throws {
+        let file = try makeAllTypes()
+        let cases: [(String, [String])] = [
+            ("\"date\": \"2020-02-30\"", ["'2020-02-30'", "date", "29 days"]),
+            ("\"date\": \"2021-13-01\"", ["'2021-13-01'", "date"]),
+            ("\"date\": \"2020-01-01T25:00:00Z\"", ["'2020-01-01T25:00:00Z'", "date"]),
+            ("\"date\": \"3000-01-01\"", ["outside the dates", "date"]),
+            ("\"odate\": \"1500-06-01T00:00:00Z\"", ["outside the dates", "odate"]),
+            ("\"d\": 1e400", ["'1e400'", "beyond the range of a Double", "d (double)"]),
+            ("\"d\": -1e400", ["'-1e400'", "beyond the range"]),
+            ("\"d\": 1e-400", ["too small", "d (double)"]),
+            ("\"f\": 1e39", ["beyond the range of a Float", "f (float)"]),
+            ("\"dec\": \"12345678901234567890123456789012345678901\"", ["41 significant digits", "34", "dec"]),
+            ("\"dec\": 1.2345678901234567890123456789012345", ["35 significant digits", "dec"]),
+            ("\"any\": 1e400", ["beyond the range", "any"]),
+            ("\"any\": {\"$date\": \"2019-02-29\"}", ["28 days", "any"]),
+        ]
+        for (field, expected) in cases {
+            try assertRefused(file, "Thing", "[\n{\"id\": 1},\n{\"id\": 2, \(field)}\n]", ["line 3"] + expected)
+        }
+        // CSV fields go through the same checks.
+        try assertRefused(file, "Thing", "id,date\n1,2020-01-01\n2,2020-02-30\n", name: "in.csv", ["line 3", "29 days"])
+        // What is representable is still accepted.
+        let ok = try write("[{\"id\": 1, \"date\": \"2020-02-29\", \"d\": 1e300, \"f\": \"Infinity\", \"dec\": \"1234567890123456789012345678901234\"}]", to: "ok.json")
+        let r = try StrataCLI.run(["import", file, "--class", "Thing", ok])
+        XCTAssertEqual(r.code, 0, r.stderr)
+    }
+
+    func testInvalidUTF8AndDuplicateKeysAndHeadersAreRefused() throws {
+        let file = try makeAllTypes()
+        var bytes = Array("[\n{\"id\": 1, \"s\": \"ok\"},\n{\"id\": 2, \"s\": \"A".utf8) + [0xFF, 0xFE] + Array("\"}\n]".utf8)
+        try Data(bytes).write(to: dir.appendingPathComponent("bad.json"))
+        var r = try StrataCLI.run(["import", file, "--class", "Thing", path("bad.json")])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3") && r.stderr.contains("not valid UTF-8"), r.stderr)
+        bytes = Array("id,s\n1,caf".utf8) + [0xE9] + Array("\n".utf8)  // Latin-1 é
+        try Data(bytes).write(to: dir.appendingPathComponent("bad.csv"))
+        r = try StrataCLI.run(["import", file, "--class", "Thing", path("bad.csv")])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 2") && r.stderr.contains("not valid UTF-8"), r.stderr)
+        try assertRefused(file, "Thing", "[\n{\"id\": 1,\n \"s\": \"a\", \"s\": \"b\"}\n]", ["line 3", "\"s\" appears twice"])
+        try assertRefused(file, "Thing", "id,s,s\n1,a,b\n", name: "dup.csv", ["line 1", "'s' twice"])
+        XCTAssertEqual(try count(file, "Thing"), 0)
+    }
+
+    func testLoneSurrogatesAreErrorsNotTraps() throws {
+        let file = try makeAllTypes()
+        for text in ["\\uD800\\u0041", "\\uD800", "\\uDC00", "\\uDBFF\\uDBFF"] {
+            try assertRefused(file, "Thing", "[{\"id\": 1, \"s\": \"x\(text)y\"}]", ["line 1", "surrogate"])
+        }
+        // Inside a CSV collection field (JSON text in a CSV field).
+        let csv = "id,ostrings\n1,\"[\"\"\\uD800\\u0041\"\"]\"\n"
+        try assertRefused(file, "Thing", csv, name: "s.csv", ["line 2", "ostrings", "surrogate"])
+        // A proper pair is one character.
+        let ok = try write("[{\"id\": 1, \"s\": \"\\uD83D\\uDE80\"}]", to: "ok.json")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Thing", ok]).code, 0)
+    }
+
+    func testDeeplyNestedJSONIsRefusedNotAStackOverflow() throws {
+        let file = try makeAllTypes()
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        let r = try StrataCLI.run(["import", file, "--class", "Thing", try write(deep, to: "deep.json")])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nested more than 512 levels"), r.stderr)
+        // Inside an object, in a mixed field, the same.
+        let inObject = "[{\"id\": 1, \"any\": " + String(repeating: "{\"a\":", count: 5_000) + "1" + String(repeating: "}", count: 5_000) + "}]"
+        let r2 = try StrataCLI.run(["import", file, "--class", "Thing", try write(inObject, to: "deep2.json")])
+        XCTAssertEqual(r2.code, 4, r2.stderr)
+    }
+
+    func testDuplicatePrimaryKeyIsSaidWithTheLineAndTheKey() throws {
+        let file = try makeDemo()
+        let r = try StrataCLI.run(["import", file, "--class", "Person", try write("[\n{\"id\": 999999, \"name\": \"new\"},\n{\"id\": 1, \"name\": \"dup\"}\n]", to: "p.json")])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("line 3: Person with id 1 already exists"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("update:"), "no Swift API advice on the command line: \(r.stderr)")
+    }
+
+    /// A write that fails in the engine is exit 7, not "bad import data". The file-size limit
+    /// (`ulimit -f`, SIGXFSZ ignored so the write fails with EFBIG) stands in for a full disk:
+    /// both reach the command as a storage I/O error.
+    func testImportThatCannotBeWrittenExits7AndLosesNothing() throws {
+        let file = try makeDemo()
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        let rows = (0..<4000).map { "{\"name\": \"Company \($0) \(String(repeating: "x", count: 300))\", \"country\": \"C\"}" }
+        let input = try write("[\n" + rows.joined(separator: ",\n") + "\n]", to: "big.json")
+        let before = try count(file, "Company")
+        let r = try runShell("trap '' XFSZ; ulimit -f \((size + 64 * 1024) / 512);", ["import", file, "--class", "Company", input])
+        XCTAssertEqual(r.code, 7, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was imported"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("line "), "not blamed on the data: \(r.stderr)")
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+        XCTAssertEqual(try count(file, "Company"), before)
+    }
+
+    func testCreateMakesAMissingDatabaseFileAndWithoutItStaysAnError() throws {
+        let input = try write("[{\"n\": 1, \"s\": \"a\"}, {\"n\": 2, \"s\": null}]", to: "c.json")
+        let without = try StrataCLI.run(["import", path("new.strata"), "--class", "C", input])
+        XCTAssertEqual(without.code, 3, without.stderr)
+        XCTAssertTrue(without.stderr.contains("--create"), without.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.strata")))
+        let with = try StrataCLI.run(["import", path("new.strata"), "--class", "C", input, "--create"])
+        XCTAssertEqual(with.code, 0, with.stderr)
+        XCTAssertEqual(try count(path("new.strata"), "C"), 2)
+        // A failed import into a file it would create leaves no file behind.
+        let bad = try write("[{\"n\": 1}, {\"n\": \"x\"}]", to: "bad.json")
+        XCTAssertEqual(try StrataCLI.run(["import", path("new2.strata"), "--class", "C", bad, "--create"]).code, 4)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new2.strata")))
+    }
+
+    func testCreateAcceptsOnlyNamesThatRealmAndSwiftAccept() throws {
+        let file = try makeDemo()
+        let badProperties = ["a b", "a\nb", "a/b", "1abc", "", String(repeating: "p", count: 64), "a-b"]
+        for name in badProperties {
+            let json = "[{\(jsonQuoted(name)): 1}]"
+            let r = try StrataCLI.run(["import", file, "--class", "C", try write(json, to: "n.json"), "--create"])
+            XCTAssertEqual(r.code, 4, "\(name.debugDescription): \(r.stderr)")
+        }
+        let csv = try write("ok,\"has space\"\n1,2\n", to: "n.csv")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "C", csv, "--create"]).code, 4)
+        let good = try write("[{\"ok_1\": 1, \(jsonQuoted(String(repeating: "p", count: 63))): 2, \"café\": 3}]", to: "g.json")
+        for (className, code) in [("Bad Class", 4), ("Bad/Class", 4), (String(repeating: "C", count: 58), 4), (String(repeating: "C", count: 57), 0)] {
+            let r = try StrataCLI.run(["import", file, "--class", className, good, "--create"])
+            XCTAssertEqual(r.code, Int32(code), "\(className): \(r.stderr)")
+        }
+        let swift = try StrataCLI.run(["schema", file, "--swift"])
+        XCTAssertTrue(swift.stdout.contains("@Persisted var café: Int"), swift.stdout)
+    }
+
+    func testBadRowFailsTheWholeImportWithItsLineNumber() throws {
+        let file = try makeDemo(events: 2000)
+        let before = try StrataCLI.run(["info", file, "--json"]).object
+        let json = """
+        [
+        {"name": "Good Co", "country": "France"},
+        {"name": "Also Good", "country": "Japan", "founded": "2020-02-02"},
+        {"name": "Bad", "country": "X", "founded": "not a date"},
+        {"name": "Never", "country": "Y"}
+        ]
+        """
+        try Data(json.utf8).write(to: dir.appendingPathComponent("companies.json"))
+        let r = try StrataCLI.run(["import", file, "--class", "Company", path("companies.json")])
+        XCTAssertEqual(r.code, 4)
+        XCTAssertTrue(r.stderr.contains("line 4"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was imported"), r.stderr)
+        let after = try StrataCLI.run(["info", file, "--json"]).object
+        XCTAssertEqual(after["version"] as? Int, before["version"] as? Int, "nothing written")
+        // Unknown property, wrong type, malformed JSON: each a line number and exit 4.
+        for (text, line) in [("[\n{\"name\": \"A\", \"country\": \"B\", \"nope\": 1}\n]", 2), ("[{\"name\": 3, \"country\": \"B\"}]", 1),
+                             ("[\n{\"name\": \"A\",\n \"country\": }\n]", 3)] {
+            try Data(text.utf8).write(to: dir.appendingPathComponent("bad.json"))
+            let bad = try StrataCLI.run(["import", file, "--class", "Company", path("bad.json")])
+            XCTAssertEqual(bad.code, 4, text)
+            XCTAssertTrue(bad.stderr.contains("line \(line)"), "\(text): \(bad.stderr)")
+        }
+        // A good import works, and --create makes a class from the data.
+        try Data("[{\"name\": \"Good\", \"country\": \"Peru\"}]".utf8).write(to: dir.appendingPathComponent("good.json"))
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Company", path("good.json")]).code, 0)
+        try Data("city,population,capital\nLima,9751717,true\n\"São Paulo, SP\",12325232,false\nNowhere,,\n".utf8).write(to: dir.appendingPathComponent("cities.csv"))
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "City", path("cities.csv")]).code, 4, "no --create")
+        let created = try StrataCLI.run(["import", file, "--class", "City", path("cities.csv"), "--create"])
+        XCTAssertEqual(created.code, 0, created.stderr)
+        let cities = try StrataCLI.run(["query", file, "City", "population > 10000000", "--json"])
+        XCTAssertEqual((cities.json as? [[String: Any]])?.first?["city"] as? String, "São Paulo, SP")
+        let schema = try StrataCLI.run(["schema", file, "--json"]).object
+        let city = (schema["classes"] as? [[String: Any]])?.first { $0["name"] as? String == "City" }
+        let types = (city?["properties"] as? [[String: Any]])?.map { "\($0["name"]!):\($0["type"]!):\(($0["optional"] as? Bool) ?? false)" }
+        XCTAssertEqual(types, ["city:string:false", "population:int:true", "capital:bool:true"])
+    }
+}
+
+/// A JSON string literal (for test inputs).
+func jsonQuoted(_ s: String) -> String {
+    let data = try! JSONSerialization.data(withJSONObject: [s])
+    return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
+}

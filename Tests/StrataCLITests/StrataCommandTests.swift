@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The root command in-process (captured output): unknown subcommands, paths that are not
+/// database files, key files.
+final class StrataCommandTests: CLITestCase {
+    func testUnknownSubcommandSuggestsTheNearest() {
+        for (args, suggestion) in [(["infoo", "db.strata"], "info"), (["chek", "x"], "check"), (["exprt", "a", "--class", "C"], "export"), (["infoo"], "info")] {
+            let r = runInProcess(args)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("unknown subcommand '\(args[0])' (did you mean '\(suggestion)'?)"), "\(args): \(r.stderr)")
+        }
+        let far = runInProcess(["zzzzzzzz", "db"])
+        XCTAssertEqual(far.code, 2)
+        XCTAssertTrue(far.stderr.contains("unknown subcommand 'zzzzzzzz'"), far.stderr)
+        XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+    }
+
+    func testASymlinkLoopIsNamedAsSuch() throws {
+        XCTAssertEqual(symlink(path("b"), path("a")), 0)
+        XCTAssertEqual(symlink(path("a"), path("b")), 0)
+        let r = runInProcess(["info", path("a")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("too many levels of symbolic links"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("no such file"), r.stderr)
+    }
+
+    /// A FIFO as the database is refused at once (opening it would block forever).
+    func testAFIFOIsNotOpenedAsADatabase() throws {
+        XCTAssertEqual(mkfifo(path("fifo"), 0o600), 0)
+        let r = runInProcess(["info", path("fifo")])
+        XCTAssertEqual(r.code, 3)
+        XCTAssertTrue(r.stderr.contains("not a regular file"), r.stderr)
+    }
+
+    func testAKeyFileWithOneBadCharacterNamesIt() throws {
+        let file = try makeDemo()
+        var hex = String(repeating: "ab", count: 64)
+        hex.replaceSubrange(hex.index(hex.startIndex, offsetBy: 40)...hex.index(hex.startIndex, offsetBy: 40), with: "g")
+        let key = try write(hex + "\n", to: "key.hex")
+        let r = runInProcess(["info", file, "--encryption-key-file", key])
+        XCTAssertEqual(r.code, 6)
+        XCTAssertTrue(r.stderr.contains("character 41") && r.stderr.contains("\"g\""), r.stderr)
+        XCTAssertFalse(r.stderr.contains("129 bytes"), r.stderr)
+        let short = runInProcess(["info", file, "--encryption-key-file", try write(String(repeating: "ab", count: 30), to: "short.hex")])
+        XCTAssertEqual(short.code, 6)
+        XCTAssertTrue(short.stderr.contains("60 hex digits"), short.stderr)
+    }
+
+    /// Each read-only report fails with exit 7 when its output cannot be written.
+    func testReportsExit7WhenTheOutputCannotBeWritten() throws {
+        let file = try makeDemo()
+        for command in [["info"], ["check"], ["schema"], ["versions"], ["space"], ["info", "--json"], ["schema", "--swift"],
+                        ["query", "--json"], ["export"]] {
+            var args = [command[0], file] + command.dropFirst()
+            if command[0] == "query" { args.insert(contentsOf: ["Person", "TRUEPREDICATE"], at: 2) }
+            let r = try runShell("", args, redirect: "> /dev/full")
+            XCTAssertEqual(r.code, 7, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("No space left on device"), "\(command): \(r.stderr)")
+        }
+    }
+
+    func testNegativeLimitsAreRefused() throws {
+        let file = try makeDemo()
+        for args in [["versions", file, "--limit=-1"], ["query", file, "Person", "TRUEPREDICATE", "--limit=-1"]] {
+            let r = runInProcess(args)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--limit must be zero or more"), r.stderr)
+        }
+        let zero = runInProcess(["query", file, "Person", "TRUEPREDICATE", "--limit", "0"])
+        XCTAssertEqual(zero.code, 0, zero.stderr)
+        XCTAssertTrue(zero.stdout.contains("(0 objects)"), zero.stdout)
+    }
+}
