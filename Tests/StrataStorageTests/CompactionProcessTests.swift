@@ -109,7 +109,16 @@ final class CompactionProcessTests: XCTestCase {
             // Every other round waits for a finished compaction first, so the kills also land
             // after (and between) compactions however slow the machine is.
             if round % 2 == 1 { _ = child.waitForLine(timeout: 30) { $0.hasPrefix("compacted") } }
-            usleep(useconds_t(rng.next() % 150_000))
+            if round % 3 == 2 {
+                // Every third round kills as soon as a commit has announced its start (and not
+                // yet its end), so kills land inside commits however slow or busy the machine.
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline, child.process.isRunning {
+                    if let last = child.poll(timeout: 0.05).last, last.hasPrefix("begin") { break }
+                }
+            } else {
+                usleep(useconds_t(rng.next() % 150_000))
+            }
             child.kill9()
             // SIGKILL keeps the page cache: this tests atomicity; the power-loss tests are the
             // durability proof. The child must have died of the kill, not of an error.
