@@ -8,11 +8,15 @@ public struct FileInfo: Hashable, Sendable {
     public var isReadOnly: Bool
     /// The file is encrypted (shown in the status bar).
     public var isEncrypted: Bool
+    /// What opening the file found that the user must hear (`Store.openWarnings`, e.g. "meta
+    /// slot 0 claims version 8 and fails its checksum; opened at version 7"); shown in the Log.
+    public var openWarnings: [String]
 
-    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false) {
+    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false, openWarnings: [String] = []) {
         self.path = path
         self.isReadOnly = isReadOnly
         self.isEncrypted = isEncrypted
+        self.openWarnings = openWarnings
     }
 
     /// The last path component, for narrow displays.
