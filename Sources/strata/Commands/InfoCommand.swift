@@ -45,7 +45,7 @@ struct Info: StrataSubcommand {
                 })),
                 ("readers", .array(readers.map(readerJSON))),
                 ("warnings", .array(warnings.map { .string($0.description) })),
-                ("writeLock", holder.map { h in
+                ("writeLock", holder.map { h -> JSON in
                     .object([("pid", .int(h.pid)), ("label", .string(h.label)),
                              ("since", .string(isoTime(Date(timeIntervalSince1970: Double(h.since) / 1e9)))), ("alive", .bool(h.isAlive))])
                 } ?? .null),
