@@ -17,6 +17,15 @@ public struct VersionsReport: Hashable, Sendable {
         self.readers = readers
         self.writeLockHolder = writeLockHolder
     }
+
+    // `WriteLockHolder` is Equatable only (StrataStorage); hash what identifies it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(currentVersion)
+        hasher.combine(commits)
+        hasher.combine(readers)
+        hasher.combine(writeLockHolder?.pid)
+        hasher.combine(writeLockHolder?.since)
+    }
 }
 
 /// One commit.
