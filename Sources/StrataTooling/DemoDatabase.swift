@@ -80,22 +80,18 @@ public enum DemoDatabase {
         ]),
     ])
 
-    static let firstNames = ["Alice", "José", "Zoë", "François", "Søren", "Ana", "山田", "李", "김", "Αλέξανδρος", "Иван", "Nguyễn",
-                             "Chloé", "Łukasz", "Ömer", "Björn", "María", "Ngozi", "Aroha", "Priya", "😀 Sunny", "Jürgen", "Ayşe", "Mateo"]
-    static let lastNames = ["Martin", "Álvarez", "Müller", "Côté", "Kierkegaard", "Silva", "太郎", "小龍", "민준", "Παπαδόπουλος",
-                            "Петров", "Văn An", "Dubois", "Wałęsa", "Yılmaz", "Åström", "García", "Okafor", "Ngata", "Sharma", "🌸", "Groß"]
-    static let cities = [("Lyon", "France"), ("Zürich", "Switzerland"), ("東京", "Japan"), ("서울", "South Korea"), ("São Paulo", "Brazil"),
-                         ("Kraków", "Poland"), ("Reykjavík", "Iceland"), ("Москва", "Russia"), ("Αθήνα", "Greece"), ("Hà Nội", "Vietnam"),
-                         ("Montréal", "Canada"), ("Auckland", "New Zealand")]
-    static let streets = ["Rue Mercière", "Bahnhofstrasse", "銀座通り", "Avenida Paulista", "Świętego Jana", "Laugavegur", "Tverskaya",
-                          "Hàng Bạc", "Rue Saint-Denis", "Queen Street", "Gangnam-daero"]
-    static let dogNames = ["Rex", "Bella", "Kōji", "Luna", "Milo", "Fido", "Nala", "Ødin", "Pépite", "Chispa", "Momo 🐶", "Bruno", "Hachikō"]
-    static let breeds = ["Labrador", "Shiba Inu", "Beagle", "Border Collie", "Dachshund", "Golden Retriever", "Jindo", "Mixed"]
-    static let eventKinds = ["click", "view", "purchase", "login", "logout", "search", "share", "error"]
-    static let companyNames = ["Acme", "Société Générale de Logiciels", "株式会社ストラタ", "Øresund Data", "Café Solutions", "Nordlys AS",
-                               "Über Tech", "삼성 Labs", "Ñandú SA", "Rocket 🚀 Inc"]
-    static let productWords = ["Wireless", "Ergonomic", "Organic", "Titanium", "Smart", "Vintage", "Compact", "Deluxe", "Eco", "Ultra"]
-    static let productNouns = ["Keyboard", "Mouse", "Café Beans", "Notebook 📓", "Lamp", "Chair", "Tea (緑茶)", "Backpack", "Headphones", "Kettle"]
+    /// The name lists, from `Resources/demo/names.json` (embedded at build time).
+    static let names: DemoNames = DemoNames.bundled
+    static let firstNames = names.firstNames
+    static let lastNames = names.lastNames
+    static let cities = names.cities.map { ($0[0], $0[1]) }
+    static let streets = names.streets
+    static let dogNames = names.dogNames
+    static let breeds = names.breeds
+    static let eventKinds = names.eventKinds
+    static let companyNames = names.companyNames
+    static let productWords = names.productWords
+    static let productNouns = names.productNouns
 
     /// The demo's generator: the package's seeded SplitMix64, so the demo is the same every time.
     public typealias Random = SplitMix64
