@@ -127,12 +127,11 @@ struct KeyMap: Sendable {
     /// The hint bar of `screen`: (keys, text) in the order the key map gives.
     func hints(for screen: BrowserScreen) -> [(String, String)] {
         let name = screen.title.lowercased()
-        return bindings.compactMap { binding in
+        let placed: [(position: Int, label: String, text: String)] = bindings.compactMap { binding in
             guard let hint = binding.hint, let position = hint.screens[name] else { return nil }
             return (position, hint.label, hint.text)
         }
-        .sorted { $0.0 < $1.0 }
-        .map { ($0.1, $0.2) }
+        return placed.sorted { $0.position < $1.position }.map { ($0.label, $0.text) }
     }
 }
 

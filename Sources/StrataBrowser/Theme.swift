@@ -5,35 +5,40 @@ import Foundation
 /// attributes (bold, reverse, underline, dim) so `NO_COLOR` and monochrome terminals keep every
 /// distinction that matters (cursor, header, null, marked rows, errors).
 public struct Theme: Sendable {
+    /// Every element plain; the themes come from `Resources/themes/` (``init(json:)``).
     public init() {}
 
     public var text = Style.plain
-    public var tabActive = Style(bold: true, reverse: true)
+    public var tabActive = Style.plain
     public var tabInactive = Style.plain
-    public var title = Style(bold: true)
-    public var header = Style(bold: true, underline: true)
-    public var rowNumber = Style(dim: true)
-    public var cursorCell = Style(reverse: true)
-    public var cursorRowNumber = Style(bold: true, reverse: true)
-    public var sidebarSelected = Style(bold: true, reverse: true)
-    public var sidebarSelectedUnfocused = Style(bold: true, underline: true)
-    public var null = Style(dim: true)
-    public var link = Style(underline: true)
+    public var title = Style.plain
+    public var header = Style.plain
+    public var rowNumber = Style.plain
+    public var cursorCell = Style.plain
+    public var cursorRowNumber = Style.plain
+    public var sidebarSelected = Style.plain
+    public var sidebarSelectedUnfocused = Style.plain
+    public var null = Style.plain
+    public var link = Style.plain
     public var collection = Style.plain
     public var number = Style.plain
     public var date = Style.plain
     public var identifier = Style.plain
-    public var marked = Style(bold: true)
-    public var statusBar = Style(reverse: true)
+    public var marked = Style.plain
+    public var statusBar = Style.plain
     public var message = Style.plain
-    public var error = Style(bold: true)
-    public var prompt = Style(bold: true)
+    public var error = Style.plain
+    public var prompt = Style.plain
     public var dialog = Style.plain
-    public var dialogBorder = Style(bold: true)
-    public var key = Style(bold: true)
-    public var dim = Style(dim: true)
-    public var barUsed = Style(reverse: true)
-    public var barLocked = Style(bold: true)    /// Attributes only (`Resources/themes/monochrome.json`).
+    public var dialogBorder = Style.plain
+    public var key = Style.plain
+    public var dim = Style.plain
+    public var barUsed = Style.plain
+    public var barLocked = Style.plain
+    public var barFree = Style.plain
+    public var dead = Style.plain
+
+    /// Attributes only (`Resources/themes/monochrome.json`).
     public static let monochrome = bundled("monochrome")
 
     /// The default look on color terminals (`Resources/themes/default.json`).
@@ -55,7 +60,7 @@ public struct Theme: Sendable {
     }
 
     /// Every element a theme file styles, by its name in the file.
-    static let elements: [String: WritableKeyPath<Theme, Style>] = [
+    static var elements: [String: WritableKeyPath<Theme, Style>] { [
         "text": \.text, "tabActive": \.tabActive, "tabInactive": \.tabInactive, "title": \.title,
         "header": \.header, "rowNumber": \.rowNumber, "cursorCell": \.cursorCell,
         "cursorRowNumber": \.cursorRowNumber, "sidebarSelected": \.sidebarSelected,
@@ -64,7 +69,7 @@ public struct Theme: Sendable {
         "marked": \.marked, "statusBar": \.statusBar, "message": \.message, "error": \.error,
         "prompt": \.prompt, "dialog": \.dialog, "dialogBorder": \.dialogBorder, "key": \.key, "dim": \.dim,
         "barUsed": \.barUsed, "barLocked": \.barLocked, "barFree": \.barFree, "dead": \.dead,
-    ]
+    ] }
 
     /// Parses a theme file: `{"styles": {"element": "yellow on blue bold", ...}}`. Every element
     /// must be given (a missing one would silently fall back); unknown names are errors.
@@ -88,10 +93,6 @@ public struct Theme: Sendable {
             throw ThemeError(description: "no style for \(missing.sorted().joined(separator: ", "))")
         }
     }
-
-     theme.dead = Style(foreground: .red, dim: true)
-        return theme
-    }()
 
     /// The colored theme, or the monochrome one when the environment sets `NO_COLOR` to any
     /// non-empty value (https://no-color.org).
