@@ -11,7 +11,7 @@ import Glibc
 struct Browse: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Open the terminal browser (the default subcommand).",
-        discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).")
+        discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).\n\nKeys (? in the browser shows them too):\n" + BrowserKeys.helpText)
 
     @Argument(help: "The database file; omit it for the demo database.")
     var file: String?
