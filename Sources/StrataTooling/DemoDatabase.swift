@@ -232,8 +232,17 @@ public enum DemoDatabase {
                     // The next id is read inside this write transaction: other writers may have
                     // inserted since this churner last looked.
                     if eventCount > 0, let last = try w.objectKey("Event", at: eventCount - 1) { nextEventId = max(nextEventId, last + 1) }
+                    // Events link to people that exist now: pick them by position, since the
+                    // Person ids of an imported or edited file need not be 1...count.
+                    let personCount = try w.count("Person")
+                    let userColumn = order.firstIndex(of: "user")
                     for _ in 0..<(1 + random.next() % 5) {
-                        try w.insertRow("Event", DemoDatabase.eventRow(nextEventId, order: order, people: people, random: &random))
+                        var row = DemoDatabase.eventRow(nextEventId, order: order, people: people, random: &random)
+                        if let userColumn, case .object = row[userColumn] {
+                            let key = personCount > 0 ? try w.objectKey("Person", at: Int(random.next() % UInt64(personCount))) : nil
+                            row[userColumn] = key.map { .object(ObjectLink(className: "Person", key: $0)) } ?? .null
+                        }
+                        try w.insertRow("Event", row)
                         nextEventId += 1
                     }
                 case 4...5:
