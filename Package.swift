@@ -57,14 +57,14 @@ let package = Package(
             name: "CNcurses",
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery"]),
+        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "StrataRealm"]),
         .target(name: "StrataBrowser", dependencies: ["StrataTooling", "CNcurses"]),
         .systemLibrary(name: "CSQLite"),
         .target(name: "StrataBench", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "CSQLite"]),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench", "StrataRealm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
