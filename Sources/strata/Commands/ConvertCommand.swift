@@ -24,19 +24,15 @@ struct Convert: StrataSubcommand {
         let converter = RealmConverter(realm: realm)
         let schema = try converter.schema()
         let bar = ProgressBar()
-        var created = false
         do {
             let db = try Database(path: destination, schema: schema)
-            created = true
             defer { db.close() }
             try converter.copyObjects(into: db) { bar.update($0, "converting") }
             bar.finish()
         } catch {
             bar.finish()
-            if created {
-                // A failed conversion leaves nothing behind.
-                for path in [destination, destination + ".lock"] { try? FileManager.default.removeItem(atPath: path) }
-            }
+            // A failed conversion leaves nothing behind (the destination did not exist before).
+            for path in [destination, destination + ".lock"] { try? FileManager.default.removeItem(atPath: path) }
             if let e = error as? CLIError { throw e }
             if let e = error as? RealmFileError { throw CLIError("\(source): \(e.description)", code: ExitCode32.badFile) }
             throw cliError(error)
@@ -66,7 +62,9 @@ final class RealmConverter {
     func schema() throws -> Schema {
         Schema(try realm.classes.map { c in
             ObjectSchema(className: c.name, properties: try c.properties.map(property) + c.backlinks.compactMap { b in
-                guard let origin = b.targetClass, let property = b.originProperty else { return nil }
+                // Strata backlinks come from link properties only (not from AnyRealmValue ones).
+                guard let origin = b.targetClass, let property = b.originProperty,
+                      realm.realmClass(named: origin)?.properties.first(where: { $0.name == property })?.type == .link else { return nil }
                 return PropertySchema(name: "\(origin.prefix(1).lowercased())\(origin.dropFirst())_\(property)", type: .linkingObjects,
                                       objectClassName: origin, linkOriginPropertyName: property)
             }, isEmbedded: c.isEmbedded)
@@ -123,7 +121,9 @@ final class RealmConverter {
                 for i in 0..<c.objectCount {
                     let o = try realm.object(at: i, in: c.name)
                     var values: [String: Value] = [:]
-                    for (p, v) in zip(c.properties, o.values) where isPlain(p) { values[p.name] = try value(v, keys: [:]) }
+                    for (p, v) in zip(c.properties, o.values) where isPlain(p) {
+                        values[p.name] = try storable("\(c.name).\(p.name) of #\(o.key)") { try value(v, keys: [:]) }
+                    }
                     map[o.key] = try w.create(c.name, values: values)
                     done += 1
                     if done % 1024 == 0 { progress(Double(done) / total) }
@@ -152,7 +152,7 @@ final class RealmConverter {
     func fill(_ w: DBTransaction, _ c: RealmClass, _ o: RealmObject, key: ObjKey, keys: [String: [Int64: ObjKey]], plainToo: Bool) throws {
         for (p, v) in zip(c.properties, o.values) {
             if isPlain(p) {
-                if plainToo { try w.set(c.name, key, p.name, try value(v, keys: keys)) }
+                if plainToo, let x = try storable("\(c.name).\(p.name) of #\(o.key)", { try value(v, keys: keys) }) { try w.set(c.name, key, p.name, x) }
                 continue
             }
             if p.collection == nil, p.type == .link, isEmbedded(p.targetClass) {
@@ -177,14 +177,26 @@ final class RealmConverter {
                 skipped.append("\(c.name).\(p.name) of #\(o.key): a collection nested in an AnyRealmValue")
                 continue
             }
+            let at = "\(c.name).\(p.name) of #\(o.key)"
             switch v {
             case let .list(items), let .set(items):
-                try w.setList(c.name, key, p.name, try items.map { try value($0, keys: keys) })
+                try w.setList(c.name, key, p.name, try items.compactMap { item in try storable(at) { try value(item, keys: keys) } })
             case let .dictionary(entries):
-                try w.setMap(c.name, key, p.name, try entries.map { ($0.key, try value($0.value, keys: keys)) })
+                try w.setMap(c.name, key, p.name, try entries.compactMap { e in try storable(at) { try value(e.value, keys: keys) }.map { (e.key, $0) } })
             default:
-                try w.set(c.name, key, p.name, try value(v, keys: keys))
+                if let x = try storable(at, { try value(v, keys: keys) }) { try w.set(c.name, key, p.name, x) }
             }
+        }
+    }
+
+    /// A value Strata cannot hold; the converter leaves it out and lists it.
+    struct Unstorable: Error { let reason: String }
+
+    /// `body`'s value, or nil (recorded in ``skipped``) when Strata cannot hold it.
+    private func storable(_ at: String, _ body: () throws -> Value) throws -> Value? {
+        do { return try body() } catch let e as Unstorable {
+            skipped.append("\(at): \(e.reason)")
+            return nil
         }
     }
 
@@ -221,12 +233,15 @@ final class RealmConverter {
         case let .uuid(u):
             guard let id = UUID(uuidString: u.description) else { throw CLIError("invalid UUID \(u)", code: ExitCode32.badFile) }
             return .uuid(id)
-        case let .decimal128(d): return .decimal(try Decimal128(string: d.description))
+        case let .decimal128(d):
+            // Strata's Decimal128 holds Foundation's Decimal (exponent -128...127).
+            guard let x = try? Decimal128(string: d.description) else { throw Unstorable(reason: "Decimal128 \(d) is outside the range Strata stores") }
+            return .decimal(x)
         case let .link(cls, k):
             guard let key = keys[cls]?[k] else { return .null }
             return .object(ObjectLink(className: cls, key: key))
         case .list, .set, .dictionary:
-            throw CLIError("a nested collection inside an AnyRealmValue cannot be stored in a Strata file yet", code: ExitCode32.badInput)
+            throw Unstorable(reason: "a collection nested in an AnyRealmValue")
         }
     }
 }
