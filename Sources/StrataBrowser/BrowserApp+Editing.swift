@@ -172,11 +172,43 @@ extension BrowserApp {
         }
     }
 
+    /// Applies a filter: a new query runs off the UI thread (``FilterJob``); the view changes
+    /// when it finishes, and Esc cancels it meanwhile (see ``pollFilter()``).
     private func applyFilter(_ filter: String?, className: String) {
+        guard let filter else {
+            applyFilterResult(nil, className: className) { try dataSource.count(className: className, filter: nil) }
+            return
+        }
+        let wake = filterWake
+        let job = dataSource.startFilter(className: className, filter: filter, finished: { wake?() })
+        filterJob = job
+        // A quick query is applied at once, without a "filtering" message flashing by.
+        if job.wait(seconds: filterGraceSeconds) { pollFilter() }
+    }
+
+    /// Applies the running filter's result once it is there; returns whether one was applied.
+    /// The run loop calls it when the job wakes it.
+    @discardableResult
+    public func pollFilter() -> Bool {
+        guard let job = filterJob, job.isFinished else { return false }
+        filterJob = nil
+        applyFilterResult(job.filter, className: job.className) { try dataSource.finishFilter(job) }
+        return true
+    }
+
+    /// Esc (or Ctrl-C) while a filter runs: stop it and keep the view as it was.
+    func cancelFilter() {
+        guard let job = filterJob else { return }
+        job.cancel()
+        filterJob = nil
+        show("filter cancelled: \(job.filter)")
+    }
+
+    private func applyFilterResult(_ filter: String?, className: String, _ count: () throws -> RowCount) {
         guard case .table(var table)? = levels.last else { return }
         do {
             // Count first: an invalid query throws here and the previous view stays as it was.
-            let count = try dataSource.count(className: className, filter: filter)
+            let count = try count()
             table.filter = filter
             table.count = count
             table.cursorRow = 0

@@ -94,6 +94,11 @@ extension BrowserApp {
             buffer.cursor = (min(cursorX, rect.maxX - 1), rect.y)
             return
         }
+        if let filterJob {
+            buffer.write("filtering \(filterJob.className): \(filterJob.filter) …  Esc cancels", x: rect.x, y: rect.y, width: rect.width,
+                         style: theme.message)
+            return
+        }
         if let message {
             buffer.write((message.isError ? "✗ " : "") + message.text, x: rect.x, y: rect.y, width: rect.width,
                          style: message.isError ? theme.error : theme.message)

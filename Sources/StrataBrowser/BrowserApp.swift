@@ -28,6 +28,12 @@ public final class BrowserApp {
     /// The path in the Data screen; the last level is shown. Never empty while a class exists.
     var levels: [DataLevel] = []
     var prompt: Prompt?
+    /// A filter running off the UI thread; while it runs only Esc / Ctrl-C (cancel) and resize act.
+    var filterJob: FilterJob?
+    /// How long Enter waits for a filter before showing "filtering…" and returning to the loop.
+    public var filterGraceSeconds = 0.15
+    /// Wakes the run loop when a background filter finishes (set by `runBrowser`).
+    public var filterWake: (@Sendable () -> Void)?
     var overlay: Overlay?
     var message: StatusMessage?
     /// Objects changed by recent commits → when their mark expires.
@@ -69,6 +75,14 @@ public final class BrowserApp {
             resize(to: TerminalSize(columns: columns, rows: rows))
             return
         }
+        if filterJob != nil {
+            if pollFilter() {
+                // Finished meanwhile: the key acts on the new view below.
+            } else {
+                if key == .escape || key == .control("c") { cancelFilter() }
+                return
+            }
+        }
         dispatch(key)
     }
 
@@ -98,6 +112,7 @@ public final class BrowserApp {
     /// Reads pending changes from the data source (new commits), refreshes what is shown,
     /// marks changed rows and logs each event. Call when the change handler fired.
     public func processChanges() {
+        pollFilter()
         let events = dataSource.pollChanges()
         guard !events.isEmpty else { return }
         let now = clock()

@@ -32,6 +32,7 @@ public func runBrowser(dataSource: BrowserDataSource, backend: TerminalBackend,
     if !backend.supportsColor { colorEnvironment["NO_COLOR"] = "1" }
     let app = BrowserApp(dataSource: dataSource, size: backend.size, environment: colorEnvironment, clock: clock)
     app.onIntermediateFrame = { backend.draw($0) }
+    app.filterWake = backend.makeWaker()
     app.processChanges()
     backend.draw(app.frame())
     while !app.shouldQuit {

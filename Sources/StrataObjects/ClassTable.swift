@@ -31,6 +31,8 @@ final class ClassTable {
     let pkColumn: Int?
     /// Objects inserted / modified / deleted in this transaction.
     var changeCounts = DBTransaction.ChangeCounts()
+    /// The keys this transaction inserted, deleted and modified (the commit's change record).
+    var recorder = ClassChangeRecorder()
 
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
@@ -307,6 +309,7 @@ final class ClassTable {
     func insert(key: ObjKey, values: [Value]) throws {
         let t = try tree(create: true)!
         weightsStale = true
+        recorder.insert(key)
         // Fast path: appending after the last object of the rightmost cluster.
         if let tl = tail, key > tl.lastKey, let m = dirty[tl.treeKey] {
             try insertRow(m, row: m.count, key: key, values: values)
@@ -383,6 +386,7 @@ final class ClassTable {
     /// Sets one single-valued property (value already coerced).
     func set(key: ObjKey, column: Int, value: Value) throws {
         guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+        recorder.modify(key, column: column)
         let m = try makeMutable(tk)
         ValueCodec.set(value, at: row, in: try decodedColumn(m, column), type: columns[column].type)
     }
@@ -390,6 +394,7 @@ final class ClassTable {
     /// Replaces a collection (list/set/map) of an object.
     func setCollection(key: ObjKey, column: Int, _ value: CollectionValue) throws {
         guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+        recorder.modify(key, column: column)
         let m = try makeMutable(tk)
         let col = try decodedColumn(m, column)
         guard col.layout == .refs else { return }
@@ -416,6 +421,7 @@ final class ClassTable {
     func appendBulk(keys: [ObjKey], columns given: [Int: BulkColumn]) throws {
         let t = try tree(create: true)!
         weightsStale = true
+        for k in keys { recorder.insert(k) }
         var start = 0
         let n = keys.count
         // Fill the current tail cluster first, if it is open in this transaction.
@@ -458,6 +464,7 @@ final class ClassTable {
         for key in keys {
             guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
             byCluster[tk, default: []].append(row)
+            recorder.delete(key)
         }
         weightsStale = true
         for (tk, rows) in byCluster {

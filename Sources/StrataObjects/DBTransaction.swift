@@ -18,6 +18,8 @@ public final class DBTransaction {
     let storage: Transaction
     public let schema: Schema
     private var tables: [String: ClassTable] = [:]
+    /// The class tables opened by this transaction (for the change record).
+    var tablesByName: [String: ClassTable] { tables }
     /// Per class: objects inserted / modified / deleted by this write transaction.
     public var changes: [String: ChangeCounts] {
         var out: [String: ChangeCounts] = [:]
@@ -535,7 +537,7 @@ public final class DBTransaction {
     @discardableResult
     public func commit() throws -> UInt64 {
         let w = try requireWrite()
-        do { try flush() } catch { w.abort(); throw error }
+        do { try flush(); try recordChanges() } catch { w.abort(); throw error }
         w.note = Array(changeSummary.utf8)
         return try w.commit()
     }

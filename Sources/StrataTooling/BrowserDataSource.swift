@@ -30,6 +30,14 @@ public protocol BrowserDataSource: AnyObject {
     /// How many objects of `className` match `filter` (a Realm Query Language string, `nil`
     /// for all). An invalid query throws a ``BrowserError`` naming the position.
     func count(className: String, filter: String?) throws -> RowCount
+    /// Starts counting the matches of `filter` off the caller's thread; calls `finished` (from
+    /// any thread) when the job has its result. Until ``finishFilter(_:)`` the caller may keep
+    /// using the data source (it reads its own snapshot). The default counts at once.
+    func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob
+    /// Takes a finished job's result into the data source (so later `count`/`rows` calls with
+    /// the same filter are answered from it) and returns the count; throws the query's error,
+    /// or when the job was cancelled.
+    func finishFilter(_ job: FilterJob) throws -> RowCount
     /// The objects at positions `range` of `className` filtered and sorted; one value per
     /// property of ``properties(className:)``, in that order.
     func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow]

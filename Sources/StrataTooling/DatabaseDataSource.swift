@@ -34,6 +34,10 @@ public final class DatabaseDataSource: BrowserDataSource {
     /// True while a full compaction replaces the file: nothing may begin a transaction then.
     private var isCompacting = false
     private var lastPlan: CompactionPlan?
+    /// Background filters still running: `close()` cancels them and waits, so no thread reads
+    /// the file after it is closed.
+    private let filterThreads = DispatchGroup()
+    private var filterJobs: [FilterJob] = []
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
@@ -56,6 +60,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     deinit {
+        stopFilters()
         database.store.removeCommitObserver(observer)
         txn.end()
     }
@@ -67,6 +72,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     /// Ends the snapshot and closes the file.
     public func close() {
+        stopFilters()
         database.store.removeCommitObserver(observer)
         txn.end()
         database.close()
@@ -609,14 +615,69 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     /// Runs an RQL query over a class with the query executor (column scans, index lookups;
-    /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position.
-    public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String) throws -> [ObjKey] {
+    /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position; a
+    /// cancelled query throws the executor's `cancelled` error.
+    public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String,
+                                  cancellation: QueryCancellation? = nil) throws -> [ObjKey] {
         let bound = try compileQuery(query, schema: schema, className: className)
         do {
-            return try QueryExecutor(txn).run(bound)
+            return try QueryExecutor(txn, cancellation: cancellation).run(bound)
         } catch {
             throw browserError(error)
         }
+    }
+
+    /// Runs the filter on a background thread in its own read transaction. When that
+    /// transaction sees the browser's version, the keys are kept for `count`/`rows`; when a
+    /// commit came in between, ``finishFilter(_:)`` counts again at the browser's version.
+    public func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter)
+        let filterCacheKey = "\(className)\u{0}\(filter)\u{0}"
+        if let cached = resultCache[filterCacheKey] {
+            job.finish(.success(RowCount(cached.count)))
+            finished()
+            return job
+        }
+        let cancellation = QueryCancellation()
+        job.whenCancelled { cancellation.cancel() }
+        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
+        let group = filterThreads
+        group.enter()
+        // The engine's Database is safe to use from several threads, each with its own transaction.
+        nonisolated(unsafe) let database = self.database
+        nonisolated(unsafe) let schema = database.schema
+        let thread = Thread {
+            do {
+                let reader = try database.read(label: "strata browser filter")
+                defer { reader.end() }
+                let keys = try Self.filterKeys(reader, schema: schema, className: className, query: filter, cancellation: cancellation)
+                job.finish(.success(RowCount(keys.count)), payload: FilterKeys(version: reader.version, keys: keys))
+            } catch {
+                job.finish(.failure(error))
+            }
+            finished()
+            group.leave()
+        }
+        thread.name = "strata browser filter"
+        thread.start()
+        return job
+    }
+
+    /// Cancels the running filters and waits for their threads.
+    private func stopFilters() {
+        for job in filterJobs { job.cancel() }
+        filterJobs = []
+        filterThreads.wait()
+    }
+
+    public func finishFilter(_ job: FilterJob) throws -> RowCount {
+        if job.isCancelled { throw BrowserError("the filter was cancelled") }
+        guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
+        let count = try result.get()
+        guard let found = payload as? FilterKeys else { return count }
+        guard found.version == txn.version else { return try self.count(className: job.className, filter: job.filter) }
+        resultCache["\(job.className)\u{0}\(job.filter)\u{0}"] = found.keys
+        return count
     }
 
     /// Binds an RQL query to the schema; a bad query is a ``BrowserError`` with its 0-based position.
@@ -763,6 +824,12 @@ public final class DatabaseDataSource: BrowserDataSource {
 }
 
 /// The change handler, set from the browser thread and called from the commit watcher thread.
+/// The keys a background filter found and the version it read.
+private struct FilterKeys {
+    var version: UInt64
+    var keys: [ObjKey]
+}
+
 final class ChangeHandlerBox: @unchecked Sendable {
     private let lock = NSLock()
     private var handler: (@Sendable () -> Void)?

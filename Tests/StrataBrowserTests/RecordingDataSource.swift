@@ -22,6 +22,10 @@ final class RecordingDataSource: BrowserDataSource {
     let fileInfo: FileInfo
     private(set) var rowRequests: [RowRequest] = []
     private(set) var countRequests: [String] = []
+    /// When set, filters started by the browser wait (as a slow query would) until
+    /// ``releaseHeldFilters()`` counts them with the real data source.
+    var holdFilters = false
+    private(set) var heldFilters: [FilterJob] = []
 
     init(_ base: DatabaseDataSource) {
         self.base = base
@@ -42,6 +46,28 @@ final class RecordingDataSource: BrowserDataSource {
     func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
         rowRequests.append(RowRequest(className: className, range: range))
         return try base.rows(className: className, filter: filter, sort: sort, range: range)
+    }
+
+    func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        guard holdFilters else { return base.startFilter(className: className, filter: filter, finished: finished) }
+        let job = FilterJob(className: className, filter: filter)
+        heldFilters.append(job)
+        return job
+    }
+
+    func finishFilter(_ job: FilterJob) throws -> RowCount {
+        if heldFilters.contains(where: { $0 === job }) {
+            if job.isCancelled { throw BrowserError("the filter was cancelled") }
+            return try job.result!.0.get()
+        }
+        return try base.finishFilter(job)
+    }
+
+    /// Finishes the held filters with the real count.
+    func releaseHeldFilters() {
+        for job in heldFilters where !job.isCancelled {
+            job.finish(Result { try base.count(className: job.className, filter: job.filter) })
+        }
     }
 
     func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
@@ -87,8 +113,28 @@ final class RecordingDataSource: BrowserDataSource {
         return outcome
     }
 
-    func setChangeHandler(_ handler: (@Sendable () -> Void)?) { base.setChangeHandler(handler) }
+    /// How many times the data source has called the change handler (from any thread).
+    var changeSignals: Int { signals.value }
+    private let signals = SignalCounter()
+
+    func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
+        let signals = self.signals
+        guard let handler else { base.setChangeHandler(nil); return }
+        let counting: @Sendable () -> Void = {
+            signals.add()
+            handler()
+        }
+        base.setChangeHandler(counting)
+    }
     func pollChanges() -> [ChangeEvent] {
         base.pollChanges().map { var e = $0; e.pid = stable(e.pid); return e }
     }
+}
+
+/// A counter bumped from any thread.
+final class SignalCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0  // guarded by `lock`
+    func add() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

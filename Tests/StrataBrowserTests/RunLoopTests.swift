@@ -25,7 +25,12 @@ final class RunLoopTests: XCTestCase {
         backend.type(Self.openPerson)
         backend.beforeWait = { waits in
             switch waits {
-            case 1: harness.externalAgeChange(person: 2, age: 26)  // the commit observer wakes the loop
+            case 1:
+                // The commit observer wakes the loop (from the engine's thread): wait until it has.
+                let signals = harness.source.changeSignals
+                harness.externalAgeChange(person: 2, age: 26)
+                let deadline = Date().addingTimeInterval(60)
+                while harness.source.changeSignals == signals, Date() < deadline { usleep(1000) }
             case 2: clock.advance(2); backend.type([.character("j")])
             default: break
             }

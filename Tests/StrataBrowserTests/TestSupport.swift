@@ -31,6 +31,9 @@ final class Harness {
         let clock = self.clock
         app = BrowserApp(dataSource: source, size: TerminalSize(columns: columns, rows: rows), environment: environment,
                          clock: { clock.now })
+        // Filters run off the UI thread; tests wait for them on Enter (FilterCancellationTests
+        // hold them to see the running state).
+        app.filterGraceSeconds = 600
         if let className { open(className) }
     }
 

@@ -177,10 +177,12 @@ final class ConcurrencyTests: XCTestCase {
         let watchdog = Task { try await Task.sleep(nanoseconds: 15_000_000_000); XCTFail("timed out") }
         defer { watchdog.cancel() }
         var sawInitial = false, updates = 0
-        Task { try await writer.write("s", count: 3) }
         for await change in stream {
             switch change {
-            case .initial(let r): sawInitial = true; XCTAssertEqual(r.count, 0)
+            case .initial(let r):
+                sawInitial = true; XCTAssertEqual(r.count, 0)
+                // The writer starts after .initial (started before, its commits could race it).
+                Task { try await writer.write("s", count: 3) }
             case .update(let r, _, let ins, _): updates += 1; XCTAssertFalse(ins.isEmpty); if r.count == 3 { break }
             case .error(let e): XCTFail("\(e)")
             }

@@ -2,12 +2,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+@testable import StrataStorage
 
-/// A file layer for crash and fault tests, modelled on SQLite's crash-test VFS: writes go
-/// through to the real file, but the layer remembers the bytes each unsynced write replaced.
-/// At a chosen sync point it "loses power": unsynced writes are dropped (old bytes restored) or
-/// torn (a random subset of their 512-byte sectors restored), and every later operation fails.
-/// It can also fail writes with "disk full" after a byte budget.
+/// A file layer for crash and fault tests, modelled on SQLite's crash-test VFS: writes and size
+/// changes go through to the real file, but the layer remembers what each unsynced one replaced.
+/// At a chosen sync point it "loses power": unsynced changes are dropped (old bytes and size
+/// restored) or torn (a random subset of their 512-byte sectors restored; bytes a write added
+/// past the old end of the file zeroed sector by sector or cut off with the size change; a
+/// truncation kept or lost), and every later operation fails. It can also fail writes with
+/// "disk full" after a byte budget. Test code only: the storage layer sees the `FileIO` protocol.
 public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     /// What a simulated power loss does to writes that were not yet synced.
     public enum LossMode: Sendable {
@@ -25,7 +28,9 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     public var path: String { inner.path }
     public var fd: Int32 { inner.fd }
 
-    private struct Pending { var offset: UInt64; var before: [UInt8]; var oldSize: UInt64 }
+    /// An unsynced change: a write at `offset` (`before`: the bytes it replaced inside the old
+    /// size; `length` bytes written) or a size change (`before`: the bytes a shrink removed).
+    private struct Pending { var offset: UInt64; var length: UInt64; var before: [UInt8]; var oldSize: UInt64; var isTruncation: Bool }
     private var pending: [Pending] = []
     private var syncCount = 0
     private var crashed = false
@@ -45,6 +50,11 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     public private(set) var metaSlotWritePending = false
     /// Whether an unsynced write elsewhere (blocks) was pending when power was lost.
     public private(set) var blockWritePending = false
+    /// What the loss did to changes past the old end of the file and to truncations (tests
+    /// assert these cases really happened).
+    public private(set) var extendingWritesTorn = 0
+    public private(set) var extendingWritesCutOff = 0
+    public private(set) var truncationsLost = 0
     public var syncs: Int { syncCount }
 
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
@@ -57,7 +67,7 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
             before = [UInt8](repeating: 0, count: n)
             try before.withUnsafeMutableBytes { try inner.read(into: $0, at: offset) }
         }
-        pending.append(Pending(offset: offset, before: before, oldSize: size))
+        pending.append(Pending(offset: offset, length: UInt64(bytes.count), before: before, oldSize: size, isTruncation: false))
         writtenBytes += bytes.count
         try inner.write(bytes, at: offset)
     }
@@ -78,21 +88,27 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
         pending.removeAll()
     }
 
-    /// Applies the loss mode to unsynced writes now, as if power failed before they reached the disk.
+    /// Applies the loss mode to unsynced changes now, as if power failed before they reached
+    /// the disk.
     public func losePower() throws {
         crashed = true
-        metaSlotWritePending = pending.contains { $0.offset < MetaSlot.dataStart }
-        blockWritePending = pending.contains { $0.offset >= MetaSlot.dataStart }
+        metaSlotWritePending = pending.contains { !$0.isTruncation && $0.offset < MetaSlot.dataStart }
+        blockWritePending = pending.contains { !$0.isTruncation && $0.offset >= MetaSlot.dataStart }
         var rng = SplitMix64(seed: { if case .tearRandomly(let s) = lossMode { return s }; return 0 }())
-        // Undo newest first so overlapping writes restore the oldest bytes.
+        let zeros = [UInt8](repeating: 0, count: 512)
+        // Undo newest first so overlapping changes restore the oldest bytes.
         for p in pending.reversed() {
             switch lossMode {
             case .keepAll: continue
-            case .keepMetaSlotsOnly where p.offset < MetaSlot.dataStart: continue
+            case .keepMetaSlotsOnly where !p.isTruncation && p.offset < MetaSlot.dataStart: continue
             case .dropAll, .keepMetaSlotsOnly:
-                try p.before.withUnsafeBytes { try inner.write($0, at: p.offset) }
-                if p.oldSize < (try inner.size()) { try inner.truncate(to: p.oldSize) }
+                try undo(p)
             case .tearRandomly:
+                if p.isTruncation {
+                    // The size change reached the disk or not.
+                    if rng.next() % 2 == 0 { try undo(p) }
+                    continue
+                }
                 var i = 0
                 while i < p.before.count {
                     let end = min(i + 512, p.before.count)
@@ -101,15 +117,54 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
                     }
                     i = end
                 }
+                // Bytes past the old end: the size change and each sector may be lost.
+                let extendedFrom = max(p.offset, p.oldSize)
+                guard p.offset + p.length > p.oldSize else { continue }
+                if rng.next() % 4 == 0 {
+                    if try inner.size() > p.oldSize { try inner.truncate(to: p.oldSize) }
+                    extendingWritesCutOff += 1
+                    continue
+                }
+                var at = extendedFrom
+                var tore = false
+                while at < p.offset + p.length {
+                    let n = Int(min(512, p.offset + p.length - at))
+                    if rng.next() % 2 == 0 {
+                        try zeros[0..<n].withUnsafeBytes { try inner.write($0, at: at) }
+                        tore = true
+                    }
+                    at += UInt64(n)
+                }
+                if tore { extendingWritesTorn += 1 }
             }
         }
         pending.removeAll()
+    }
+
+    /// Restores what an unsynced change replaced.
+    private func undo(_ p: Pending) throws {
+        if p.isTruncation {
+            truncationsLost += 1
+            let now = try inner.size()
+            if now != p.oldSize { try inner.truncate(to: p.oldSize) }
+            if !p.before.isEmpty { try p.before.withUnsafeBytes { try inner.write($0, at: p.offset) } }
+            return
+        }
+        try p.before.withUnsafeBytes { try inner.write($0, at: p.offset) }
+        if p.oldSize < (try inner.size()) { try inner.truncate(to: p.oldSize) }
     }
 
     public func size() throws -> UInt64 { try inner.size() }
 
     public func truncate(to size: UInt64) throws {
         if crashed { throw SimulatedCrash() }
+        let old = try inner.size()
+        var removed = [UInt8]()
+        if size < old {
+            removed = [UInt8](repeating: 0, count: Int(old - size))
+            try removed.withUnsafeMutableBytes { try inner.read(into: $0, at: size) }
+        }
+        pending.append(Pending(offset: size, length: 0, before: removed, oldSize: old, isTruncation: true))
         try inner.truncate(to: size)
     }
 

@@ -222,7 +222,14 @@ protocol CollectionSource {
     func elements(_ txn: DBTransaction) throws -> [Value]
     /// True when elements never repeat (results, sets): the diff is then O(n log n).
     var uniqueElements: Bool { get }
+    /// The class when the collection is every object of it in key order (its change set then
+    /// follows from the inserted and deleted keys alone).
+    var wholeClassName: String? { get }
     func rebound(to core: RealmCore) -> Self
+}
+
+extension CollectionSource {
+    var wholeClassName: String? { nil }
 }
 
 /// A stable hash of an object's stored values (the given properties, or all), to tell which
@@ -246,41 +253,168 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     let properties: Set<String>?
     let block: (RealmCollectionChange<S.C>) -> Void
     var lastElements: [Value] = []
-    var lastPrints: [Int] = []
+    /// Fingerprints of the objects in `lastElements`, for the full comparison when the change
+    /// records do not reach back to `lastVersion`; nil for large collections (then every kept
+    /// object counts as modified in that rare case).
+    var lastPrints: [Int]?
     var lastGeneration = -1
+    /// The version `lastElements` was read at.
+    var lastVersion: UInt64 = 0
+    /// Collections up to this size keep fingerprints for the fallback comparison.
+    static var fingerprintLimit: Int { 50_000 }
 
     init(source: S, core: RealmCore, keyPaths: [String]?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
         self.source = source; self.core = core; self.block = block
         properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
     }
 
-    private func snapshot() -> ([Value], [Int])? {
-        core.read { txn in
-            guard let els = try? source.elements(txn) else { return nil }
-            let prints = els.map { v -> Int in
-                if case .object(let l) = v { return rowFingerprint(txn, l, properties: properties) }
-                return 0
-            }
-            return (els, prints)
+    private func prints(_ txn: DBTransaction, _ els: [Value]) -> [Int] {
+        els.map { v -> Int in
+            if case .object(let l) = v { return rowFingerprint(txn, l, properties: properties) }
+            return 0
         }
     }
 
     func deliverInitial() {
-        guard let (e, p) = snapshot() else { block(.error(ObjectError.noSuchObject(className: "collection owner", key: -1))); return }
-        lastElements = e; lastPrints = p; lastGeneration = core.generationValue
+        let ok: Bool = core.read { txn in
+            guard let els = try? source.elements(txn) else { return false }
+            lastElements = els
+            lastPrints = els.count <= Self.fingerprintLimit ? prints(txn, els) : nil
+            lastVersion = txn.version
+            return true
+        }
+        guard ok else { block(.error(ObjectError.noSuchObject(className: "collection owner", key: -1))); return }
+        lastGeneration = core.generationValue
         block(.initial(source.collection))
     }
 
+    /// Change sets come from the commits' records (`DBTransaction.changes(since:)`): a commit
+    /// that touched no class leaves the collection alone without reading it; whole-class
+    /// results update their keys from the inserted and deleted keys alone (O(changes · log n)
+    /// plus one array copy); other collections are re-read and diffed, with modifications taken
+    /// from the records instead of fingerprinting every object. Without records (the observer
+    /// is further behind than they reach, or a class was rewritten), everything is compared.
     func deliverChanges(notify: Bool) {
         if core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
-        guard let (e, p) = snapshot() else { return }
+        let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
+            let version = txn.version
+            defer { lastVersion = version }
+            if let changes = try? txn.changes(since: lastVersion), let u = incremental(txn, changes) { return u }
+            return full(txn)
+        }
+        guard notify, let u = update, !(u.deletions.isEmpty && u.insertions.isEmpty && u.modifications.isEmpty) else { return }
+        block(.update(source.collection, deletions: u.deletions, insertions: u.insertions, modifications: u.modifications))
+    }
+
+    /// The whole comparison (fingerprints of every object).
+    private func full(_ txn: DBTransaction) -> ([Int], [Int], [Int])? {
+        guard let e = try? source.elements(txn) else { return nil }
+        let p = e.count <= Self.fingerprintLimit ? prints(txn, e) : nil
         let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
         var mods: [Int] = []
-        for (o, n) in d.matches where lastPrints[o] != p[n] { mods.append(o) }
+        for (o, n) in d.matches {
+            if let lp = lastPrints, let p { if lp[o] != p[n] { mods.append(o) } } else if case .object = e[n] { mods.append(o) }
+        }
         lastElements = e; lastPrints = p
-        guard notify, !(d.deletions.isEmpty && d.insertions.isEmpty && mods.isEmpty) else { return }
-        block(.update(source.collection, deletions: d.deletions, insertions: d.insertions, modifications: mods.sorted()))
+        return (d.deletions, d.insertions, mods.sorted())
+    }
+
+    private static func key(_ v: Value) -> ObjKey? { if case .object(let l) = v { return l.key }; return nil }
+
+    /// Index of the first element of `els` (objects in key order) whose key is >= `k`.
+    private static func lowerBound(_ els: [Value], _ k: ObjKey) -> Int {
+        var lo = 0, hi = els.count
+        while lo < hi { let m = (lo + hi) >> 1; if (key(els[m]) ?? .min) < k { lo = m + 1 } else { hi = m } }
+        return lo
+    }
+
+    /// The change set from the records, or nil when they cannot answer.
+    private func incremental(_ txn: DBTransaction, _ changes: [String: ClassChangeSet]) -> ([Int], [Int], [Int])? {
+        if changes.isEmpty || changes.values.allSatisfy({ $0.inserted.isEmpty && $0.deleted.isEmpty && $0.modified.isEmpty && !$0.rewritten }) {
+            return ([], [], [])
+        }
+        if changes.values.contains(where: \.rewritten) { return nil }
+        if let className = source.wholeClassName { return wholeClass(txn, className, changes[className]) }
+        // Re-read the collection; modifications from the records.
+        guard let e = try? source.elements(txn) else { return nil }
+        let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
+        var modifiedByClass: [String: KeyRanges] = [:]
+        for (c, set) in changes { modifiedByClass[c] = set.modifiedKeys(properties: properties).union(set.inserted).union(set.deleted) }
+        var mods: [Int] = []
+        for (o, n) in d.matches {
+            if case .object(let l) = e[n], modifiedByClass[l.className]?.contains(l.key) == true { mods.append(o) }
+        }
+        if var lp = lastPrints, e.count <= Self.fingerprintLimit {
+            var np = [Int](repeating: 0, count: e.count)
+            let modSet = Set(mods)
+            for (o, n) in d.matches { np[n] = modSet.contains(o) ? 0 : lp[o] }
+            for n in d.insertions { np[n] = 0 }
+            for n in 0..<e.count where np[n] == 0 { if case .object(let l) = e[n] { np[n] = rowFingerprint(txn, l, properties: properties) } }
+            lp = np
+            lastPrints = lp
+        } else {
+            lastPrints = nil
+        }
+        lastElements = e
+        return (d.deletions, d.insertions, mods.sorted())
+    }
+
+    /// Every object of `className` in key order: positions from the inserted and deleted keys.
+    private func wholeClass(_ txn: DBTransaction, _ className: String, _ set: ClassChangeSet?) -> ([Int], [Int], [Int])? {
+        guard let set else { return ([], [], []) }
+        let touched = set.inserted.union(set.deleted)
+        let modified = set.modifiedKeys(properties: properties)
+        guard touched.keyCount <= 1_000_000, modified.keyCount <= 1_000_000 else { return nil }
+        let old = lastElements
+        var deletions: [Int] = [], added: [ObjKey] = [], replaced: Set<ObjKey> = []
+        for k in touched.keys {
+            let i = Self.lowerBound(old, k)
+            let wasThere = i < old.count && Self.key(old[i]) == k
+            let isThere = (try? txn.exists(className, k)) == true
+            switch (wasThere, isThere) {
+            case (true, false): deletions.append(i)
+            case (false, true): added.append(k)
+            case (true, true): replaced.insert(k)
+            case (false, false): break
+            }
+        }
+        // The new key order: old minus deletions, plus the added keys (both sorted).
+        var new: [Value] = []
+        new.reserveCapacity(old.count - deletions.count + added.count)
+        var insertions: [Int] = []
+        var di = 0, ai = 0
+        for (i, v) in old.enumerated() {
+            if di < deletions.count && deletions[di] == i { di += 1; continue }
+            let k = Self.key(v) ?? .min
+            while ai < added.count && added[ai] < k { insertions.append(new.count); new.append(.object(ObjectLink(className: className, key: added[ai]))); ai += 1 }
+            new.append(v)
+        }
+        while ai < added.count { insertions.append(new.count); new.append(.object(ObjectLink(className: className, key: added[ai]))); ai += 1 }
+        var mods: [Int] = []
+        for k in modified.keys where !touched.contains(k) {
+            let i = Self.lowerBound(old, k)
+            if i < old.count && Self.key(old[i]) == k { mods.append(i) }
+        }
+        for k in replaced { mods.append(Self.lowerBound(old, k)) }
+        // Fingerprints follow the same moves when kept.
+        if let lp = lastPrints, new.count <= Self.fingerprintLimit {
+            var np: [Int] = []
+            np.reserveCapacity(new.count)
+            let deleted = Set(deletions), changed = Set(mods)
+            var oi = 0
+            for v in new {
+                let k = Self.key(v) ?? .min
+                while oi < old.count && (deleted.contains(oi) || (Self.key(old[oi]) ?? .min) < k) { oi += 1 }
+                if oi < old.count && Self.key(old[oi]) == k && !changed.contains(oi) { np.append(lp[oi]) }
+                else if case .object(let l) = v { np.append(rowFingerprint(txn, l, properties: properties)) } else { np.append(0) }
+            }
+            lastPrints = np
+        } else {
+            lastPrints = nil
+        }
+        lastElements = new
+        return (deletions, insertions, mods.sorted())
     }
 }
 
@@ -347,6 +481,7 @@ struct ResultsSource<T: ObjectBase>: CollectionSource {
     let results: Results<T>
     var collection: Results<T> { results }
     var uniqueElements: Bool { true }
+    var wholeClassName: String? { results.core.isWholeClass ? results.className : nil }
     func elements(_ txn: DBTransaction) throws -> [Value] {
         let c = results.className
         return try results.core.evaluate(txn).map { .object(ObjectLink(className: c, key: $0)) }
@@ -419,6 +554,8 @@ final class ObjectObserver<T: Object>: CoreObserver {
     let block: (ObjectChange<T>) -> Void
     var last: [String: [Value]] = [:]
     var lastGeneration = -1
+    /// The version `last` was read at.
+    var lastVersion: UInt64 = 0
     var gone = false
 
     init(object: T, core: RealmCore, keyPaths: [String]?, block: @escaping (ObjectChange<T>) -> Void) {
@@ -445,12 +582,24 @@ final class ObjectObserver<T: Object>: CoreObserver {
 
     func deliverInitial() {
         lastGeneration = core.generationValue
+        lastVersion = core.read { $0.version }
         if let s = snapshot() { last = s } else { gone = true; block(.deleted) }
     }
 
     func deliverChanges(notify: Bool) {
         if gone || core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
+        // The change records say whether this object was touched at all (O(changes · log n)).
+        let key = object._rlmKey, className = object._rlmClassInfo.className
+        let untouched: Bool = core.read { txn in
+            let version = txn.version
+            defer { lastVersion = version }
+            guard let changes = try? txn.changes(since: lastVersion) else { return false }
+            guard let c = changes[className] else { return true }
+            if c.rewritten { return false }
+            return !c.inserted.contains(key) && !c.deleted.contains(key) && !c.modifiedKeys(properties: properties).contains(key)
+        }
+        if untouched { return }
         guard let now = snapshot() else {
             gone = true
             if notify { block(.deleted) }

@@ -1,0 +1,53 @@
+import XCTest
+@testable import StrataBrowser
+import StrataTooling
+
+/// A filter runs off the UI thread: the screen keeps drawing, keys other than Esc wait, Esc
+/// cancels and keeps the previous view (issue 18 item 14).
+final class FilterCancellationTests: XCTestCase {
+    func testARunningFilterShowsProgressAndEscCancelsIt() {
+        let harness = Harness()
+        harness.source.holdFilters = true
+        harness.app.filterGraceSeconds = 0
+        let before = harness.lines
+        harness.press("/").type("dogs.owners.dogs.owners.name CONTAINS 'a'").press("Enter")
+        XCTAssertTrue(harness.lines[22].contains("filtering Person"), harness.lines[22])
+        XCTAssertTrue(harness.lines[22].contains("Esc cancels"), harness.lines[22])
+        harness.press("j", "G")  // ignored while the filter runs
+        XCTAssertEqual(Array(harness.lines[0..<22]), Array(before[0..<22]))
+        harness.press("Esc")
+        XCTAssertTrue(harness.source.heldFilters.first?.isCancelled ?? false)
+        XCTAssertTrue(harness.lines[22].contains("filter cancelled"), harness.lines[22])
+        XCTAssertFalse(harness.lines[1].contains("["), "no filter applied: \(harness.lines[1])")
+        harness.source.releaseHeldFilters()
+        harness.app.processChanges()
+        XCTAssertFalse(harness.lines[1].contains("["), "a cancelled result is dropped")
+        harness.press("j")
+        XCTAssertTrue(harness.lines[1].hasSuffix("2/24"), harness.lines[1])
+    }
+
+    func testTheResultIsAppliedWhenItArrives() throws {
+        let harness = Harness()
+        harness.source.holdFilters = true
+        harness.app.filterGraceSeconds = 0
+        harness.press("/").type("age > 50").press("Enter")
+        XCTAssertFalse(harness.lines[1].contains("[age > 50]"))
+        harness.source.releaseHeldFilters()
+        harness.app.processChanges()  // what the run loop does when the job wakes it
+        let n = try harness.database.count(className: "Person", filter: "age > 50").value
+        XCTAssertTrue(harness.lines[1].contains("[age > 50]"), harness.lines[1])
+        XCTAssertTrue(harness.lines[1].hasSuffix("1/\(n)"), harness.lines[1])
+    }
+
+    func testTheDatabaseRunsFiltersOnAnotherThreadAndCancels() throws {
+        let harness = Harness()
+        let done = expectation(description: "filter finished")
+        let job = harness.database.startFilter(className: "Event", filter: "user.dogs.owners.events.kind == 'click'", finished: { done.fulfill() })
+        wait(for: [done], timeout: 600)
+        let count = try harness.database.finishFilter(job)
+        XCTAssertEqual(count, try harness.database.count(className: "Event", filter: "user.dogs.owners.events.kind == 'click'"))
+        let cancelled = harness.database.startFilter(className: "Event", filter: "user.dogs.owners.events.kind == 'view'", finished: {})
+        cancelled.cancel()
+        XCTAssertThrowsError(try harness.database.finishFilter(cancelled))
+    }
+}
