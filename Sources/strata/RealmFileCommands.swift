@@ -97,7 +97,7 @@ enum RealmFileCommands {
         try out.line("By class (objects, then bytes of clusters, columns and indexes)")
         var names = r.classes.map(\.name)
         for c in r.classes { names += c.columns.map { "  " + $0.name } }
-        let width = max(16, names.map { DisplayWidth.of($0) }.max() ?? 0)
+        let width = max(18, names.map { DisplayWidth.of($0) }.max() ?? 0)
         for c in r.classes {
             try out.line("  " + pad(c.name, width) + pad(Formatting.number(c.objectCount) + " obj", 12, right: true) + pad(Formatting.bytes(Int64(c.totalBytes)), 12, right: true))
             try out.line("    " + pad("(clusters, keys)", width - 2) + pad("", 12) + pad(Formatting.bytes(Int64(c.clusterBytes)), 12, right: true))
