@@ -57,7 +57,7 @@ let package = Package(
             name: "CNcurses",
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery"], plugins: ["EmbedResources"]),
+        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "StrataRealm"], plugins: ["EmbedResources"]),
         // Resources/ (key map, themes; demo names for StrataTooling) is embedded at build time by the
         // EmbedResources plugin (Plugins/EmbedResources), so `strata` needs no files at run time.
         .target(name: "StrataBrowser", dependencies: ["StrataTooling", "CNcurses"], plugins: ["EmbedResources"]),
@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench", "StrataRealm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

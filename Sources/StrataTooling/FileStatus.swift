@@ -8,11 +8,18 @@ public struct FileInfo: Hashable, Sendable {
     public var isReadOnly: Bool
     /// The file is encrypted (shown in the status bar).
     public var isEncrypted: Bool
+    /// Replaces "read-only"/"read-write" in the status bar (e.g. "Realm file, format 24, read-only").
+    public var modeDescription: String?
+    /// Why edits are refused, shown instead of the `--read-only` message (e.g. for Realm files).
+    public var readOnlyReason: String?
 
-    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false) {
+    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false,
+                modeDescription: String? = nil, readOnlyReason: String? = nil) {
         self.path = path
         self.isReadOnly = isReadOnly
         self.isEncrypted = isEncrypted
+        self.modeDescription = modeDescription
+        self.readOnlyReason = readOnlyReason
     }
 
     /// The last path component, for narrow displays.

@@ -39,6 +39,7 @@ struct Browse: StrataSubcommand {
         }
         let database: Database
         let key = try common.key()
+        if RealmFileCommands.isRealmFile(path) { return try RealmFileCommands.browse(path, common: common) }
         do {
             database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
         } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {
