@@ -65,6 +65,7 @@ public final class BrowserApp {
         }
         appendLog(.info, "opened \(dataSource.fileInfo.path) at version \(status.version)"
                   + (dataSource.fileInfo.isReadOnly ? " (read-only)" : ""))
+        for warning in dataSource.fileInfo.openWarnings { appendLog(.error, "warning: \(warning)") }
     }
 
     // MARK: Public API

@@ -18,6 +18,10 @@ enum VersionsScreenRenderer {
         lines.append(StyledLine("\(live.count) live reader\(live.count == 1 ? "" : "s")"
                                 + (dead > 0 ? ", \(dead) dead" : "")
                                 + (pinnedTotal > 0 ? "; the oldest keeps \(Formatting.bytes(pinnedTotal)) of freed pages from reuse" : ""), theme.text))
+        // Shown only while someone holds it: a writer that stopped holding it blocks every other.
+        if let holder = report.writeLockHolder {
+            lines.append(StyledLine("Write lock held by \(holder)" + (holder.isAlive ? "" : " (dead)"), holder.isAlive ? theme.text : theme.error))
+        }
         lines.append(.blank)
         lines.append(StyledLine("Readers", theme.title))
         let threadWidth = max(8, min(28, width - 7 - 9 - 11 - 12 - 6 - 5))

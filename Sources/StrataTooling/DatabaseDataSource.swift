@@ -53,7 +53,8 @@ public final class DatabaseDataSource: BrowserDataSource {
     public init(database: Database, path: String, readOnly: Bool) throws {
         self.database = database
         self.path = path
-        fileInfo = FileInfo(path: path, isReadOnly: readOnly || database.store.isReadOnly, isEncrypted: false)
+        fileInfo = FileInfo(path: path, isReadOnly: readOnly || database.store.isReadOnly, isEncrypted: false,
+                            openWarnings: database.store.openWarnings.map(\.description))
         txn = try database.read(label: "strata browser")
         lastTotalBytes = (try? database.store.fileSize()) ?? 0
         startObserving()

@@ -14,7 +14,7 @@ public enum DatabaseReports {
                        since: Date(timeIntervalSince1970: Double(r.since) / 1e9),
                        bytesPinned: Int64(stats.pinnedBytesByReader[r.slot] ?? 0), isAlive: r.isAlive)
         }
-        return VersionsReport(currentVersion: stats.version, commits: commits, readers: readers)
+        return VersionsReport(currentVersion: stats.version, commits: commits, readers: readers, writeLockHolder: store.writeLockHolder)
     }
 
     static func commitInfo(_ c: CommitRecord) -> CommitInfo {

@@ -12,14 +12,18 @@ public struct FileInfo: Hashable, Sendable {
     public var modeDescription: String?
     /// Why edits are refused, shown instead of the `--read-only` message (e.g. for Realm files).
     public var readOnlyReason: String?
+    /// What opening the file found that the user must hear (`Store.openWarnings`, e.g. "meta
+    /// slot 0 claims version 8 and fails its checksum; opened at version 7"); shown in the Log.
+    public var openWarnings: [String]
 
     public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false,
-                modeDescription: String? = nil, readOnlyReason: String? = nil) {
+                modeDescription: String? = nil, readOnlyReason: String? = nil, openWarnings: [String] = []) {
         self.path = path
         self.isReadOnly = isReadOnly
         self.isEncrypted = isEncrypted
         self.modeDescription = modeDescription
         self.readOnlyReason = readOnlyReason
+        self.openWarnings = openWarnings
     }
 
     /// The last path component, for narrow displays.

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Commits and readers of the file.
 public struct VersionsReport: Hashable, Sendable {
@@ -7,11 +8,23 @@ public struct VersionsReport: Hashable, Sendable {
     /// Most recent first.
     public var commits: [CommitInfo]
     public var readers: [ReaderSummary]
+    /// The process holding the write lock now (nil: nobody writes).
+    public var writeLockHolder: WriteLockHolder?
 
-    public init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary]) {
+    public init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary], writeLockHolder: WriteLockHolder? = nil) {
         self.currentVersion = currentVersion
         self.commits = commits
         self.readers = readers
+        self.writeLockHolder = writeLockHolder
+    }
+
+    // `WriteLockHolder` is Equatable only (StrataStorage); hash what identifies it.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(currentVersion)
+        hasher.combine(commits)
+        hasher.combine(readers)
+        hasher.combine(writeLockHolder?.pid)
+        hasher.combine(writeLockHolder?.since)
     }
 }
 

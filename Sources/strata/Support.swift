@@ -66,6 +66,15 @@ func cliError(_ error: Error) -> CLIError {
     return CLIError(String(describing: error), code: ExitCode32.io)
 }
 
+/// The line a writing command prints on stderr, once, when another process has held the write
+/// lock for about a second (`StoreOptions.onWriteLockWait`); the command keeps waiting.
+func writeLockWaitMessage(_ holder: WriteLockHolder) -> String {
+    "waiting for the write lock held by \(holder); press Ctrl-C to give up"
+}
+
+/// `StoreOptions.onWriteLockWait` for every command that writes.
+let announceWriteLockWait: @Sendable (WriteLockHolder) -> Void = { printError(writeLockWaitMessage($0)) }
+
 /// Writes to stderr.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
@@ -191,6 +200,7 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) 
     options.readOnly = readOnly
     options.label = label
     options.encryptionKey = key
+    if !readOnly { options.onWriteLockWait = announceWriteLockWait }
     do {
         return try Database(path: path, options: options)
     } catch {

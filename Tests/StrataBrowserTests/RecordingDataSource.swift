@@ -29,7 +29,8 @@ final class RecordingDataSource: BrowserDataSource {
 
     init(_ base: DatabaseDataSource) {
         self.base = base
-        fileInfo = FileInfo(path: "/data/demo.strata", isReadOnly: base.fileInfo.isReadOnly, isEncrypted: base.fileInfo.isEncrypted)
+        fileInfo = FileInfo(path: "/data/demo.strata", isReadOnly: base.fileInfo.isReadOnly, isEncrypted: base.fileInfo.isEncrypted,
+                            openWarnings: base.fileInfo.openWarnings)
     }
 
     private func stable(_ pid: Int32) -> Int32 { pid == getpid() ? Self.stablePid : pid }

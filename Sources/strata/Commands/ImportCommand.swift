@@ -89,6 +89,7 @@ struct Import: StrataSubcommand {
             options.create = !fileExists
             options.label = "strata import"
             options.encryptionKey = key
+            options.onWriteLockWait = announceWriteLockWait
             do { db = try Database(path: file, options: options, schema: schema) } catch { throw cliError(error) }
             createdFile = !fileExists
         }

@@ -26,6 +26,8 @@ struct Info: StrataSubcommand {
         let me = getpid()
         let participants = db.store.participants().filter { $0.pid != me }
         let readers = db.store.readers().filter { $0.pid != me }
+        let warnings = db.store.openWarnings
+        let holder = db.store.writeLockHolder
         if json {
             try out.json(.object([
                 ("file", .string(file)),
@@ -43,6 +45,11 @@ struct Info: StrataSubcommand {
                              ("openedAt", .string(isoTime(Date(timeIntervalSince1970: Double(p.openedAt) / 1e9))))])
                 })),
                 ("readers", .array(readers.map(readerJSON))),
+                ("warnings", .array(warnings.map { .string($0.description) })),
+                ("writeLock", holder.map { h -> JSON in
+                    .object([("pid", .int(h.pid)), ("label", .string(h.label)),
+                             ("since", .string(isoTime(Date(timeIntervalSince1970: Double(h.since) / 1e9)))), ("alive", .bool(h.isAlive))])
+                } ?? .null),
             ]))
             return 0
         }
@@ -62,6 +69,8 @@ struct Info: StrataSubcommand {
         for p in participants { try out.line("  pid \(p.pid)  \(p.label)") }
         try out.line("Readers       " + (readers.isEmpty ? "none" : ""))
         for r in readers { try out.line("  pid \(r.pid)  \(r.label)  pins version \(r.version)\(r.isAlive ? "" : "  (dead)")") }
+        try out.line("Write lock    " + (holder.map { "held by \($0)" + ($0.isAlive ? "" : " (dead)") } ?? "free"))
+        for w in warnings { try out.line("warning: \(w)") }
         return 0
     }
 }
