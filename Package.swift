@@ -57,14 +57,18 @@ let package = Package(
             name: "CNcurses",
             linkerSettings: [.linkedLibrary("ncursesw")]
         ),
-        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery"]),
-        .target(name: "StrataBrowser", dependencies: ["StrataTooling", "CNcurses"]),
+        .target(name: "StrataTooling", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "StrataRealm"], plugins: ["EmbedResources"]),
+        // Resources/ (key map, themes; demo names for StrataTooling) is embedded at build time by the
+        // EmbedResources plugin (Plugins/EmbedResources), so `strata` needs no files at run time.
+        .target(name: "StrataBrowser", dependencies: ["StrataTooling", "CNcurses"], plugins: ["EmbedResources"]),
+        .executableTarget(name: "ResourceEmbedder"),
+        .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .systemLibrary(name: "CSQLite"),
         .target(name: "StrataBench", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "CSQLite"]),
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench",
+                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench", "StrataRealm",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

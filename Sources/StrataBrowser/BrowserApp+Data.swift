@@ -8,60 +8,62 @@ extension BrowserApp {
             handleSidebarKey(key)
             return
         }
-        switch key {
-        case .backspace:
-            goBack()
-            return
-        case .character("/"): startFilter(); return
-        case .character("s"): toggleSort(); return
-        case .character("e"): startEdit(); return
-        case .character("a"): startAdd(); return
-        case .character("d"): startDelete(); return
-        case .character("b"): openBacklinks(); return
-        case .enter: open(); return
+        switch KeyMap.standard.action(for: key, in: .data) {
+        case .dataBack?: goBack(); return
+        case .dataFilter?: startFilter(); return
+        case .dataSort?: toggleSort(); return
+        case .dataEdit?: startEdit(); return
+        case .dataAdd?: startAdd(); return
+        case .dataDelete?: startDelete(); return
+        case .dataBacklinks?: openBacklinks(); return
+        case .dataOpen?: open(); return
         default: break
         }
         switch levels.last {
         case .table(var table)?:
-            if moveInTable(&table, key) { levels[levels.count - 1] = .table(table) }
+            if let action = KeyMap.standard.action(for: key, in: .table), moveInTable(&table, action) {
+                levels[levels.count - 1] = .table(table)
+            }
         case .detail(var detail)?:
-            if moveInDetail(&detail, key) { levels[levels.count - 1] = .detail(detail) }
+            if let action = KeyMap.standard.action(for: key, in: .detail), moveInDetail(&detail, action) {
+                levels[levels.count - 1] = .detail(detail)
+            }
         case nil: break
         }
     }
 
     private func handleSidebarKey(_ key: Key) {
-        switch key {
-        case .down, .character("j"): if selectedClass + 1 < classes.count { selectClass(selectedClass + 1) }
-        case .up, .character("k"): if selectedClass > 0 { selectClass(selectedClass - 1) }
-        case .character("g"), .home: selectClass(0)
-        case .character("G"), .end: selectClass(classes.count - 1)
-        case .right, .character("l"), .enter, .escape: sidebarFocused = false
+        switch KeyMap.standard.action(for: key, in: .sidebar) {
+        case .sidebarDown?: if selectedClass + 1 < classes.count { selectClass(selectedClass + 1) }
+        case .sidebarUp?: if selectedClass > 0 { selectClass(selectedClass - 1) }
+        case .sidebarFirst?: selectClass(0)
+        case .sidebarLast?: selectClass(classes.count - 1)
+        case .sidebarLeave?: sidebarFocused = false
         default: break
         }
     }
 
-    /// Cursor keys in a table; returns whether the table changed.
-    private func moveInTable(_ table: inout TableState, _ key: Key) -> Bool {
+    /// Cursor moves in a table; returns whether the table changed.
+    private func moveInTable(_ table: inout TableState, _ action: KeyAction) -> Bool {
         let page = dataLayout.visibleTableRows
-        switch key {
-        case .down, .character("j"): table.cursorRow += 1
-        case .up, .character("k"): table.cursorRow -= 1
-        case .right, .character("l"): table.cursorColumn += 1
-        case .left, .character("h"):
+        switch action {
+        case .tableDown: table.cursorRow += 1
+        case .tableUp: table.cursorRow -= 1
+        case .tableRight: table.cursorColumn += 1
+        case .tableLeft:
             if table.cursorColumn == 0, levels.count == 1 {
                 sidebarFocused = true
                 return false
             }
             table.cursorColumn -= 1
-        case .character("g"): table.cursorRow = 0
-        case .character("G"): table.cursorRow = table.count.value - 1
-        case .home: table.cursorColumn = 0
-        case .end: table.cursorColumn = table.columns.count - 1
-        case .control("d"): table.cursorRow += page / 2; table.topRow += page / 2
-        case .control("u"): table.cursorRow -= page / 2; table.topRow -= page / 2
-        case .pageDown: table.cursorRow += page; table.topRow += page
-        case .pageUp: table.cursorRow -= page; table.topRow -= page
+        case .tableFirstRow: table.cursorRow = 0
+        case .tableLastRow: table.cursorRow = table.count.value - 1
+        case .tableFirstColumn: table.cursorColumn = 0
+        case .tableLastColumn: table.cursorColumn = table.columns.count - 1
+        case .tableHalfPageDown: table.cursorRow += page / 2; table.topRow += page / 2
+        case .tableHalfPageUp: table.cursorRow -= page / 2; table.topRow -= page / 2
+        case .tablePageDown: table.cursorRow += page; table.topRow += page
+        case .tablePageUp: table.cursorRow -= page; table.topRow -= page
         default: return false
         }
         table.topRow = max(0, table.topRow)
@@ -69,17 +71,19 @@ extension BrowserApp {
         return true
     }
 
-    private func moveInDetail(_ detail: inout DetailState, _ key: Key) -> Bool {
+    private func moveInDetail(_ detail: inout DetailState, _ action: KeyAction) -> Bool {
         let count = detail.detail?.properties.count ?? 0
         let page = max(1, dataLayout.body.height)
-        switch key {
-        case .down, .character("j"): detail.cursor += 1
-        case .up, .character("k"): detail.cursor -= 1
-        case .character("g"), .home: detail.cursor = 0
-        case .character("G"), .end: detail.cursor = count - 1
-        case .pageDown, .control("d"): detail.cursor += key == .pageDown ? page : page / 2
-        case .pageUp, .control("u"): detail.cursor -= key == .pageUp ? page : page / 2
-        case .left, .character("h"):
+        switch action {
+        case .detailDown: detail.cursor += 1
+        case .detailUp: detail.cursor -= 1
+        case .detailFirst: detail.cursor = 0
+        case .detailLast: detail.cursor = count - 1
+        case .detailPageDown: detail.cursor += page
+        case .detailHalfPageDown: detail.cursor += page / 2
+        case .detailPageUp: detail.cursor -= page
+        case .detailHalfPageUp: detail.cursor -= page / 2
+        case .detailLeft:
             if levels.count == 1 { sidebarFocused = true }
             return false
         default: return false

@@ -44,7 +44,7 @@ extension BrowserApp {
     /// Whether edits are allowed; shows why not.
     func refuseIfReadOnly() -> Bool {
         guard dataSource.fileInfo.isReadOnly else { return false }
-        show("read-only: this file was opened with --read-only, edits are disabled", error: true)
+        show(dataSource.fileInfo.readOnlyReason ?? "read-only: this file was opened with --read-only, edits are disabled", error: true)
         return true
     }
 

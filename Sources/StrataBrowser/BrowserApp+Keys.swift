@@ -1,4 +1,5 @@
 /// Key dispatch: overlays and prompts first, then global keys, then the screen's own keys.
+/// Which key runs which action is `Resources/keymap.json` (``KeyMap``); here actions become code.
 extension BrowserApp {
     func dispatch(_ key: Key) {
         // An overlay (a confirmation asked while a prompt is open) takes keys before the prompt.
@@ -11,26 +12,23 @@ extension BrowserApp {
             return
         }
         message = nil
-        switch key {
-        case .character("q"), .control("c"), .control("q"):
-            shouldQuit = true
+        if let action = KeyMap.standard.action(for: key, in: .global) {
+            switch action {
+            case .quit: shouldQuit = true
+            case .help: overlay = .help
+            case .screenNext:
+                switchTo(BrowserScreen(rawValue: screen.rawValue % BrowserScreen.allCases.count + 1)!)
+            case .screenPrevious:
+                switchTo(BrowserScreen(rawValue: (screen.rawValue + BrowserScreen.allCases.count - 2) % BrowserScreen.allCases.count + 1)!)
+            case .screenData: switchTo(.data)
+            case .screenVersions: switchTo(.versions)
+            case .screenSpace: switchTo(.space)
+            case .screenLog: switchTo(.log)
+            case .screenCompaction: switchTo(.compaction)
+            case .compact: startCompaction()
+            default: break
+            }
             return
-        case .character("?"):
-            overlay = .help
-            return
-        case .tab:
-            switchTo(BrowserScreen(rawValue: screen.rawValue % BrowserScreen.allCases.count + 1)!)
-            return
-        case .backTab:
-            switchTo(BrowserScreen(rawValue: (screen.rawValue + BrowserScreen.allCases.count - 2) % BrowserScreen.allCases.count + 1)!)
-            return
-        case .character(let character) where ("1"..."5").contains(character):
-            switchTo(BrowserScreen(rawValue: Int(String(character))!)!)
-            return
-        case .character("c"):
-            startCompaction()
-            return
-        default: break
         }
         switch screen {
         case .data: handleDataKey(key)
@@ -53,13 +51,15 @@ extension BrowserApp {
     private func handleScrollKey(_ key: Key) {
         let page = max(1, ScreenLayout(size: size).content.height - 2)
         var offset = scroll[screen, default: 0]
-        switch key {
-        case .down, .character("j"): offset += 1
-        case .up, .character("k"): offset -= 1
-        case .pageDown, .control("d"): offset += key == .pageDown ? page : page / 2
-        case .pageUp, .control("u"): offset -= key == .pageUp ? page : page / 2
-        case .character("g"), .home: offset = 0
-        case .character("G"), .end: offset = Int.max / 2
+        switch KeyMap.standard.action(for: key, in: .report) {
+        case .reportDown?: offset += 1
+        case .reportUp?: offset -= 1
+        case .reportPageDown?: offset += page
+        case .reportHalfPageDown?: offset += page / 2
+        case .reportPageUp?: offset -= page
+        case .reportHalfPageUp?: offset -= page / 2
+        case .reportTop?: offset = 0
+        case .reportEnd?: offset = Int.max / 2
         default: return
         }
         // Renderers clamp the offset to their content.
@@ -69,13 +69,13 @@ extension BrowserApp {
     private func handleOverlayKey(_ key: Key, _ overlay: Overlay) {
         switch overlay {
         case .help:
-            if [.escape, .character("?"), .character("q"), .enter].contains(key) { self.overlay = nil }
+            if KeyMap.standard.action(for: key, in: .help) == .helpClose { self.overlay = nil }
         case .confirm(_, let action):
-            switch key {
-            case .character("y"), .character("Y"):
+            switch KeyMap.standard.action(for: key, in: .confirm) {
+            case .confirmYes?:
                 self.overlay = nil
                 perform(action)
-            case .character("n"), .character("N"), .escape, .character("q"):
+            case .confirmNo?:
                 self.overlay = nil
                 if prompt == nil { show("cancelled") }
             default: break
@@ -87,20 +87,25 @@ extension BrowserApp {
 
     private func handlePromptKey(_ key: Key) {
         guard var current = prompt else { return }
-        switch key {
-        case .escape:
+        if case .resize(let columns, let rows) = key {
+            resize(to: TerminalSize(columns: columns, rows: rows))
+            return
+        }
+        switch KeyMap.standard.action(for: key, in: .prompt) {
+        case .promptCancel?:
             prompt = nil
             show("cancelled")
-        case .enter:
+        case .promptAccept?:
             prompt = nil
             submit(current)
-        case .control("c"), .control("q"):
+        case .promptQuit?:
             overlay = .confirm(question: "An edit is pending. Quit and discard it?", action: .quit)
             prompt = current
-        case .resize(let columns, let rows):
-            resize(to: TerminalSize(columns: columns, rows: rows))
-        default:
+        case .promptEdit?:
             if current.edit(key) { prompt = current }
+        default:
+            // Typed text: printable characters go into the prompt.
+            if case .character = key, current.edit(key) { prompt = current }
         }
     }
 

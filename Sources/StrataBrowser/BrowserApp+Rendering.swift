@@ -105,16 +105,7 @@ extension BrowserApp {
             return
         }
         var hints = StyledLine()
-        let pairs: [(String, String)]
-        switch screen {
-        case .data:
-            pairs = [("Enter", "open"), ("⌫", "back"), ("/", "filter"), ("s", "sort"), ("e", "edit"), ("a", "add"),
-                     ("d", "delete"), ("b", "backlinks"), ("c", "compact")]
-        case .versions, .space, .log:
-            pairs = [("j/k", "scroll"), ("g/G", "top/end"), ("Tab", "next screen"), ("c", "compact")]
-        case .compaction:
-            pairs = [("c", "compact"), ("Tab", "next screen")]
-        }
+        let pairs = KeyMap.standard.hints(for: screen)
         for (key, text) in pairs {
             hints.add(key, theme.key)
             hints.add(" \(text)  ", theme.dim)

@@ -25,7 +25,7 @@ enum ChromeRenderer {
                           into buffer: inout CellBuffer, rect: Rect) {
         buffer.fill(rect, style: theme.statusBar)
         let wide = rect.width >= 100
-        var mode = info.isReadOnly ? (wide ? "read-only" : "ro") : (wide ? "read-write" : "rw")
+        var mode = info.modeDescription ?? (info.isReadOnly ? (wide ? "read-only" : "ro") : (wide ? "read-write" : "rw"))
         if info.isEncrypted { mode += wide ? " · encrypted" : " enc" }
         let sizes = wide
             ? "total \(Formatting.bytes(status.totalBytes)) · used \(Formatting.bytes(status.usedBytes)) · free \(Formatting.bytes(status.freeBytes))"

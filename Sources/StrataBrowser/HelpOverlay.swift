@@ -1,32 +1,8 @@
 /// The `?` overlay: every key, in groups.
 enum HelpOverlay {
     /// (keys, what they do); an empty description starts a group titled by the keys.
-    static let entries: [(String, String)] = [
-        ("Screens", ""),
-        ("1-5 Tab S-Tab", "switch screen"),
-        ("c", "compact (anywhere)"),
-        ("?", "this help"),
-        ("q  Ctrl-C", "quit"),
-        ("Move", ""),
-        ("↑↓←→ hjkl", "cursor"),
-        ("g  G", "first / last row"),
-        ("Ctrl-d Ctrl-u", "half page down / up"),
-        ("PgDn PgUp", "page down / up"),
-        ("Home End", "first / last column"),
-        ("h at column 1", "class list"),
-        ("Data", ""),
-        ("Enter", "open link/list/object"),
-        ("Backspace", "back along the path"),
-        ("b", "who links here"),
-        ("/", "filter (RQL query)"),
-        ("s", "sort (again: reverse)"),
-        ("e", "edit value"),
-        ("a", "add object / item"),
-        ("d", "delete object / item"),
-        ("Prompts", ""),
-        ("Enter  Esc", "accept / cancel"),
-        ("←→ Ctrl-U", "move / clear"),
-    ]
+    /// From `Resources/keymap.json`.
+    static var entries: [(String, String)] { KeyMap.standard.helpEntries }
 
     static func lines(width: Int, theme: Theme) -> [StyledLine] {
         func line(_ entry: (String, String), width: Int) -> StyledLine {
@@ -39,6 +15,7 @@ enum HelpOverlay {
             }
             return line
         }
+        let entries = self.entries
         guard width >= 70 else { return entries.map { line($0, width: width) } }
         // Two columns: split at the group boundary nearest the middle.
         let groupStarts = entries.indices.filter { entries[$0].1.isEmpty }

@@ -1,72 +1,137 @@
-/// The styles of every element of the browser. ``colored`` uses colors; ``monochrome`` uses only
+import Foundation
+
+/// The styles of every element of the browser, read from `Resources/themes/*.json` (embedded at
+/// build time). ``colored`` (`default.json`) uses colors; ``monochrome`` uses only
 /// attributes (bold, reverse, underline, dim) so `NO_COLOR` and monochrome terminals keep every
 /// distinction that matters (cursor, header, null, marked rows, errors).
 public struct Theme: Sendable {
+    /// Every element plain; the themes come from `Resources/themes/` (``init(json:)``).
+    public init() {}
+
     public var text = Style.plain
-    public var tabActive = Style(bold: true, reverse: true)
+    public var tabActive = Style.plain
     public var tabInactive = Style.plain
-    public var title = Style(bold: true)
-    public var header = Style(bold: true, underline: true)
-    public var rowNumber = Style(dim: true)
-    public var cursorCell = Style(reverse: true)
-    public var cursorRowNumber = Style(bold: true, reverse: true)
-    public var sidebarSelected = Style(bold: true, reverse: true)
-    public var sidebarSelectedUnfocused = Style(bold: true, underline: true)
-    public var null = Style(dim: true)
-    public var link = Style(underline: true)
+    public var title = Style.plain
+    public var header = Style.plain
+    public var rowNumber = Style.plain
+    public var cursorCell = Style.plain
+    public var cursorRowNumber = Style.plain
+    public var sidebarSelected = Style.plain
+    public var sidebarSelectedUnfocused = Style.plain
+    public var null = Style.plain
+    public var link = Style.plain
     public var collection = Style.plain
     public var number = Style.plain
     public var date = Style.plain
     public var identifier = Style.plain
-    public var marked = Style(bold: true)
-    public var statusBar = Style(reverse: true)
+    public var marked = Style.plain
+    public var statusBar = Style.plain
     public var message = Style.plain
-    public var error = Style(bold: true)
-    public var prompt = Style(bold: true)
+    public var error = Style.plain
+    public var prompt = Style.plain
     public var dialog = Style.plain
-    public var dialogBorder = Style(bold: true)
-    public var key = Style(bold: true)
-    public var dim = Style(dim: true)
-    public var barUsed = Style(reverse: true)
-    public var barLocked = Style(bold: true)
-    public var barFree = Style(dim: true)
-    public var dead = Style(dim: true)
+    public var dialogBorder = Style.plain
+    public var key = Style.plain
+    public var dim = Style.plain
+    public var barUsed = Style.plain
+    public var barLocked = Style.plain
+    public var barFree = Style.plain
+    public var dead = Style.plain
 
-    /// Attributes only.
-    public static let monochrome = Theme()
+    /// Attributes only (`Resources/themes/monochrome.json`).
+    public static let monochrome = bundled("monochrome")
 
-    /// The default look on color terminals.
-    public static let colored: Theme = {
-        var theme = Theme()
-        theme.tabActive = Style(foreground: .black, background: .cyan, bold: true)
-        theme.title = Style(foreground: .cyan, bold: true)
-        theme.header = Style(foreground: .cyan, bold: true, underline: true)
-        theme.cursorCell = Style(foreground: .black, background: .cyan)
-        theme.cursorRowNumber = Style(foreground: .black, background: .cyan, bold: true)
-        theme.sidebarSelected = Style(foreground: .black, background: .cyan, bold: true)
-        theme.sidebarSelectedUnfocused = Style(foreground: .cyan, bold: true, underline: true)
-        theme.link = Style(foreground: .blue, underline: true)
-        theme.collection = Style(foreground: .magenta)
-        theme.number = Style(foreground: .green)
-        theme.date = Style(foreground: .yellow)
-        theme.identifier = Style(foreground: .magenta)
-        theme.marked = Style(foreground: .black, background: .yellow, bold: true)
-        theme.statusBar = Style(foreground: .white, background: .blue)
-        theme.error = Style(foreground: .red, bold: true)
-        theme.prompt = Style(foreground: .yellow, bold: true)
-        theme.dialogBorder = Style(foreground: .cyan, bold: true)
-        theme.key = Style(foreground: .yellow, bold: true)
-        theme.barUsed = Style(foreground: .green)
-        theme.barLocked = Style(foreground: .red)
-        theme.barFree = Style(foreground: .blue, dim: true)
-        theme.dead = Style(foreground: .red, dim: true)
-        return theme
-    }()
+    /// The default look on color terminals (`Resources/themes/default.json`).
+    public static let colored = bundled("default")
+
+    /// The theme names in `Resources/themes/`.
+    package static var bundledNames: [String] {
+        StrataBrowserResources.files.keys.filter { $0.hasPrefix("themes/") && $0.hasSuffix(".json") }
+            .map { String($0.dropFirst("themes/".count).dropLast(".json".count)) }.sorted()
+    }
+
+    /// A theme built into the binary. The embedded files are checked by `ThemeTests`.
+    static func bundled(_ name: String) -> Theme {
+        do {
+            return try Theme(json: StrataBrowserResources.files["themes/\(name).json"] ?? "")
+        } catch {
+            fatalError("Resources/themes/\(name).json: \(error)")
+        }
+    }
+
+    /// Every element a theme file styles, by its name in the file.
+    static var elements: [String: WritableKeyPath<Theme, Style>] { [
+        "text": \.text, "tabActive": \.tabActive, "tabInactive": \.tabInactive, "title": \.title,
+        "header": \.header, "rowNumber": \.rowNumber, "cursorCell": \.cursorCell,
+        "cursorRowNumber": \.cursorRowNumber, "sidebarSelected": \.sidebarSelected,
+        "sidebarSelectedUnfocused": \.sidebarSelectedUnfocused, "null": \.null, "link": \.link,
+        "collection": \.collection, "number": \.number, "date": \.date, "identifier": \.identifier,
+        "marked": \.marked, "statusBar": \.statusBar, "message": \.message, "error": \.error,
+        "prompt": \.prompt, "dialog": \.dialog, "dialogBorder": \.dialogBorder, "key": \.key, "dim": \.dim,
+        "barUsed": \.barUsed, "barLocked": \.barLocked, "barFree": \.barFree, "dead": \.dead,
+    ] }
+
+    /// Parses a theme file: `{"styles": {"element": "yellow on blue bold", ...}}`. Every element
+    /// must be given (a missing one would silently fall back); unknown names are errors.
+    package init(json: String) throws {
+        struct File: Decodable { var styles: [String: String] }
+        let file: File
+        do {
+            file = try JSONDecoder().decode(File.self, from: Data(json.utf8))
+        } catch {
+            throw ThemeError(description: "not a theme file ({\"styles\": {element: style}}): \(error)")
+        }
+        self.init()
+        for (name, spec) in file.styles {
+            guard let path = Self.elements[name] else {
+                throw ThemeError(description: "unknown element '\(name)'; known: \(Self.elements.keys.sorted().joined(separator: ", "))")
+            }
+            self[keyPath: path] = try Style(spec: spec)
+        }
+        let missing = Set(Self.elements.keys).subtracting(file.styles.keys)
+        guard missing.isEmpty else {
+            throw ThemeError(description: "no style for \(missing.sorted().joined(separator: ", "))")
+        }
+    }
 
     /// The colored theme, or the monochrome one when the environment sets `NO_COLOR` to any
     /// non-empty value (https://no-color.org).
     public static func forEnvironment(_ environment: [String: String]) -> Theme {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .monochrome }
         return .colored
+    }
+}
+
+/// A theme file that cannot be used, with what to fix.
+package struct ThemeError: Error, CustomStringConvertible {
+    package var description: String
+}
+
+extension Style {
+    /// Parses `plain` or words: a foreground color, `on` and a background color, and any of
+    /// `bold reverse underline dim`.
+    init(spec: String) throws {
+        self.init()
+        var words = spec.split(separator: " ").map(String.init)[...]
+        let colors = Dictionary(uniqueKeysWithValues: TerminalColor.allCases.map { ("\($0)", $0) })
+        while let word = words.popFirst() {
+            switch word {
+            case "plain": break
+            case "bold": bold = true
+            case "reverse": reverse = true
+            case "underline": underline = true
+            case "dim": dim = true
+            case "on":
+                guard let name = words.popFirst(), let color = colors[name] else {
+                    throw ThemeError(description: "'\(spec)': 'on' needs a color (\(colors.keys.sorted().joined(separator: " ")))")
+                }
+                background = color
+            default:
+                guard let color = colors[word] else {
+                    throw ThemeError(description: "'\(spec)': unknown word '\(word)'; use colors \(colors.keys.sorted().joined(separator: " ")), on COLOR, bold reverse underline dim, plain")
+                }
+                foreground = color
+            }
+        }
     }
 }

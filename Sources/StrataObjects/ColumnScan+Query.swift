@@ -15,23 +15,23 @@ import Foundation
 ///   is `data[offset(i) ..< offset(i + 1)]`.
 /// - Integer columns stored as an arithmetic sequence (dense keys) have no raw form.
 /// - fixed (objectId, uuid): `width` bytes per row at `payload`.
-public struct RawColumn {
-    public enum Layout: Sendable { case int, float, double, bytes, fixed }
-    public let layout: Layout
-    public let count: Int
-    public let nulls: UnsafePointer<UInt8>?
-    public let payload: UnsafeRawPointer
-    public let width: Int
-    public let base: Int64
+package struct RawColumn {
+    package enum Layout: Sendable { case int, float, double, bytes, fixed }
+    package let layout: Layout
+    package let count: Int
+    package let nulls: UnsafePointer<UInt8>?
+    package let payload: UnsafeRawPointer
+    package let width: Int
+    package let base: Int64
     /// Start of the data section (bytes layout), else `payload`.
-    public let data: UnsafeRawPointer
+    package let data: UnsafeRawPointer
     /// Size of the data section (bytes layout), else 0.
-    public let dataSize: Int
+    package let dataSize: Int
     /// Size of one offset of the bytes layout (2 or 4).
-    public let offsetSize: Int
+    package let offsetSize: Int
 
     /// Offset `i` of the bytes layout.
-    @inline(__always) public func offset(_ i: Int) -> Int {
+    @inline(__always) package func offset(_ i: Int) -> Int {
         offsetSize == 2 ? Int(UInt16(littleEndian: payload.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self)))
                         : Int(UInt32(littleEndian: payload.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
     }
@@ -40,7 +40,7 @@ public struct RawColumn {
 extension ColumnAccessor {
     /// The raw layout when this column is a committed block (not one decoded for change in
     /// the current write transaction, and present in the cluster).
-    public var raw: RawColumn? {
+    package var raw: RawColumn? {
         guard case .view(let v) = source else { return nil }
         if v.layout == .int && v.width == ColumnView.sequenceWidth { return nil }
         let layout: RawColumn.Layout
@@ -64,7 +64,7 @@ extension ColumnAccessor {
 
     /// True when no row of the column can be null (a committed column without a null bitmap,
     /// or a decoded one without null flags).
-    public var hasNoNulls: Bool {
+    package var hasNoNulls: Bool {
         switch source {
         case .view(let v): return v.nulls == nil
         case .mutable(let m): return m.nulls == nil
@@ -75,12 +75,12 @@ extension ColumnAccessor {
 
 extension ClusterSnapshot {
     /// The key of the first object of the cluster (clusters are never empty).
-    public var firstKey: ObjKey { cluster.key(0) }
+    package var firstKey: ObjKey { cluster.key(0) }
     /// The key of the last object of the cluster.
-    public var lastKey: ObjKey { cluster.key(cluster.count - 1) }
+    package var lastKey: ObjKey { cluster.key(cluster.count - 1) }
 
     /// The row of `key` in this cluster, or nil (binary search).
-    public func row(of key: ObjKey) -> Int? {
+    package func row(of key: ObjKey) -> Int? {
         switch cluster {
         case .stored(let s): return s.row(of: key)
         case .dirty(let m): return m.row(of: key)
@@ -88,7 +88,7 @@ extension ClusterSnapshot {
     }
 
     /// True when the cluster is the committed block (not changed by this write transaction).
-    public var isCommitted: Bool {
+    package var isCommitted: Bool {
         if case .stored = cluster { return true }
         return false
     }
@@ -98,7 +98,7 @@ extension DBTransaction {
     /// The cluster holding the object `key` and its row, with one B+tree descent (where
     /// `clusterOf` makes two) and a direct probe for dense keys before the binary search.
     /// Used by the query engine for primary-key and index lookups.
-    public func locateObject(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
+    package func locateObject(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
         let t = try table(className)
         guard let tree = try t.tree(create: false),
               let e = try tree.floor8(UInt64(bitPattern: key) ^ (1 << 63)) else { return nil }

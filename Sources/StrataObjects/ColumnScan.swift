@@ -4,7 +4,7 @@ import StrataStorage
 /// Read access to one column of one cluster, for scans (the query engine, aggregates,
 /// export). Over a committed cluster it reads straight from the mapped file without copying;
 /// over a cluster changed in the current write transaction it reads the decoded arrays.
-public struct ColumnAccessor {
+package struct ColumnAccessor {
     enum Source { case view(ColumnView), mutable(MutableColumn), absent(Value) }
     let source: Source
     /// The class table and column index (not the schema itself: copying a `PropertySchema`,
@@ -12,13 +12,13 @@ public struct ColumnAccessor {
     let table: ClassTable
     let columnIndex: Int
     /// The property this column stores.
-    public var property: PropertySchema { table.columns[columnIndex] }
+    package var property: PropertySchema { table.columns[columnIndex] }
     /// The type of the property this column stores.
-    @inline(__always) public var propertyType: PropertyType { table.columns[columnIndex].type }
-    public let count: Int
+    @inline(__always) package var propertyType: PropertyType { table.columns[columnIndex].type }
+    package let count: Int
 
     /// True when row `i` is null.
-    @inline(__always) public func isNull(_ i: Int) -> Bool {
+    @inline(__always) package func isNull(_ i: Int) -> Bool {
         switch source {
         case .view(let v): return v.isNull(i)
         case .mutable(let m): return m.nulls?[i] == true
@@ -27,7 +27,7 @@ public struct ColumnAccessor {
     }
 
     /// Integer payload of row `i` (int, bool as 0/1, date as ns since 1970, link as object key).
-    @inline(__always) public func int(_ i: Int) -> Int64 {
+    @inline(__always) package func int(_ i: Int) -> Int64 {
         switch source {
         case .view(let v): return v.int(i)
         case .mutable(let m): return m.layout == .int ? m.ints[i] : 0
@@ -35,7 +35,7 @@ public struct ColumnAccessor {
         }
     }
 
-    @inline(__always) public func double(_ i: Int) -> Double {
+    @inline(__always) package func double(_ i: Int) -> Double {
         switch source {
         case .view(let v): return v.layout == .float ? Double(v.float(i)) : v.double(i)
         case .mutable(let m):
@@ -48,7 +48,7 @@ public struct ColumnAccessor {
 
     /// The UTF-8 or raw bytes of row `i` (string, data), valid while the transaction lives.
     /// `body` receives a buffer that must not escape.
-    @inline(__always) public func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    @inline(__always) package func withBytes<R>(_ i: Int, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         switch source {
         case .view(let v): return try body(v.layout == .fixed ? v.fixed(i) : v.bytes(i))
         case .mutable(let m):
@@ -59,7 +59,7 @@ public struct ColumnAccessor {
     }
 
     /// The value of row `i` as the dynamic API reads it (links are not checked for liveness).
-    public func value(_ i: Int) -> Value {
+    package func value(_ i: Int) -> Value {
         switch source {
         case .view(let v): let p = property; return ValueCodec.read(v, i, type: p.type, target: p.objectClassName)
         case .mutable(let m): let p = property; return ValueCodec.read(m, i, type: p.type, target: p.objectClassName)
@@ -68,7 +68,7 @@ public struct ColumnAccessor {
     }
 
     /// Sum of the non-null integers of the column (vectorised over committed clusters).
-    public func sumInts() -> Int64 {
+    package func sumInts() -> Int64 {
         switch source {
         case .view(let v): return v.sumInts()
         default:
@@ -80,29 +80,29 @@ public struct ColumnAccessor {
 
     /// For committed integer columns: the frame-of-reference base and bit width, so a scan can
     /// compare packed values directly. Nil otherwise.
-    public var packedInts: (base: Int64, width: Int, payload: UnsafeRawPointer, hasNulls: Bool)? {
+    package var packedInts: (base: Int64, width: Int, payload: UnsafeRawPointer, hasNulls: Bool)? {
         if case .view(let v) = source, v.layout == .int, v.width != ColumnView.sequenceWidth { return (v.base, v.width, v.payload, v.nulls != nil) }
         return nil
     }
 }
 
 /// One cluster of a class, for scans.
-public struct ClusterSnapshot {
+package struct ClusterSnapshot {
     let table: ClassTable
     let cluster: ClassTable.ClusterRead
 
     /// Objects in this cluster.
-    public var count: Int { cluster.count }
+    package var count: Int { cluster.count }
     /// Key of the object at `row`.
-    public func key(_ row: Int) -> ObjKey { cluster.key(row) }
+    package func key(_ row: Int) -> ObjKey { cluster.key(row) }
 
     /// The column of a single-valued stored property.
-    public func column(_ property: String) throws -> ColumnAccessor {
+    package func column(_ property: String) throws -> ColumnAccessor {
         try column(at: try table.columnIndex(property))
     }
 
     /// The column at index `c` of the class's stored properties (see `DBTransaction.columnIndex`).
-    public func column(at c: Int) throws -> ColumnAccessor {
+    package func column(at c: Int) throws -> ColumnAccessor {
         guard c >= 0 && c < table.columns.count else { throw ObjectError.indexOutOfRange("columns of '\(table.schema.className)'", index: c, count: table.columns.count) }
         switch cluster {
         case .stored(let s):
@@ -119,7 +119,7 @@ public struct ClusterSnapshot {
     }
 
     /// The elements of a list/set property of the object at `row`.
-    public func collection(_ property: String, row: Int) throws -> [Value] {
+    package func collection(_ property: String, row: Int) throws -> [Value] {
         let c = try table.columnIndex(property)
         let p = table.columns[c]
         let cv = try table.txn.decodeCollection(try table.collectionSlot(cluster, row: row, column: c), p)
@@ -129,18 +129,18 @@ public struct ClusterSnapshot {
 
 extension DBTransaction {
     /// The column index of a stored property, for `ClusterSnapshot.column(at:)` in hot loops.
-    public func columnIndex(_ className: String, _ property: String) throws -> Int {
+    package func columnIndex(_ className: String, _ property: String) throws -> Int {
         try table(className).columnIndex(property)
     }
 
     /// Calls `body` for each cluster of `className` in key order until it returns false.
-    public func forEachCluster(_ className: String, _ body: (ClusterSnapshot) throws -> Bool) throws {
+    package func forEachCluster(_ className: String, _ body: (ClusterSnapshot) throws -> Bool) throws {
         let t = try table(className)
         try t.forEachCluster { try body(ClusterSnapshot(table: t, cluster: $0)) }
     }
 
     /// The cluster holding the object `key` and its row, for reading several of its properties.
-    public func clusterOf(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
+    package func clusterOf(_ className: String, _ key: ObjKey) throws -> (ClusterSnapshot, Int)? {
         try locateObject(className, key)
     }
 }

@@ -18,84 +18,21 @@ public enum DemoDatabase {
     /// Default number of `Event` objects.
     public static let defaultEventCount = 150_000
 
-    /// The demo classes.
-    public static let schema: Schema = Schema([
-        ObjectSchema(className: "Person", properties: [
-            PropertySchema(name: "id", type: .int, isPrimaryKey: true),
-            PropertySchema(name: "name", type: .string, isIndexed: true),
-            PropertySchema(name: "email", type: .string, isOptional: true),
-            PropertySchema(name: "age", type: .int, isOptional: true),
-            PropertySchema(name: "birthday", type: .date, isOptional: true),
-            PropertySchema(name: "score", type: .double),
-            PropertySchema(name: "active", type: .bool),
-            PropertySchema(name: "avatar", type: .data, isOptional: true),
-            PropertySchema(name: "address", type: .object, isOptional: true, objectClassName: "Address"),
-            PropertySchema(name: "dogs", type: .object, collection: .list, objectClassName: "Dog"),
-            PropertySchema(name: "tags", type: .string, collection: .set),
-            PropertySchema(name: "settings", type: .string, collection: .map),
-            PropertySchema(name: "employer", type: .object, isOptional: true, objectClassName: "Company"),
-            PropertySchema(name: "events", type: .linkingObjects, objectClassName: "Event", linkOriginPropertyName: "user"),
-        ]),
-        ObjectSchema(className: "Address", properties: [
-            PropertySchema(name: "street", type: .string),
-            PropertySchema(name: "city", type: .string),
-            PropertySchema(name: "postalCode", type: .string, isOptional: true),
-            PropertySchema(name: "country", type: .string),
-        ], isEmbedded: true),
-        ObjectSchema(className: "Dog", properties: [
-            PropertySchema(name: "_id", type: .objectId, isPrimaryKey: true),
-            PropertySchema(name: "name", type: .string),
-            PropertySchema(name: "breed", type: .string, isOptional: true),
-            PropertySchema(name: "weight", type: .double),
-            PropertySchema(name: "birthDate", type: .date, isOptional: true),
-            PropertySchema(name: "vaccinated", type: .bool),
-            PropertySchema(name: "owners", type: .linkingObjects, objectClassName: "Person", linkOriginPropertyName: "dogs"),
-        ]),
-        ObjectSchema(className: "Company", properties: [
-            PropertySchema(name: "name", type: .string),
-            PropertySchema(name: "country", type: .string),
-            PropertySchema(name: "founded", type: .date, isOptional: true),
-            PropertySchema(name: "website", type: .string, isOptional: true),
-        ]),
-        ObjectSchema(className: "Product", properties: [
-            PropertySchema(name: "sku", type: .string, isPrimaryKey: true),
-            PropertySchema(name: "title", type: .string),
-            PropertySchema(name: "price", type: .decimal128),
-            PropertySchema(name: "stock", type: .int),
-            PropertySchema(name: "weightKg", type: .float, isOptional: true),
-            PropertySchema(name: "tags", type: .string, collection: .list),
-            PropertySchema(name: "ratings", type: .int, collection: .list),
-            PropertySchema(name: "supplier", type: .object, isOptional: true, objectClassName: "Company"),
-            PropertySchema(name: "barcode", type: .uuid, isOptional: true),
-        ]),
-        ObjectSchema(className: "Event", properties: [
-            PropertySchema(name: "id", type: .int, isPrimaryKey: true),
-            PropertySchema(name: "kind", type: .string, isIndexed: true),
-            PropertySchema(name: "user", type: .object, isOptional: true, objectClassName: "Person"),
-            PropertySchema(name: "at", type: .date),
-            PropertySchema(name: "value", type: .double),
-            PropertySchema(name: "payload", type: .string, isOptional: true),
-            PropertySchema(name: "session", type: .uuid, isOptional: true),
-            PropertySchema(name: "extra", type: .mixed, isOptional: true),
-        ]),
-    ])
+    /// The demo classes, from `Resources/demo/schema.json` (embedded at build time).
+    public static let schema: Schema = DemoSchemaFile.bundled
 
-    static let firstNames = ["Alice", "José", "Zoë", "François", "Søren", "Ana", "山田", "李", "김", "Αλέξανδρος", "Иван", "Nguyễn",
-                             "Chloé", "Łukasz", "Ömer", "Björn", "María", "Ngozi", "Aroha", "Priya", "😀 Sunny", "Jürgen", "Ayşe", "Mateo"]
-    static let lastNames = ["Martin", "Álvarez", "Müller", "Côté", "Kierkegaard", "Silva", "太郎", "小龍", "민준", "Παπαδόπουλος",
-                            "Петров", "Văn An", "Dubois", "Wałęsa", "Yılmaz", "Åström", "García", "Okafor", "Ngata", "Sharma", "🌸", "Groß"]
-    static let cities = [("Lyon", "France"), ("Zürich", "Switzerland"), ("東京", "Japan"), ("서울", "South Korea"), ("São Paulo", "Brazil"),
-                         ("Kraków", "Poland"), ("Reykjavík", "Iceland"), ("Москва", "Russia"), ("Αθήνα", "Greece"), ("Hà Nội", "Vietnam"),
-                         ("Montréal", "Canada"), ("Auckland", "New Zealand")]
-    static let streets = ["Rue Mercière", "Bahnhofstrasse", "銀座通り", "Avenida Paulista", "Świętego Jana", "Laugavegur", "Tverskaya",
-                          "Hàng Bạc", "Rue Saint-Denis", "Queen Street", "Gangnam-daero"]
-    static let dogNames = ["Rex", "Bella", "Kōji", "Luna", "Milo", "Fido", "Nala", "Ødin", "Pépite", "Chispa", "Momo 🐶", "Bruno", "Hachikō"]
-    static let breeds = ["Labrador", "Shiba Inu", "Beagle", "Border Collie", "Dachshund", "Golden Retriever", "Jindo", "Mixed"]
-    static let eventKinds = ["click", "view", "purchase", "login", "logout", "search", "share", "error"]
-    static let companyNames = ["Acme", "Société Générale de Logiciels", "株式会社ストラタ", "Øresund Data", "Café Solutions", "Nordlys AS",
-                               "Über Tech", "삼성 Labs", "Ñandú SA", "Rocket 🚀 Inc"]
-    static let productWords = ["Wireless", "Ergonomic", "Organic", "Titanium", "Smart", "Vintage", "Compact", "Deluxe", "Eco", "Ultra"]
-    static let productNouns = ["Keyboard", "Mouse", "Café Beans", "Notebook 📓", "Lamp", "Chair", "Tea (緑茶)", "Backpack", "Headphones", "Kettle"]
+    /// The name lists, from `Resources/demo/names.json` (embedded at build time).
+    static let names: DemoNames = DemoNames.bundled
+    static let firstNames = names.firstNames
+    static let lastNames = names.lastNames
+    static let cities = names.cities.map { ($0[0], $0[1]) }
+    static let streets = names.streets
+    static let dogNames = names.dogNames
+    static let breeds = names.breeds
+    static let eventKinds = names.eventKinds
+    static let companyNames = names.companyNames
+    static let productWords = names.productWords
+    static let productNouns = names.productNouns
 
     /// The demo's generator: the package's seeded SplitMix64, so the demo is the same every time.
     public typealias Random = SplitMix64
@@ -295,8 +232,17 @@ public enum DemoDatabase {
                     // The next id is read inside this write transaction: other writers may have
                     // inserted since this churner last looked.
                     if eventCount > 0, let last = try w.objectKey("Event", at: eventCount - 1) { nextEventId = max(nextEventId, last + 1) }
+                    // Events link to people that exist now: pick them by position, since the
+                    // Person ids of an imported or edited file need not be 1...count.
+                    let personCount = try w.count("Person")
+                    let userColumn = order.firstIndex(of: "user")
                     for _ in 0..<(1 + random.next() % 5) {
-                        try w.insertRow("Event", DemoDatabase.eventRow(nextEventId, order: order, people: people, random: &random))
+                        var row = DemoDatabase.eventRow(nextEventId, order: order, people: people, random: &random)
+                        if let userColumn, case .object = row[userColumn] {
+                            let key = personCount > 0 ? try w.objectKey("Person", at: Int(random.next() % UInt64(personCount))) : nil
+                            row[userColumn] = key.map { .object(ObjectLink(className: "Person", key: $0)) } ?? .null
+                        }
+                        try w.insertRow("Event", row)
                         nextEventId += 1
                     }
                 case 4...5:

@@ -8,14 +8,21 @@ public struct FileInfo: Hashable, Sendable {
     public var isReadOnly: Bool
     /// The file is encrypted (shown in the status bar).
     public var isEncrypted: Bool
+    /// Replaces "read-only"/"read-write" in the status bar (e.g. "Realm file, format 24, read-only").
+    public var modeDescription: String?
+    /// Why edits are refused, shown instead of the `--read-only` message (e.g. for Realm files).
+    public var readOnlyReason: String?
     /// What opening the file found that the user must hear (`Store.openWarnings`, e.g. "meta
     /// slot 0 claims version 8 and fails its checksum; opened at version 7"); shown in the Log.
     public var openWarnings: [String]
 
-    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false, openWarnings: [String] = []) {
+    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false,
+                modeDescription: String? = nil, readOnlyReason: String? = nil, openWarnings: [String] = []) {
         self.path = path
         self.isReadOnly = isReadOnly
         self.isEncrypted = isEncrypted
+        self.modeDescription = modeDescription
+        self.readOnlyReason = readOnlyReason
         self.openWarnings = openWarnings
     }
 

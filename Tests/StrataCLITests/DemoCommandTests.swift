@@ -55,6 +55,31 @@ final class DemoCommandTests: CLITestCase {
         XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
     }
 
+    /// Issue 18 item 5: people imported with ids from 1,000,000 (none of 1...count left), then
+    /// `demo --churn`: it used to link new events to Person ids 1...count and die with "no object
+    /// of class 'Person' with key N". Events now link to people picked among those that exist.
+    func testChurnAfterPeopleWithGappedIdsWereImported() throws {
+        let file = try makeDemo(events: 200)
+        do {
+            let db = try Database(path: file)
+            let w = try db.write(label: "test")
+            let count = try w.count("Person")
+            var keys: [ObjKey] = []
+            for i in 0..<count { if let k = try w.objectKey("Person", at: i) { keys.append(k) } }
+            try w.delete("Person", keys: keys)
+            _ = try w.commit()
+            db.close()
+        }
+        let rows = (0..<30).map { #"{"id": \#(1_000_000 + $0 * 7), "name": "P\#($0)", "score": 1.5, "active": true}"# }
+        let input = try write("[\n" + rows.joined(separator: ",\n") + "\n]\n", to: "people.json")
+        let imported = try StrataCLI.run(["import", file, "--class", "Person", input])
+        XCTAssertEqual(imported.code, 0, imported.stderr)
+        let churn = try StrataCLI.run(["demo", file, "--churn", "--rate", "200", "--seconds", "2"])
+        XCTAssertEqual(churn.code, 0, churn.stderr)
+        XCTAssertTrue(churn.stdout.contains("committed version"), churn.stdout)
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+    }
+
     /// A build that fails (the file-size limit stands in for a full disk) leaves no file, so the
     /// next `strata demo` does not find a half-built database.
     func testAFailedBuildLeavesNoFile() throws {

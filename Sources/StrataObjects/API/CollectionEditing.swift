@@ -38,9 +38,14 @@ extension Map {
     public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
         try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
     }
-    /// The values sorted (RealmSwift's `sorted(ascending:)` on maps of comparable values).
-    public func sorted(ascending: Bool = true) -> [Value] where Value: Comparable {
-        values.sorted { ascending ? $0 < $1 : $1 < $0 }
+    /// The values with their stored form, in key order (the query module sorts them by its
+    /// ordering: `sorted(ascending:)`).
+    public var _strataStoredValues: [(value: Value, stored: StrataObjects.Value)] {
+        guard let o = owner else {
+            return storage.sorted { $0.key < $1.key }.map { ($0.value, (try? $0.value._strataEncode(_StrataContext(core: nil))) ?? .null) }
+        }
+        let ctx = _StrataContext(core: o.core)
+        return o.entries().map { (Value._strataDecode($0.value, ctx), $0.value) }
     }
     /// The smallest value, or nil when empty.
     public func min() -> Value? where Value: Comparable { values.min() }
@@ -48,4 +53,13 @@ extension Map {
     public func max() -> Value? where Value: Comparable { values.max() }
     /// The sum of the values (0 when empty).
     public func sum() -> Value where Value: AdditiveArithmetic { values.reduce(.zero, +) }
+}
+
+extension Map {
+    /// The objects of a managed map of links as `Results` (in key order; null values left out):
+    /// the query module sorts and filters them (`sorted(byKeyPath:ascending:)`).
+    public func _strataObjectResults<T: ObjectBase>(_ type: T.Type) -> Results<T> {
+        guard let o = owner else { strataProgrammerError("only managed maps can become Results") }
+        return Results(core: o.core, className: T.className(), base: .list(o.className, o.key, o.property), stages: [])
+    }
 }

@@ -68,7 +68,9 @@ final class ClassInfo: @unchecked Sendable {
         }
         collect(Mirror(reflecting: probe))
         var props: [PropInfo] = []
-        for (i, (name, p)) in found.enumerated() {
+        let persistedNames = type.propertiesMapping()
+        for (i, (swiftName, p)) in found.enumerated() {
+            let name = persistedNames[swiftName] ?? swiftName
             let vt = Swift.type(of: p)._valueType
             let shape = vt._strataShape
             var origin: String? = nil
@@ -81,9 +83,21 @@ final class ClassInfo: @unchecked Sendable {
             props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType, encode: enc))
             if p._tag >= 0 { tagToIndex[p._tag] = i }
             nameToIndex[name] = i
+            nameToIndex[swiftName] = i
         }
         properties = props
         objectSchema = ObjectSchema(className: className, properties: props.map(\.schema), isEmbedded: isEmbedded)
+    }
+
+    /// The info of a class known only by name in the file (a `DynamicObject`'s): no typed
+    /// properties; `className` is the file's class, so equality, hashing and deletes use it.
+    init(dynamicClass name: String, objectSchema: ObjectSchema) {
+        type = DynamicObject.self
+        className = name
+        isEmbedded = objectSchema.isEmbedded
+        self.objectSchema = objectSchema
+        probe = DynamicObject()
+        probe._rlmIsProbe = true
     }
 
     /// The property a `@Persisted` storage key path refers to.
@@ -158,14 +172,22 @@ open class ObjectBase: CustomStringConvertible {
     /// Values of an unmanaged object, by property index.
     final var _rlmValues: [Int: Any] = [:]
     final var _rlmIsProbe = false
-    private final var _rlmInfoCache: ClassInfo?
+    final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
     public required init() {}
 
     /// The name of the class in the database: the Swift type's own name, without module or
     /// enclosing types. Override to store the class under another name.
-    open class func className() -> String { _typeName(self, qualified: false) }
+    open class func className() -> String { _realmObjectName() ?? _typeName(self, qualified: false) }
+
+    /// RealmSwift's class name override: the name of the class in the file when not nil.
+    open class func _realmObjectName() -> String? { nil }
+
+    /// Swift property name → name in the file, for properties stored under another name
+    /// (RealmSwift's `propertiesMapping()`). The typed API and key paths use the Swift names;
+    /// query strings and the dynamic API use the names in the file.
+    open class func propertiesMapping() -> [String: String] { [:] }
 
     final var _rlmClassInfo: ClassInfo {
         if let i = _rlmInfoCache { return i }

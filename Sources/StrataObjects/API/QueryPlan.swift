@@ -32,8 +32,7 @@ enum ResultsBase {
     case all
     /// The objects linking to (class, key) through `property` (LinkingObjects).
     case backlinks(String, ObjKey, String)
-    /// A fixed list of keys (a list property's objects at creation time is not live; lists
-    /// use `.list`).
+    /// The objects of a list, set or map property of links (class, key, property), live.
     case list(String, ObjKey, String)
 
     func keys(_ className: String, _ txn: DBTransaction) throws -> [ObjKey]? {
@@ -41,7 +40,9 @@ enum ResultsBase {
         case .all: return nil
         case .backlinks(let tc, let tk, let prop): return try txn.backlinks(tc, tk, originClass: className, originProperty: prop)
         case .list(let oc, let ok, let prop):
-            return try txn.list(oc, ok, prop).compactMap { if case .object(let l) = $0 { return l.key }; return nil }
+            // A map of links gives its values in key order.
+            let values = txn.schema[oc]?[prop]?.collection == .map ? try txn.map(oc, ok, prop).map(\.value) : try txn.list(oc, ok, prop)
+            return values.compactMap { if case .object(let l) = $0 { return l.key }; return nil }
         }
     }
 }

@@ -117,7 +117,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public func index(before i: Int) -> Int { i - 1 }
 
     /// The object at `position` (traps when out of bounds).
-    public subscript(position: Int) -> Element { core.core.makeObject(Element.self, key: core.key(at: position)) }
+    public subscript(position: Int) -> Element { core.core.makeObject(Element.self, key: core.key(at: position), className: core.className) }
     /// The first object, or nil.
     public var first: Element? { isEmpty ? nil : self[0] }
     /// The last object, or nil.
@@ -137,7 +137,7 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             }
             let k = page[pageIndex]
             pageIndex += 1; position += 1
-            return results.core.core.makeObject(Element.self, key: k)
+            return results.core.core.makeObject(Element.self, key: k, className: results.core.className)
         }
     }
     /// Iterates in pages of keys.

@@ -11,7 +11,7 @@ import Glibc
 struct Browse: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Open the terminal browser (the default subcommand).",
-        discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).")
+        discussion: "Without FILE, opens the demo database, creating it first if needed (its path is printed).\n\nKeys (? in the browser shows them too):\n" + BrowserKeys.helpText)
 
     @Argument(help: "The database file; omit it for the demo database.")
     var file: String?
@@ -39,6 +39,7 @@ struct Browse: StrataSubcommand {
         }
         let database: Database
         let key = try common.key()
+        if RealmFileCommands.isRealmFile(path) { return try RealmFileCommands.browse(path, common: common) }
         do {
             database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
         } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {

@@ -27,6 +27,7 @@ struct Check: StrataSubcommand {
     }
 
     func check(_ out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.check(file, json: json, common: common, out: out) }
         let db = try common.open(file, readOnly: true, label: "strata check")
         defer { db.close() }
         let report = try db.store.check()

@@ -31,6 +31,7 @@ struct Export: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.export(file, className: className, format: format, output: output, common: common, out: out) }
         let db = try common.open(file, readOnly: true, label: "strata export")
         defer { db.close() }
         let txn = try db.read(label: "strata export")

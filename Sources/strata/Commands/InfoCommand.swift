@@ -15,6 +15,7 @@ struct Info: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.info(file, json: json, common: common, out: out) }
         let db = try common.open(file, readOnly: true, label: "strata info")
         defer { db.close() }
         let stats = try db.store.spaceStatistics()

@@ -24,6 +24,7 @@ struct Query: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { throw CLIError("querying a Realm file is not supported yet; convert it with 'strata convert' and query the copy", code: ExitCode32.badInput) }
         let db = try common.open(file, readOnly: true, label: "strata query")
         defer { db.close() }
         guard let os = db.schema[className] else {

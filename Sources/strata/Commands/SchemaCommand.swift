@@ -22,6 +22,7 @@ struct SchemaCommand: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.schema(file, json: json, swift: swift, common: common, out: out) }
         let db = try common.open(file, readOnly: true, label: "strata schema")
         defer { db.close() }
         let schema = db.schema

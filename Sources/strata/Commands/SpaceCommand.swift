@@ -15,6 +15,7 @@ struct Space: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.space(file, json: json, common: common, out: out) }
         let db = try common.open(file, readOnly: true, label: "strata space")
         defer { db.close() }
         let stats = try db.store.spaceStatistics()

@@ -1,0 +1,304 @@
+import Foundation
+
+/// An object read by class and property *names* instead of a Swift model class (RealmSwift's
+/// `DynamicObject`): what `realm.dynamicObjects(_:)`, `dynamicObject(ofType:forPrimaryKey:)` and
+/// `dynamicCreate(_:value:update:)` return. It works on any class of the file's schema, whether
+/// or not the app declares a model for it, through the dynamic `DBTransaction` API (the same
+/// one the browser and migrations use).
+///
+/// `object["name"]` and `object.name` read Swift values (Int, Double, String, Data, Date,
+/// ObjectId, …; a link is a `DynamicObject`; a list or set an array; a map a `[String: Any?]`;
+/// null is nil) and, inside a write transaction, set them. Reading a property the class does not
+/// have, or writing outside a write transaction, is a programmer error as in RealmSwift.
+///
+/// Not as RealmSwift: `dynamicList(_:)`, `dynamicMutableSet(_:)` and `dynamicMap(_:)` return
+/// snapshots (arrays and dictionaries), not live `List`/`MutableSet`/`Map`; change a collection
+/// by assigning a whole array or dictionary to the property.
+@dynamicMemberLookup
+public final class DynamicObject: Object {
+    /// The class in the file (set when the object is made by the realm).
+    final var _dynamicClassName = ""
+
+    public required init() { super.init() }
+
+    /// Makes this object one of class `className` (its class info names the file's class).
+    final func bind(className: String, schema: ObjectSchema?) {
+        _dynamicClassName = className
+        _rlmInfoCache = ClassInfo(dynamicClass: className, objectSchema: schema ?? ObjectSchema(className: className, properties: []))
+    }
+
+    /// The name of the object's class in the file.
+    public var dynamicClassName: String { _dynamicClassName }
+
+    private var core: RealmCore {
+        guard let c = _rlmCore else { strataProgrammerError("a DynamicObject is only obtained from a realm (dynamicObjects, dynamicCreate)") }
+        return c
+    }
+
+    private func property(_ name: String) -> PropertySchema {
+        guard let p = core.coordinator.db.schema[_dynamicClassName]?[name] else {
+            strataProgrammerError("Invalid property name '\(name)' for class '\(_dynamicClassName)'")
+        }
+        return p
+    }
+
+    /// The schema of the object's class in the file.
+    public override var objectSchema: ObjectSchema {
+        core.coordinator.db.schema[_dynamicClassName] ?? ObjectSchema(className: _dynamicClassName, properties: [])
+    }
+
+    /// True when the object was deleted, or its realm invalidated.
+    public override var isInvalidated: Bool {
+        guard let c = _rlmCore else { return false }
+        return !c.read { txn in (try? txn.exists(_dynamicClassName, _rlmKey)) ?? false }
+    }
+
+    /// The stored values by property name.
+    public override var description: String {
+        guard let c = _rlmCore else { return "DynamicObject (unmanaged)" }
+        if isInvalidated { return "[invalid object]" }
+        let cls = _dynamicClassName, key = _rlmKey
+        let values = c.read { txn in (try? txn.values(cls, key)) ?? [:] }
+        return "\(cls) {\n" + values.keys.sorted().map { "\t\($0) = \(values[$0]!);" }.joined(separator: "\n") + "\n}"
+    }
+
+    /// Reads or (inside a write transaction) writes a property by name.
+    public override subscript(key: String) -> Any? {
+        get { strataTry { try dynamicValue(key) } }
+        set { strataTry { try setDynamicValue(newValue, forKey: key) } }
+    }
+
+    /// `object.name` / `object.name = x`: the subscript by name.
+    public subscript(dynamicMember member: String) -> Any? {
+        get { self[member] }
+        set { self[member] = newValue }
+    }
+
+    /// The objects of a list of links (a snapshot, in list order).
+    public func dynamicList(_ propertyName: String) -> [DynamicObject] {
+        links(propertyName, expecting: .list)
+    }
+
+    /// The objects of a set of links (a snapshot).
+    public func dynamicMutableSet(_ propertyName: String) -> [DynamicObject] {
+        links(propertyName, expecting: .set)
+    }
+
+    /// The entries of a map of links (a snapshot; a null entry is nil).
+    public func dynamicMap(_ propertyName: String) -> [String: DynamicObject?] {
+        let p = property(propertyName)
+        guard p.collection == .map else { strataProgrammerError("Property '\(_dynamicClassName).\(propertyName)' is not a map") }
+        let c = core, cls = _dynamicClassName, key = _rlmKey
+        var out: [String: DynamicObject?] = [:]
+        for e in c.read({ txn in strataTry { try txn.map(cls, key, propertyName) } }) {
+            if case .object(let l) = e.value { out[e.key] = c.makeDynamicObject(className: l.className, key: l.key) } else { out[e.key] = .some(nil) }
+        }
+        return out
+    }
+
+    private func links(_ name: String, expecting kind: CollectionKind) -> [DynamicObject] {
+        let p = property(name)
+        guard p.collection == kind else { strataProgrammerError("Property '\(_dynamicClassName).\(name)' is not a \(kind == .list ? "list" : "set")") }
+        let c = core, cls = _dynamicClassName, key = _rlmKey
+        return c.read { txn in strataTry { try txn.list(cls, key, name) } }.compactMap {
+            if case .object(let l) = $0 { return c.makeDynamicObject(className: l.className, key: l.key) }
+            return nil
+        }
+    }
+
+    func dynamicValue(_ name: String) throws -> Any? {
+        let p = property(name)
+        let c = core, cls = _dynamicClassName, key = _rlmKey
+        return try c.readThrowing { txn -> Any? in
+            switch p.collection {
+            case .single: return c.dynamicSwiftValue(try txn.value(cls, key, name))
+            case .list, .set: return try txn.list(cls, key, name).map { c.dynamicSwiftValue($0) }
+            case .map:
+                var out: [String: Any?] = [:]
+                for e in try txn.map(cls, key, name) { out[e.key] = c.dynamicSwiftValue(e.value) }
+                return out
+            }
+        }
+    }
+
+    func setDynamicValue(_ any: Any?, forKey name: String) throws {
+        let p = property(name)
+        if p.isPrimaryKey { throw ObjectError.primaryKeyChange(className: _dynamicClassName) }
+        let cls = _dynamicClassName, key = _rlmKey
+        let what = "'\(cls).\(name)'"
+        try core.writeThrowing { txn, adder in
+            switch p.collection {
+            case .single:
+                if p.type == .object, let target = p.objectClassName, txn.schema[target]?.isEmbedded == true,
+                   let dict = unwrapAny(any as Any) as? [String: Any] {
+                    _ = try txn.setEmbedded(cls, key, name, try DynamicObject.values(dict, adder: adder, what: what))
+                } else {
+                    try txn.set(cls, key, name, try DynamicObject.value(any, adder: adder, what: what))
+                }
+            case .list, .set:
+                guard let arr = DynamicObject.array(any) else { throw ObjectError.wrongType(what, expected: "an array", got: "\(type(of: any))") }
+                try txn.setList(cls, key, name, try arr.map { try DynamicObject.value($0, adder: adder, what: "an element of \(what)") })
+            case .map:
+                guard let dict = DynamicObject.dictionary(any) else { throw ObjectError.wrongType(what, expected: "a dictionary", got: "\(type(of: any))") }
+                try txn.setMap(cls, key, name, try dict.map { ($0.key, try DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)")) })
+            }
+        }
+    }
+
+    // MARK: conversions
+
+    static func array(_ any: Any?) -> [Any?]? {
+        guard let any, let a = unwrapAny(any) else { return [] }
+        if let arr = a as? [Any?] { return arr }
+        if let arr = a as? [Any] { return arr.map { Optional($0) } }
+        return nil
+    }
+
+    static func dictionary(_ any: Any?) -> [String: Any?]? {
+        guard let any, let a = unwrapAny(any) else { return [:] }
+        if let d = a as? [String: Any?] { return d }
+        if let d = a as? [String: Any] { return d.mapValues { Optional($0) } }
+        return nil
+    }
+
+    /// A Swift value as a stored `Value`; objects become links (unmanaged typed objects are added).
+    static func value(_ any: Any?, adder: ObjectAdder, what: String) throws -> Value {
+        if let any, let o = unwrapAny(any) as? ObjectBase {
+            if let d = o as? DynamicObject {
+                guard d._rlmCore?.coordinator === adder.core.coordinator else {
+                    throw ObjectError.wrongType(what, expected: "objects of this realm", got: "an object of another realm")
+                }
+                return .object(ObjectLink(className: d._dynamicClassName, key: d._rlmKey))
+            }
+            return try o._strataEncode(_StrataContext(core: adder.core, adder: adder))
+        }
+        guard let v = anyToValue(any) else { throw ObjectError.wrongType(what, expected: "a property value", got: "\(type(of: any))") }
+        return v
+    }
+
+    static func values(_ dict: [String: Any], adder: ObjectAdder, what: String) throws -> [String: Value] {
+        var out: [String: Value] = [:]
+        for (k, v) in dict { out[k] = try value(v, adder: adder, what: "'\(k)' of \(what)") }
+        return out
+    }
+}
+
+extension RealmCore {
+    /// A `DynamicObject` for the object `key` of `className`.
+    func makeDynamicObject(className: String, key: ObjKey) -> DynamicObject {
+        let o = makeObject(DynamicObject.self, key: key)
+        o.bind(className: className, schema: coordinator.db.schema[className])
+        return o
+    }
+
+    /// `makeObject` for results of a named class (a `DynamicObject` learns its class name).
+    func makeObject<T: ObjectBase>(_ type: T.Type, key: ObjKey, className: String) -> T {
+        let o = makeObject(type, key: key)
+        (o as? DynamicObject)?.bind(className: className, schema: coordinator.db.schema[className])
+        return o
+    }
+
+    /// A stored value as the Swift value the dynamic API hands out (links as `DynamicObject`s).
+    func dynamicSwiftValue(_ v: Value) -> Any? {
+        switch v {
+        case .null: return nil
+        case .bool(let b): return b
+        case .int(let i): return Int(i)
+        case .float(let f): return f
+        case .double(let d): return d
+        case .string(let s): return s
+        case .data(let d): return Data(d)
+        case .date(let d): return d
+        case .objectId(let o): return o
+        case .uuid(let u): return u
+        case .decimal(let d): return d
+        case .object(let l): return makeDynamicObject(className: l.className, key: l.key)
+        }
+    }
+}
+
+extension Realm {
+    private func requireDynamicClass(_ typeName: String) -> ObjectSchema {
+        guard let os = schema[typeName] else {
+            strataProgrammerError("Object type '\(typeName)' is not managed by the Realm: the file's schema has no such class")
+        }
+        return os
+    }
+
+    /// Every object of the class named `typeName`, as `DynamicObject`s (RealmSwift's
+    /// `dynamicObjects(_:)`). Filter and sort them with query strings like typed `Results`.
+    public func dynamicObjects(_ typeName: String) -> Results<DynamicObject> {
+        _ = requireDynamicClass(typeName)
+        return Results(core: core, className: typeName, base: .all, stages: [])
+    }
+
+    /// The object of class `typeName` with primary key `key`, or nil (RealmSwift's
+    /// `dynamicObject(ofType:forPrimaryKey:)`).
+    public func dynamicObject(ofType typeName: String, forPrimaryKey key: Any) -> DynamicObject? {
+        let os = requireDynamicClass(typeName)
+        guard os.primaryKeyProperty != nil else {
+            strataProgrammerError("'\(typeName)' does not have a primary key")
+        }
+        guard let v = anyToValue(key) else { strataProgrammerError("\(type(of: key)) cannot be a primary key") }
+        let k: ObjKey? = core.read { txn in strataTry { try txn.find(typeName, primaryKey: v) } }
+        return k.map { core.makeDynamicObject(className: typeName, key: $0) }
+    }
+
+    /// Creates (or with `update` other than `.error`, updates) an object of class `typeName`
+    /// from a dictionary of property values by name, or an array in the class's property order
+    /// (RealmSwift's `dynamicCreate(_:value:update:)`). Links are `DynamicObject`s, typed objects
+    /// or dictionaries; lists and sets arrays; maps dictionaries. Must run in a write transaction.
+    @discardableResult
+    public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
+        let os = requireDynamicClass(typeName)
+        if os.isEmbedded { strataProgrammerError("Embedded objects cannot be created directly: assign them to a property of their parent") }
+        let k: ObjKey = core.write2 { txn, adder in
+            var given: [String: Any?] = [:]
+            if let d = DynamicObject.dictionary(value), !(unwrapAny(value) is [Any]) {
+                given = d
+            } else if let arr = DynamicObject.array(value) {
+                let props = os.properties.filter { $0.type != .linkingObjects }
+                guard arr.count <= props.count else {
+                    throw ObjectError.wrongType("the value of '\(typeName)'", expected: "at most \(props.count) values", got: "\(arr.count)")
+                }
+                for (p, v) in zip(props, arr) { given[p.name] = v }
+            } else {
+                throw ObjectError.wrongType("the value of '\(typeName)'", expected: "a dictionary or an array", got: "\(type(of: value))")
+            }
+            var singles: [String: Value] = [:], embedded: [String: [String: Value]] = [:]
+            var collections: [String: [Value]] = [:], maps: [String: [(String, Value)]] = [:]
+            for (name, any) in given {
+                guard let p = os[name] else { throw ObjectError.unknownProperty(className: typeName, property: name) }
+                let what = "'\(typeName).\(name)'"
+                switch p.collection {
+                case .single:
+                    if p.type == .object, let t = p.objectClassName, txn.schema[t]?.isEmbedded == true,
+                       let any, let dict = unwrapAny(any) as? [String: Any] {
+                        embedded[name] = try DynamicObject.values(dict, adder: adder, what: what)
+                    } else if p.type == .object, let t = p.objectClassName, let any, let dict = unwrapAny(any) as? [String: Any] {
+                        // A nested dictionary creates the linked object too.
+                        let linked = Realm(core: core).dynamicCreate(t, value: dict, update: update)
+                        singles[name] = .object(ObjectLink(className: t, key: linked._rlmKey))
+                    } else {
+                        singles[name] = try DynamicObject.value(any, adder: adder, what: what)
+                    }
+                case .list, .set:
+                    guard let arr = DynamicObject.array(any) else { throw ObjectError.wrongType(what, expected: "an array", got: "\(type(of: any))") }
+                    collections[name] = try arr.map { try DynamicObject.value($0, adder: adder, what: "an element of \(what)") }
+                case .map:
+                    guard let dict = DynamicObject.dictionary(any) else { throw ObjectError.wrongType(what, expected: "a dictionary", got: "\(type(of: any))") }
+                    maps[name] = try dict.map { ($0.key, try DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)")) }
+                }
+            }
+            return try txn.create(typeName, values: singles, update: update, embedded: embedded, collections: collections, maps: maps)
+        }
+        return core.makeDynamicObject(className: typeName, key: k)
+    }
+}
+
+extension RealmCore {
+    /// `writeThrowing` whose errors are programmer errors (RealmSwift's non-throwing writes).
+    func write2<R>(_ body: (DBTransaction, ObjectAdder) throws -> R) -> R {
+        do { return try writeThrowing(body) } catch { strataProgrammerError("\(error)") }
+    }
+}

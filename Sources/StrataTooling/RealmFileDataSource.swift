@@ -1,0 +1,352 @@
+import Foundation
+import StrataRealm
+
+/// A ``BrowserDataSource`` over a `.realm` file written by realm-core, read through
+/// `StrataRealm.RealmFile`: classes, counts, rows read lazily (one cluster leaf per visible
+/// row), links, embedded objects, collections and backlinks.
+///
+/// The file is never written and nothing is created beside it: every edit, add, delete and
+/// compaction is refused with ``readOnlyMessage``. Filter and sort are not run over the reader
+/// yet; they are refused with one line saying how to get a queryable copy.
+public final class RealmFileDataSource: BrowserDataSource {
+    public let realm: RealmFile
+    public let fileInfo: FileInfo
+    private var classByName: [String: RealmClass] = [:]
+
+    /// Opens `path` read-only (`encryptionKey`: the 64-byte key of an encrypted file).
+    public convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
+        let realm: RealmFile
+        do { realm = try RealmFile.open(path: path, encryptionKey: encryptionKey) } catch { throw Self.browserError(error) }
+        self.init(realm: realm, path: path)
+    }
+
+    public init(realm: RealmFile, path: String) {
+        self.realm = realm
+        self.fileInfo = FileInfo(path: path, isReadOnly: true, isEncrypted: realm.isEncrypted,
+                                 modeDescription: "Realm file, format \(realm.formatVersion), read-only",
+                                 readOnlyReason: Self.readOnlyMessage(path: path))
+        for c in realm.classes + realm.otherTables { classByName[c.name] = c }
+    }
+
+    /// The one line every refused write shows.
+    public static func readOnlyMessage(path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let stem = name.hasSuffix(".realm") ? String(name.dropLast(6)) : name
+        return "\(name) is a Realm file opened read-only; convert it with 'strata convert \(name) \(stem).strata' to edit it"
+    }
+
+    private var refusal: BrowserError { BrowserError(fileInfo.readOnlyReason ?? "read-only") }
+
+    // MARK: File
+
+    public func status() -> FileStatus {
+        let free = (try? realm.checkStructure().freeBytes) ?? 0
+        return FileStatus(version: UInt64(max(0, realm.transactionVersion ?? 0)), totalBytes: Int64(realm.fileSize),
+                          usedBytes: Int64(max(0, realm.fileSize - free)), freeBytes: Int64(free), lockedBytes: 0, participants: 1)
+    }
+
+    // MARK: Schema
+
+    public func classes() -> [ClassSummary] {
+        realm.classes.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
+    }
+
+    public func properties(className: String) throws -> [PropertyDescription] {
+        let c = try realmClass(className)
+        return c.properties.map(describe) + c.backlinks.map(describe)
+    }
+
+    private func realmClass(_ name: String) throws -> RealmClass {
+        guard let c = classByName[name] else { throw BrowserError("no class named '\(name)' in this file") }
+        return c
+    }
+
+    /// How the browser shows a Realm property (backlinks are named "Origin.property").
+    func describe(_ p: RealmProperty) -> PropertyDescription {
+        let type: ValueType
+        switch p.type {
+        case .int: type = .int
+        case .bool: type = .bool
+        case .string: type = .string
+        case .binary: type = .data
+        case .mixed: type = .mixed
+        case .timestamp: type = .date
+        case .float: type = .float
+        case .double: type = .double
+        case .decimal128: type = .decimal128
+        case .link, .typedLink, .linkingObjects: type = .object
+        case .objectId: type = .objectId
+        case .uuid: type = .uuid
+        }
+        let kind: PropertyKind
+        switch p.collection {
+        case .list?: kind = p.type == .linkingObjects ? .backlinks : .list
+        case .set?: kind = .set
+        case .dictionary?: kind = .map
+        case nil:
+            if p.type == .link || p.type == .typedLink {
+                kind = p.targetClass.flatMap { classByName[$0]?.isEmbedded } == true ? .embedded : .link
+            } else {
+                kind = .value
+            }
+        }
+        return PropertyDescription(name: p.name, type: type, kind: kind, targetClass: p.targetClass,
+                                   isOptional: p.isNullable, isIndexed: p.isIndexed, isPrimaryKey: p.isPrimaryKey)
+    }
+
+    // MARK: Reading
+
+    private func refuseQuery(_ filter: String?, _ sort: SortSpec?) throws {
+        if let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw BrowserError("filtering a Realm file is not supported yet; convert it with 'strata convert' to query it")
+        }
+        if sort != nil {
+            throw BrowserError("sorting a Realm file is not supported yet; convert it with 'strata convert' to sort it")
+        }
+    }
+
+    public func count(className: String, filter: String?) throws -> RowCount {
+        try refuseQuery(filter, nil)
+        return RowCount(try realmClass(className).objectCount)
+    }
+
+    public func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
+        try refuseQuery(filter, sort)
+        let c = try realmClass(className)
+        let window = range.clamped(to: 0..<c.objectCount)
+        return try window.map { index in
+            let o = try wrap { try realm.object(at: index, in: className) }
+            return ObjectRow(ref: ObjectRef(className: className, key: o.key), values: displayValues(c, o))
+        }
+    }
+
+    public func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
+        try refuseQuery(filter, sort)
+        return try wrap { try realm.index(ofKey: object.key, in: object.className) }
+    }
+
+    public func object(_ ref: ObjectRef) throws -> ObjectDetail {
+        let c = try realmClass(ref.className)
+        let o = try fetch(ref)
+        return ObjectDetail(ref: ref, label: label(ref), properties: try properties(className: ref.className),
+                            values: displayValues(c, o))
+    }
+
+    private func fetch(_ ref: ObjectRef) throws -> RealmObject {
+        guard let o = try wrap({ try realm.object(withKey: ref.key, in: ref.className) }) else {
+            throw BrowserError("\(ref.className) #\(ref.key) does not exist")
+        }
+        return o
+    }
+
+    public func backlinks(of ref: ObjectRef) throws -> [Backlink] {
+        let c = try realmClass(ref.className)
+        let o = try fetch(ref)
+        var out: [Backlink] = []
+        for (p, v) in zip(c.backlinks, o.backlinks) {
+            for case let .link(origin, key) in items(v) {
+                let source = ObjectRef(className: origin, key: key)
+                out.append(Backlink(source: LabeledObjectRef(ref: source, label: label(source)), property: p.originProperty ?? p.name))
+            }
+        }
+        return out
+    }
+
+    // MARK: Collections
+
+    /// The value of collection property `property` (a list/set/map or a backlink column).
+    private func collection(_ owner: ObjectRef, _ property: String) throws -> (RealmProperty, RealmValue) {
+        let c = try realmClass(owner.className)
+        let o = try fetch(owner)
+        if let i = c.properties.firstIndex(where: { $0.name == property }), c.properties[i].collection != nil || isCollection(o.values[i]) {
+            return (c.properties[i], o.values[i])
+        }
+        if let i = c.backlinks.firstIndex(where: { $0.name == property }) { return (c.backlinks[i], o.backlinks[i]) }
+        throw BrowserError("\(owner.className).\(property) is not a collection")
+    }
+
+    private func isCollection(_ v: RealmValue) -> Bool {
+        switch v {
+        case .list, .set, .dictionary: return true
+        default: return false
+        }
+    }
+
+    public func collectionCount(owner: ObjectRef, property: String) throws -> Int {
+        let (_, v) = try collection(owner, property)
+        return count(v)
+    }
+
+    public func collectionRows(owner: ObjectRef, property: String, range: Range<Int>) throws -> [ObjectRow] {
+        let (p, v) = try collection(owner, property)
+        var entries: [(key: String?, value: RealmValue)]
+        if case let .dictionary(d) = v { entries = d.map { ($0.key, $0.value) } } else { entries = items(v).map { (nil, $0) } }
+        let window = entries[range.clamped(to: 0..<entries.count)]
+        if let target = p.targetClass, let tc = classByName[target], p.type == .link || p.type == .linkingObjects {
+            return try window.map { entry in
+                var values: [DisplayValue]
+                var ref: ObjectRef?
+                if case let .link(cls, key) = entry.value, let o = try wrap({ try realm.object(withKey: key, in: cls) }) {
+                    ref = ObjectRef(className: cls, key: key)
+                    values = displayValues(tc, o)
+                } else {
+                    values = (tc.properties + tc.backlinks).map { _ in .null }
+                }
+                if let key = entry.key { values.insert(.string(key), at: 0) }
+                return ObjectRow(ref: ref, values: values)
+            }
+        }
+        return window.map { entry in
+            let value = display(entry.value)
+            return ObjectRow(ref: nil, values: entry.key.map { [.string($0), value] } ?? [value])
+        }
+    }
+
+    // MARK: Writing: always refused
+
+    public func setValue(text: String, property: String, of object: ObjectRef) throws { throw refusal }
+    @discardableResult
+    public func createObject(className: String, values: [String: String]) throws -> ObjectRef { throw refusal }
+    public func deleteObject(_ ref: ObjectRef) throws { throw refusal }
+    public func addCollectionItem(text: String, owner: ObjectRef, property: String) throws { throw refusal }
+    public func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
+    public func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
+
+    // MARK: Reports
+
+    public func versions() -> VersionsReport {
+        VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [])
+    }
+
+    public func space() -> SpaceReport {
+        guard let r = try? realm.spaceReport() else {
+            return SpaceReport(totalBytes: Int64(realm.fileSize), usedBytes: 0, freeBytes: 0, lockedBytes: 0, classes: [],
+                               freeBySize: [], freeByVersion: [], compactedBytes: Int64(realm.fileSize))
+        }
+        return Self.spaceReport(r)
+    }
+
+    /// The Realm space report in the tooling's shape (columns, indexes, free space by size and version).
+    public static func spaceReport(_ r: RealmSpaceReport) -> SpaceReport {
+        let classes = r.classes.map { c in
+            ClassSpace(name: c.name,
+                       columns: [NamedBytes(name: "(clusters and keys)", bytes: Int64(c.clusterBytes))]
+                           + c.columns.map { NamedBytes(name: $0.name, bytes: Int64($0.bytes)) },
+                       indexes: c.columns.filter { $0.indexBytes > 0 }.map { NamedBytes(name: $0.name, bytes: Int64($0.indexBytes)) })
+        }
+        let buckets = r.freeBySize.map { FreeSpaceBucket(minBytes: Int64($0.minSize), maxBytes: Int64($0.minSize * 2 - 1), extents: $0.extents, bytes: Int64($0.bytes)) }
+        let byVersion = r.freeByVersion.map { FreedAtVersion(version: UInt64(max(0, $0.version ?? 0)), bytes: Int64($0.bytes), isLocked: false) }
+        return SpaceReport(totalBytes: Int64(r.fileSize), usedBytes: Int64(max(0, r.fileSize - r.freeBytes)), freeBytes: Int64(r.freeBytes),
+                           lockedBytes: 0, classes: classes, freeBySize: buckets, freeByVersion: byVersion,
+                           compactedBytes: Int64(max(0, r.fileSize - r.reclaimableBytes)))
+    }
+
+    // MARK: Compaction: refused
+
+    public func compactionPlan() -> CompactionPlan {
+        let total = Int64(realm.fileSize)
+        return CompactionPlan(totalBytes: total, expectedBytes: total, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
+    }
+
+    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome { throw refusal }
+
+    // MARK: Live changes
+
+    private var changeHandler: (@Sendable () -> Void)?
+
+    /// The reader holds one snapshot; a newer commit on disk is reported by ``hasNewerCommit``.
+    public func setChangeHandler(_ handler: (@Sendable () -> Void)?) { changeHandler = handler }
+    public func pollChanges() -> [ChangeEvent] { [] }
+
+    /// True when an app committed to the file after it was opened (reopen to see it).
+    public var hasNewerCommit: Bool { realm.hasNewerCommit() }
+
+    // MARK: Display
+
+    private func items(_ v: RealmValue) -> [RealmValue] {
+        switch v {
+        case let .list(x), let .set(x): return x
+        case let .dictionary(d): return d.map(\.value)
+        default: return []
+        }
+    }
+
+    private func count(_ v: RealmValue) -> Int {
+        if case let .dictionary(d) = v { return d.count }
+        return items(v).count
+    }
+
+    private func displayValues(_ c: RealmClass, _ o: RealmObject) -> [DisplayValue] {
+        var out: [DisplayValue] = []
+        for (p, v) in zip(c.properties, o.values) {
+            if p.collection != nil {
+                out.append(.collection(count: count(v), elementType: elementName(p)))
+            } else {
+                out.append(display(v))
+            }
+        }
+        for (p, v) in zip(c.backlinks, o.backlinks) {
+            out.append(.collection(count: count(v), elementType: p.targetClass ?? "Object"))
+        }
+        return out
+    }
+
+    private func elementName(_ p: RealmProperty) -> String {
+        if let t = p.targetClass, p.type == .link || p.type == .linkingObjects { return t }
+        return describe(p).type.displayName
+    }
+
+    /// One value as the browser shows it; links to embedded classes are `.embedded`.
+    func display(_ v: RealmValue) -> DisplayValue {
+        switch v {
+        case .null: return .null
+        case let .bool(b): return .bool(b)
+        case let .int(i): return .int(i)
+        case let .float(f): return .decimal("\(f)")
+        case let .double(d): return .double(d)
+        case let .string(s): return .string(s)
+        case let .binary(b): return .data(count: b.count, prefix: Array(b.prefix(16)))
+        case let .timestamp(s, n): return .date(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9))
+        case let .objectId(o): return .objectId(o.description)
+        case let .uuid(u): return UUID(uuidString: u.description).map(DisplayValue.uuid) ?? .string(u.description)
+        case let .decimal128(d): return .decimal(d.description)
+        case let .link(cls, key):
+            let ref = ObjectRef(className: cls, key: key)
+            let labeled = LabeledObjectRef(ref: ref, label: label(ref))
+            return classByName[cls]?.isEmbedded == true ? .embedded(labeled) : .link(labeled)
+        case let .list(x): return .collection(count: x.count, elementType: "AnyRealmValue")
+        case let .set(x): return .collection(count: x.count, elementType: "AnyRealmValue")
+        case let .dictionary(d): return .collection(count: d.count, elementType: "AnyRealmValue")
+        }
+    }
+
+    /// A short label: the primary key (plus a `name`/`title` string), else a name-like string, else `#key`.
+    func label(_ ref: ObjectRef) -> String {
+        guard let c = classByName[ref.className],
+              let o = try? realm.object(withKey: ref.key, in: ref.className) else { return "#\(ref.key)" }
+        func string(_ names: [String]) -> String? {
+            for n in names {
+                if let i = c.properties.firstIndex(where: { $0.name == n && $0.collection == nil }), case let .string(s) = o.values[i], !s.isEmpty { return s }
+            }
+            return nil
+        }
+        let name = string(["name", "title", "street"])
+        if let pk = c.primaryKey, let i = c.properties.firstIndex(where: { $0.name == pk }) {
+            let v = o.values[i].description
+            return name.map { "\(v) \($0)" } ?? v
+        }
+        if let name { return c.isEmbedded ? name : "#\(ref.key) \(name)" }
+        return "#\(ref.key)"
+    }
+
+    // MARK: Errors
+
+    private func wrap<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch { throw Self.browserError(error) }
+    }
+
+    static func browserError(_ error: Error) -> BrowserError {
+        if let e = error as? BrowserError { return e }
+        return BrowserError(String(describing: error))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Strata
+import XCTest
+
+/// `strata` on `.realm` files written by realm-core (issue 14): the read-only commands work,
+/// the writing ones refuse, `convert` writes a Strata copy; the Realm file and its folder never
+/// change. Fixtures are StrataRealmTests' (realm-core's all-types file and its JSON oracle).
+final class RealmFileCommandTests: CLITestCase {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("StrataRealmTests/Fixtures")
+
+    /// Copies a fixture into this test's empty folder.
+    func fixture(_ name: String) throws -> String {
+        let target = path(name)
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent(name).path, toPath: target)
+        return target
+    }
+
+    func oracle() throws -> [String: [String: Any]] {
+        let data = try Data(contentsOf: Self.fixtures.appendingPathComponent("all-types.json"))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return try XCTUnwrap(json["classes"] as? [String: [String: Any]])
+    }
+
+    /// Runs `body` and asserts the folder's listing and the file's bytes are unchanged.
+    func assertUntouched(_ file: String, _ body: () throws -> Void, line: UInt = #line) throws {
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        try body()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), listing, line: line)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes, line: line)
+    }
+
+    func testInfoSchemaSpaceCheckOnRealmFile() throws {
+        let file = try fixture("all-types.realm")
+        let oracle = try oracle()
+        try assertUntouched(file) {
+            let info = try StrataCLI.run(["info", file, "--json"])
+            XCTAssertEqual(info.code, 0, info.stderr)
+            XCTAssertEqual(info.object["formatVersion"] as? Int, 24)
+            XCTAssertEqual(info.object["schemaVersion"] as? Int, 7)
+            let classes = try XCTUnwrap(info.object["classes"] as? [[String: Any]])
+            XCTAssertEqual(Set(classes.map { $0["name"] as! String }), Set(oracle.keys))
+            for c in classes { XCTAssertEqual(c["count"] as? Int, oracle[c["name"] as! String]?["objectCount"] as? Int) }
+            let text = try StrataCLI.run(["info", file])
+            XCTAssertEqual(text.code, 0, text.stderr)
+            XCTAssertTrue(text.stdout.contains("Format        24"), text.stdout)
+
+            let schema = try StrataCLI.run(["schema", file, "--json"])
+            XCTAssertEqual(schema.code, 0, schema.stderr)
+            let linkTarget = try XCTUnwrap((schema.object["classes"] as? [[String: Any]])?.first { $0["name"] as? String == "LinkTarget" })
+            XCTAssertEqual(linkTarget["primaryKey"] as? String, "_id")
+            let swift = try StrataCLI.run(["schema", file, "--swift"])
+            XCTAssertTrue(swift.stdout.contains("class EmbeddedObj: EmbeddedObject {"), swift.stdout)
+            XCTAssertTrue(swift.stdout.contains("@Persisted(primaryKey: true) var _id: String"), swift.stdout)
+            XCTAssertTrue(swift.stdout.contains("@Persisted var parent: AllTypes?"), swift.stdout)
+
+            let space = try StrataCLI.run(["space", file, "--json"])
+            XCTAssertEqual(space.code, 0, space.stderr)
+            XCTAssertEqual(space.object["totalBytes"] as? Int, try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+            let spaceClasses = try XCTUnwrap(space.object["classes"] as? [[String: Any]])
+            XCTAssertGreaterThan(spaceClasses.first { $0["name"] as? String == "Big" }?["bytes"] as? Int ?? 0, 0)
+            let spaceText = try StrataCLI.run(["space", file])
+            XCTAssertTrue(spaceText.stdout.contains("Free space by extent size"), spaceText.stdout)
+
+            let check = try StrataCLI.run(["check", file])
+            XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
+            XCTAssertTrue(check.stdout.contains("sound Realm file, format 24"), check.stdout)
+        }
+    }
+
+    func testExportJSONAndCSVMatchRealmCore() throws {
+        let file = try fixture("all-types.realm")
+        try assertUntouched(file) {
+            let json = try StrataCLI.run(["export", file, "--class", "LinkTarget"])
+            XCTAssertEqual(json.code, 0, json.stderr)
+            let rows = try XCTUnwrap(json.json as? [[String: Any]])
+            XCTAssertEqual(rows.count, 10)
+            // all-types.json: t0 = {"_id":"t0","name":"target 0","value":0,"parent":1}; the link is
+            // exported as the target's primary key (AllTypes._id of $key 1 is 1).
+            XCTAssertEqual(rows[0]["_id"] as? String, "t0")
+            XCTAssertEqual(rows[0]["name"] as? String, "target 0")
+            XCTAssertEqual(rows[0]["parent"] as? Int, 1)
+            XCTAssertTrue(rows[1]["parent"] is NSNull)
+            let csv = try StrataCLI.run(["export", file, "--class", "LinkTarget", "--format", "csv"])
+            XCTAssertEqual(csv.code, 0, csv.stderr)
+            let lines = csv.stdout.split(separator: "\n")
+            XCTAssertEqual(lines.count, 11)
+            XCTAssertEqual(lines[0], "_id,name,value,parent")
+            XCTAssertEqual(lines[1], "t0,target 0,0,1")
+            let all = try StrataCLI.run(["export", file])
+            XCTAssertEqual(all.code, 0, all.stderr)
+            XCTAssertEqual((all.object["Big"] as? [Any])?.count, 2000)
+        }
+    }
+
+    func testWritingCommandsAreRefused() throws {
+        let file = try fixture("all-types.realm")
+        let input = path("rows.json")
+        try Data("[]".utf8).write(to: URL(fileURLWithPath: input))
+        try assertUntouched(file) {
+            for args in [["compact", file], ["import", file, "--class", "NoPk", input], ["copy", file, path("copy.strata")]] {
+                let r = try StrataCLI.run(args)
+                XCTAssertEqual(r.code, 5, "\(args): \(r.stderr)")
+                XCTAssertTrue(r.stderr.contains("all-types.realm is a Realm file opened read-only; convert it with 'strata convert all-types.realm all-types.strata' to edit it"), r.stderr)
+            }
+        }
+    }
+
+    func testEncryptedRealmNeedsItsKey() throws {
+        let file = try fixture("encrypted.realm")
+        let key = path("encrypted.key")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("encrypted.key").path, toPath: key)
+        try assertUntouched(file) {
+            let without = try StrataCLI.run(["info", file])
+            XCTAssertEqual(without.code, 6, without.stderr)
+            let with = try StrataCLI.run(["info", file, "--json", "--encryption-key-file", key])
+            XCTAssertEqual(with.code, 0, with.stderr)
+            XCTAssertEqual(with.object["encrypted"] as? Bool, true)
+            let counts = Dictionary(uniqueKeysWithValues: (with.object["classes"] as? [[String: Any]] ?? []).map { ($0["name"] as! String, $0["count"] as! Int) })
+            XCTAssertEqual(counts["Big"], 2000)
+        }
+    }
+
+    func testConvertWritesTheSameObjectsIntoAStrataFile() throws {
+        let file = try fixture("all-types.realm")
+        let out = path("all-types.strata")
+        let oracle = try oracle()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let r = try StrataCLI.run(["convert", file, out])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
+
+        let db = try Database(path: out)
+        defer { db.close() }
+        let txn = try db.read(label: "test")
+        defer { txn.end() }
+        for (name, c) in oracle where (c["embedded"] as? Bool) == false {
+            XCTAssertEqual(try txn.count(name), c["objectCount"] as? Int, name)
+        }
+        XCTAssertEqual(db.schema["LinkTarget"]?.primaryKeyProperty?.name, "_id")
+        XCTAssertEqual(db.schema["EmbeddedObj"]?.isEmbedded, true)
+        // LinkTarget t0: name "target 0", parent = AllTypes with _id 1.
+        let t0 = try XCTUnwrap(try txn.find("LinkTarget", primaryKey: .string("t0")))
+        XCTAssertEqual(try txn.value("LinkTarget", t0, "name"), .string("target 0"))
+        guard case let .object(parent) = try txn.value("LinkTarget", t0, "parent") else { return XCTFail("t0.parent is not a link") }
+        XCTAssertEqual(try txn.value("AllTypes", parent.key, "_id"), .int(1))
+        // Big 1 (all-types.json): mediumStr, byte, optInt.
+        let big1 = try XCTUnwrap(try txn.find("Big", primaryKey: .int(1)))
+        XCTAssertEqual(try txn.value("Big", big1, "mediumStr"), .string("medium string number 1"))
+        XCTAssertEqual(try txn.value("Big", big1, "byte"), .int(-127))
+        XCTAssertEqual(try txn.value("Big", big1, "optInt"), .int(1))
+        // AllTypes 10's objectList holds t0 twice (t0's backlinks in all-types.json).
+        let a10 = try XCTUnwrap(try txn.find("AllTypes", primaryKey: .int(10)))
+        let list = try txn.list("AllTypes", a10, "objectList")
+        XCTAssertEqual(list.filter { $0 == .object(ObjectLink(className: "LinkTarget", key: t0)) }.count, 2)
+
+        let again = try StrataCLI.run(["convert", file, out])
+        XCTAssertEqual(again.code, 5, again.stderr)
+    }
+}
