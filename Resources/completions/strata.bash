@@ -173,13 +173,13 @@ _strata() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    browse|info|space|versions|check|compact|copy|export|import|query|schema|demo|bench|help)
+    browse|info|space|versions|check|compact|copy|export|import|query|schema|demo|bench|convert|help)
         # Offer subcommand argument completions
         "_strata_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'browse info space versions check compact copy export import query schema demo bench help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'browse info space versions check compact copy export import query schema demo bench convert help' -- "${cur}"))
         ;;
     esac
 }
@@ -421,6 +421,21 @@ _strata_bench() {
         return
         ;;
     '--directory')
+        return
+        ;;
+    esac
+}
+
+_strata_convert() {
+    repeating_flags=()
+    non_repeating_flags=(-h --help)
+    repeating_options=()
+    non_repeating_options=(--encryption-key-file)
+    __strata_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--encryption-key-file')
         return
         ;;
     esac

@@ -48,6 +48,8 @@ function __strata_parse_tokens -S
             __strata_parse_subcommand 1 'objects=' 'churn' 'rate=' 'seconds=' 'encryption-key-file=' 'h/help'
         case 'bench'
             __strata_parse_subcommand 0 'objects=' 'repetitions=' 'lookups=' 'commits=' 'directory=' 'json' 'h/help'
+        case 'convert'
+            __strata_parse_subcommand 2 'encryption-key-file=' 'h/help'
         case 'help'
             __strata_parse_subcommand -r 1 
         end
@@ -117,6 +119,7 @@ complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strat
 complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strata" -eq 1' -fa 'schema' -d 'Print the schema; --swift prints Swift model definitions that open the same file.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strata" -eq 1' -fa 'demo' -d 'Create the demo database; with --churn, keep committing small changes to it.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strata" -eq 1' -fa 'bench' -d 'Benchmark Strata against SQLite (WAL, prepared statements) on the same data; build with -c release.'
+complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strata" -eq 1' -fa 'convert' -d 'Convert a Realm file (.realm) into a new Strata file, to edit, compact and watch it.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_positional "strata" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata browse" read-only' -l 'read-only' -d 'Open without writing anything (edits and compaction are refused).'
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata browse" encryption-key-file' -l 'encryption-key-file' -d 'A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.' -rfka ''
@@ -174,3 +177,5 @@ complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options 
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" directory' -l 'directory' -d 'Directory for the temporary files (default: the system temporary directory).' -rfka ''
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" json' -l 'json' -d 'Print one JSON document.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata convert" encryption-key-file' -l 'encryption-key-file' -d 'A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.' -rfka ''
+complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata convert" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -62,13 +62,14 @@ _strata() {
             'schema:Print the schema; --swift prints Swift model definitions that open the same file.'
             'demo:Create the demo database; with --churn, keep committing small changes to it.'
             'bench:Benchmark Strata against SQLite (WAL, prepared statements) on the same data; build with -c release.'
+            'convert:Convert a Realm file (.realm) into a new Strata file, to edit, compact and watch it.'
             'help:Show subcommand help information.'
         )
         _describe -V subcommand subcommands && ret=0
         ;;
     arg)
         case "${words[1]}" in
-        browse|info|space|versions|check|compact|copy|export|import|query|schema|demo|bench|help)
+        browse|info|space|versions|check|compact|copy|export|import|query|schema|demo|bench|convert|help)
             "_strata_${words[1]}" && ret=0
             ;;
         esac
@@ -262,6 +263,19 @@ _strata_bench() {
         '--commits[Small durable commits.]:commits:'
         '--directory[Directory for the temporary files (default\: the system temporary directory).]:directory:'
         '--json[Print one JSON document.]'
+        '(-h --help)'{-h,--help}'[Show help information.]'
+    )
+    _arguments -w -s -S : "${arg_specs[@]}" && ret=0
+
+    return "${ret}"
+}
+
+_strata_convert() {
+    local -i ret=1
+    local -ar arg_specs=(
+        ':source:'
+        ':destination:'
+        '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
     _arguments -w -s -S : "${arg_specs[@]}" && ret=0
