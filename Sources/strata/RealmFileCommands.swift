@@ -11,6 +11,10 @@ enum RealmFileCommands {
     /// files have no readable header) a name ending in `.realm`.
     static func isRealmFile(_ path: String) -> Bool {
         if path.hasSuffix(".realm") { return true }
+        // Only a regular file is read: opening a FIFO would block until a writer appears (the
+        // engine refuses non-regular paths with a clear error afterwards).
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 24)) ?? Data()
