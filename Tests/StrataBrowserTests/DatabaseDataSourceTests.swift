@@ -65,7 +65,7 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertTrue(detail.label.hasPrefix("1 "), detail.label)
     }
 
-    func testFilterAndSortAndQueryErrors() throws {
+    func testFilterKeepsOnlyMatchingRowsAndSortOrdersThem() throws {
         let source = try DatabaseDataSource(path: path)
         defer { source.close() }
         let purchases = try source.count(className: "Event", filter: "kind == 'purchase'")
