@@ -196,20 +196,7 @@ public final class MigrationObject: CustomStringConvertible {
     }
 
     func swiftValue(_ v: Value) -> Any? {
-        switch v {
-        case .null: return nil
-        case .bool(let b): return b
-        case .int(let i): return Int(i)
-        case .float(let f): return f
-        case .double(let d): return d
-        case .string(let s): return s
-        case .data(let d): return Data(d)
-        case .date(let d): return d
-        case .objectId(let o): return o
-        case .uuid(let u): return u
-        case .decimal(let d): return d
-        case .object(let l): return MigrationObject(migration: migration, txn: txn, className: l.className, key: l.key, writable: writable)
-        }
+        v.swiftValue { MigrationObject(migration: migration, txn: txn, className: $0.className, key: $0.key, writable: writable) }
     }
 
     static func toValue(_ any: Any?, _ what: String) throws -> Value {
@@ -661,6 +648,27 @@ extension Database {
             if w.isActive { w.abort() }
             oldRead?.end()
             throw error
+        }
+    }
+}
+
+extension Value {
+    /// The stored value as the Swift value the dynamic and migration APIs hand out; `link` turns
+    /// a link into the object type of the caller (`MigrationObject`, `DynamicObject`).
+    func swiftValue(link: (ObjectLink) -> Any) -> Any? {
+        switch self {
+        case .null: return nil
+        case .bool(let b): return b
+        case .int(let i): return Int(i)
+        case .float(let f): return f
+        case .double(let d): return d
+        case .string(let s): return s
+        case .data(let d): return Data(d)
+        case .date(let d): return d
+        case .objectId(let o): return o
+        case .uuid(let u): return u
+        case .decimal(let d): return d
+        case .object(let l): return link(l)
         }
     }
 }

@@ -200,20 +200,7 @@ extension RealmCore {
 
     /// A stored value as the Swift value the dynamic API hands out (links as `DynamicObject`s).
     func dynamicSwiftValue(_ v: Value) -> Any? {
-        switch v {
-        case .null: return nil
-        case .bool(let b): return b
-        case .int(let i): return Int(i)
-        case .float(let f): return f
-        case .double(let d): return d
-        case .string(let s): return s
-        case .data(let d): return Data(d)
-        case .date(let d): return d
-        case .objectId(let o): return o
-        case .uuid(let u): return u
-        case .decimal(let d): return d
-        case .object(let l): return makeDynamicObject(className: l.className, key: l.key)
-        }
+        v.swiftValue { makeDynamicObject(className: $0.className, key: $0.key) }
     }
 }
 
