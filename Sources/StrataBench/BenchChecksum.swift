@@ -3,17 +3,17 @@
 /// Engines fold what they read into a checksum so the reads cannot be optimized away and so the
 /// runner can compare the engines' answers. Both engines must combine the same values in the
 /// same order (the order of the ids they were given).
-public struct BenchChecksum: Sendable, Hashable, CustomStringConvertible {
+package struct BenchChecksum: Sendable, Hashable, CustomStringConvertible {
     /// How many values were combined.
-    public private(set) var count: Int = 0
+    package private(set) var count: Int = 0
     /// The running hash.
-    public private(set) var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    package private(set) var hash: UInt64 = 0xCBF2_9CE4_8422_2325
 
     /// An empty checksum.
-    public init() {}
+    package init() {}
 
     /// Folds in one looked-up object: its `name` (UTF-8 bytes) and `score` (bit pattern).
-    public mutating func combine(name: String, score: Double) {
+    package mutating func combine(name: String, score: Double) {
         var name = name
         name.withUTF8 { bytes in
             for byte in bytes { mix(byte) }
@@ -24,7 +24,7 @@ public struct BenchChecksum: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Folds in a looked-up object whose name is available as raw UTF-8 bytes.
-    public mutating func combine(nameUTF8 bytes: UnsafeBufferPointer<UInt8>, score: Double) {
+    package mutating func combine(nameUTF8 bytes: UnsafeBufferPointer<UInt8>, score: Double) {
         for byte in bytes { mix(byte) }
         mix(0xFF)
         combine(score.bitPattern)
@@ -32,7 +32,7 @@ public struct BenchChecksum: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Folds in a marker for a key that was not found.
-    public mutating func combineMissing() {
+    package mutating func combineMissing() {
         combine(0xDEAD_BEEF_DEAD_BEEF)
         count += 1
     }
@@ -51,7 +51,7 @@ public struct BenchChecksum: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `count=… hash=…` in hexadecimal.
-    public var description: String {
+    package var description: String {
         "count=\(count) hash=0x" + String(hash, radix: 16)
     }
 }

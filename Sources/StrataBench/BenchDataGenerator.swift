@@ -6,9 +6,9 @@
 /// Ages are uniform in `0..<100`, scores uniform in `[0, 100)` rounded to 1/100, and `active` is a
 /// fair coin. The exact number of matches for a query is whatever the seed produces; the
 /// `BenchOracle` computes it from the rows.
-public struct BenchDataGenerator: Sendable {
+package struct BenchDataGenerator: Sendable {
     /// 64 first names; exactly 8 start with "B" (Beatrice ... Bruno).
-    public static let firstNames: [String] = [
+    package static let firstNames: [String] = [
         "Aaron", "Abigail", "Adam", "Alice", "Amara", "Andre", "Anouk", "Arjun",
         "Beatrice", "Bella", "Benjamin", "Bernard", "Bianca", "Boris", "Brianna", "Bruno",
         "Carlos", "Chloe", "Clara", "Daniel", "Diana", "Dmitri", "Elena", "Emil",
@@ -20,7 +20,7 @@ public struct BenchDataGenerator: Sendable {
     ]
 
     /// 32 last names.
-    public static let lastNames: [String] = [
+    package static let lastNames: [String] = [
         "Abara", "Becker", "Castillo", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad",
         "Ivanova", "Jensen", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov",
         "Quispe", "Rossi", "Schmidt", "Tanaka", "Umarov", "Varga", "Wagner", "Xu",
@@ -28,17 +28,17 @@ public struct BenchDataGenerator: Sendable {
     ]
 
     /// The fraction of generated names that start with "B" in expectation (8/64).
-    public static let expectedFractionWithPrefixB = 0.125
+    package static let expectedFractionWithPrefixB = 0.125
 
     private var random: BenchRandom
 
     /// Creates a generator; the same seed always produces the same rows.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         random = BenchRandom(seed: seed)
     }
 
     /// The next row, with the given primary key.
-    public mutating func nextRow(id: Int) -> BenchRow {
+    package mutating func nextRow(id: Int) -> BenchRow {
         let first = Self.firstNames[random.next(below: Self.firstNames.count)]
         let last = Self.lastNames[random.next(below: Self.lastNames.count)]
         let age = random.next(below: 100)
@@ -48,12 +48,12 @@ public struct BenchDataGenerator: Sendable {
     }
 
     /// A score in `[0, 100)`, rounded to hundredths.
-    public mutating func nextScore() -> Double {
+    package mutating func nextScore() -> Double {
         Double(random.next(below: 10_000)) / 100
     }
 
     /// Rows with primary keys `1...count`, in key order.
-    public mutating func rows(count: Int) -> [BenchRow] {
+    package mutating func rows(count: Int) -> [BenchRow] {
         var rows: [BenchRow] = []
         rows.reserveCapacity(count)
         for id in stride(from: 1, through: count, by: 1) {

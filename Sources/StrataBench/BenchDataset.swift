@@ -1,22 +1,22 @@
 /// Everything a benchmark run feeds to the engines, generated once from a seed so every engine
 /// and every repetition works on exactly the same data.
-public struct BenchDataset: Sendable {
+package struct BenchDataset: Sendable {
     /// The `N` objects of the bulk insert, primary keys `1...N` in key order.
-    public let rows: [BenchRow]
+    package let rows: [BenchRow]
     /// The predicate of the count workload (ages 20...39, names starting with "B": about 2.5 %
     /// of the objects).
-    public let countQuery: BenchCountQuery
+    package let countQuery: BenchCountQuery
     /// Primary keys to look up (uniform over `1...N`, with repetition, random order).
-    public let lookupIDs: [Int]
+    package let lookupIDs: [Int]
     /// The small durable transactions: alternately an insert of a new object (keys `N+1...`) and
     /// a score update of a random existing object.
-    public let commitOperations: [BenchCommitOperation]
+    package let commitOperations: [BenchCommitOperation]
     /// The bulk update: new scores for a random 10 % of the objects, sorted by primary key (the
     /// order a query over the key would visit them in).
-    public let scoreUpdates: [BenchScoreUpdate]
+    package let scoreUpdates: [BenchScoreUpdate]
     /// The bulk delete: a random 10 % of the objects `1...N` (independent of `scoreUpdates`),
     /// sorted by primary key.
-    public let deleteIDs: [Int]
+    package let deleteIDs: [Int]
 
     /// Generates the dataset.
     ///
@@ -25,7 +25,7 @@ public struct BenchDataset: Sendable {
     ///   - lookups: the number of primary-key lookups (the issue asks for 100,000).
     ///   - commits: the number of small durable transactions (the issue asks for 1,000).
     ///   - seed: determines every value.
-    public init(objects: Int, lookups: Int = 100_000, commits: Int = 1_000, seed: UInt64 = 0x5712_A7A0) {
+    package init(objects: Int, lookups: Int = 100_000, commits: Int = 1_000, seed: UInt64 = 0x5712_A7A0) {
         precondition(objects > 0 && lookups >= 0 && commits >= 0)
         var generator = BenchDataGenerator(seed: seed)
         rows = generator.rows(count: objects)
@@ -66,5 +66,5 @@ public struct BenchDataset: Sendable {
     }
 
     /// The number of objects of the bulk insert.
-    public var objectCount: Int { rows.count }
+    package var objectCount: Int { rows.count }
 }

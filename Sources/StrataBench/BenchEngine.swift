@@ -11,7 +11,7 @@ import Foundation
 /// Only the workload calls are timed; `open`, `fileSize`, `objectCount` and `close` are not.
 /// Implementations must be durable at least as far as Strata is: every transaction commit must
 /// be on stable storage (fsync) before the call returns.
-public protocol BenchEngine: AnyObject {
+package protocol BenchEngine: AnyObject {
     /// The name shown in progress lines and messages, e.g. "Strata" or "SQLite".
     var name: String { get }
 

@@ -1,5 +1,5 @@
 /// Errors of the benchmark.
-public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A SQLite call failed: result code, SQLite's message, and what was being done.
     case sqlite(code: Int32, message: String, context: String)
     /// Two engines (or an engine and the expected value) disagree on a workload's result.
@@ -12,7 +12,7 @@ public enum BenchError: Error, Sendable, Equatable, CustomStringConvertible {
     case fileOperation(String)
 
     /// A one-line explanation.
-    public var description: String {
+    package var description: String {
         switch self {
         case .sqlite(let code, let message, let context):
             return "SQLite error \(code) (\(message)) while \(context)"

@@ -2,26 +2,26 @@
 ///
 /// `BEGINSWITH` is case- and diacritic-sensitive and compares UTF-8 bytes (Realm's semantics):
 /// a name matches when its UTF-8 bytes start with the prefix's UTF-8 bytes.
-public struct BenchCountQuery: Sendable, Hashable {
+package struct BenchCountQuery: Sendable, Hashable {
     /// Inclusive age range (SQL `BETWEEN`).
-    public var ageRange: ClosedRange<Int>
+    package var ageRange: ClosedRange<Int>
     /// The required name prefix.
-    public var namePrefix: String
+    package var namePrefix: String
 
     /// Creates the predicate.
-    public init(ageRange: ClosedRange<Int>, namePrefix: String) {
+    package init(ageRange: ClosedRange<Int>, namePrefix: String) {
         self.ageRange = ageRange
         self.namePrefix = namePrefix
     }
 
     /// Whether `row` matches, by the definition above.
-    public func matches(_ row: BenchRow) -> Bool {
+    package func matches(_ row: BenchRow) -> Bool {
         ageRange.contains(row.age) && row.name.utf8.starts(with: namePrefix.utf8)
     }
 }
 
 /// One small durable transaction of the commit workload.
-public enum BenchCommitOperation: Sendable, Hashable {
+package enum BenchCommitOperation: Sendable, Hashable {
     /// Insert a new object (its primary key is not yet used).
     case insert(BenchRow)
     /// Set the `score` of the existing object with primary key `id`.
@@ -29,14 +29,14 @@ public enum BenchCommitOperation: Sendable, Hashable {
 }
 
 /// A new `score` for the existing object with primary key `id` (the bulk-update workload).
-public struct BenchScoreUpdate: Sendable, Hashable {
+package struct BenchScoreUpdate: Sendable, Hashable {
     /// Primary key of an existing object.
-    public var id: Int
+    package var id: Int
     /// The value to store.
-    public var score: Double
+    package var score: Double
 
     /// Creates an update.
-    public init(id: Int, score: Double) {
+    package init(id: Int, score: Double) {
         self.id = id
         self.score = score
     }

@@ -1,22 +1,22 @@
 import Foundation
 
 /// A description of the machine and build a run happened on, printed with the results.
-public struct BenchMachine: Sendable, Hashable, Codable {
+package struct BenchMachine: Sendable, Hashable, Codable {
     /// Active processor cores.
-    public var cores: Int
+    package var cores: Int
     /// Physical memory in bytes.
-    public var memoryBytes: UInt64
+    package var memoryBytes: UInt64
     /// Operating system, e.g. "Debian GNU/Linux 12 (bookworm) (Linux 6.1.0 x86_64)".
-    public var os: String
+    package var os: String
     /// CPU model from /proc/cpuinfo when available.
-    public var cpu: String?
+    package var cpu: String?
     /// SQLite library version.
-    public var sqliteVersion: String
+    package var sqliteVersion: String
     /// "release" or "debug" (debug timings are not meaningful).
-    public var build: String
+    package var build: String
 
     /// Describes the current machine.
-    public static func current() -> BenchMachine {
+    package static func current() -> BenchMachine {
         let info = ProcessInfo.processInfo
         #if DEBUG
         let build = "debug"
@@ -33,7 +33,7 @@ public struct BenchMachine: Sendable, Hashable, Codable {
     }
 
     /// One line: "2 cores, 23.4 GiB RAM, <cpu>, <os>, SQLite 3.40.1, release build".
-    public var summary: String {
+    package var summary: String {
         var parts = ["\(cores) cores", BenchFormat.bytes(Int(clamping: memoryBytes)) + " RAM"]
         if let cpu { parts.append(cpu) }
         parts.append(os)

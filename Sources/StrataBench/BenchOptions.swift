@@ -1,27 +1,27 @@
 import Foundation
 
 /// How a benchmark run is configured.
-public struct BenchOptions: Sendable, Hashable {
+package struct BenchOptions: Sendable, Hashable {
     /// `N`, the number of objects of the bulk insert (default 1,000,000).
-    public var objects: Int
+    package var objects: Int
     /// Repetitions per engine; the reported time is the median (default 3).
-    public var repetitions: Int
+    package var repetitions: Int
     /// Print JSON instead of the table.
-    public var json: Bool
+    package var json: Bool
     /// Where the temporary run directory is created; nil: the system temporary directory. The
     /// run directory is removed afterwards.
-    public var directory: URL?
+    package var directory: URL?
     /// Number of primary-key lookups (default 100,000).
-    public var lookups: Int
+    package var lookups: Int
     /// Number of small durable commits (default 1,000).
-    public var commits: Int
+    package var commits: Int
     /// Seed of the generated data.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Write progress lines to stderr: nil (default) means only when stderr is a terminal.
-    public var progress: Bool?
+    package var progress: Bool?
 
     /// Creates options; every parameter has the benchmark's default.
-    public init(objects: Int = 1_000_000, repetitions: Int = 3, json: Bool = false,
+    package init(objects: Int = 1_000_000, repetitions: Int = 3, json: Bool = false,
                 directory: URL? = nil, lookups: Int = 100_000, commits: Int = 1_000,
                 seed: UInt64 = 0x5712_A7A0, progress: Bool? = nil) {
         self.objects = objects
@@ -35,7 +35,7 @@ public struct BenchOptions: Sendable, Hashable {
     }
 
     /// Throws `BenchError.invalidOptions` unless the values make sense.
-    public func validate() throws {
+    package func validate() throws {
         guard objects >= 10 else { throw BenchError.invalidOptions("objects must be at least 10") }
         guard repetitions >= 1 else { throw BenchError.invalidOptions("repetitions must be at least 1") }
         guard lookups >= 0 else { throw BenchError.invalidOptions("lookups must not be negative") }

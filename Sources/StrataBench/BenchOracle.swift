@@ -1,12 +1,12 @@
 /// A value a workload returned, compared across engines.
-public enum BenchValue: Sendable, Hashable, CustomStringConvertible {
+package enum BenchValue: Sendable, Hashable, CustomStringConvertible {
     /// A number: rows inserted, counted, updated, deleted; a sum.
     case int(Int)
     /// The fingerprint of the lookups.
     case checksum(BenchChecksum)
 
     /// The value as text, for mismatch messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .int(let value): return String(value)
         case .checksum(let checksum): return checksum.description
@@ -16,15 +16,15 @@ public enum BenchValue: Sendable, Hashable, CustomStringConvertible {
 
 /// The expected answers, computed from the dataset in memory. The runner checks every engine
 /// against them as well as against each other.
-public struct BenchOracle: Sendable {
+package struct BenchOracle: Sendable {
     /// The expected value of each workload that returns a comparable value (all but `compact`,
     /// whose value is a file size).
-    public let expected: [BenchWorkload: BenchValue]
+    package let expected: [BenchWorkload: BenchValue]
     /// The number of objects expected after the whole sequence.
-    public let finalObjectCount: Int
+    package let finalObjectCount: Int
 
     /// Computes the answers for `dataset`.
-    public init(dataset: BenchDataset) {
+    package init(dataset: BenchDataset) {
         let rows = dataset.rows
         var expected: [BenchWorkload: BenchValue] = [:]
         expected[.insert] = .int(rows.count)

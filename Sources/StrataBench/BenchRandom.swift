@@ -3,16 +3,16 @@
 /// The benchmark data must be identical on every run and every toolchain, so the generator and
 /// the bounded/floating-point derivations are implemented here rather than relying on the
 /// standard library's `random(in:using:)` algorithms, which are not specified to be stable.
-public struct BenchRandom: RandomNumberGenerator, Sendable {
+package struct BenchRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator whose whole output is determined by `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -21,7 +21,7 @@ public struct BenchRandom: RandomNumberGenerator, Sendable {
     }
 
     /// A value in `0..<bound` (Lemire's multiply-shift with rejection, so it is unbiased).
-    public mutating func next(below bound: Int) -> Int {
+    package mutating func next(below bound: Int) -> Int {
         precondition(bound > 0, "bound must be positive")
         let range = UInt64(bound)
         let threshold = (0 &- range) % range
@@ -34,12 +34,12 @@ public struct BenchRandom: RandomNumberGenerator, Sendable {
     }
 
     /// A value in `range`.
-    public mutating func next(in range: ClosedRange<Int>) -> Int {
+    package mutating func next(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + next(below: range.upperBound - range.lowerBound + 1)
     }
 
     /// A double in `[0, 1)` with 53 random bits.
-    public mutating func nextUnitDouble() -> Double {
+    package mutating func nextUnitDouble() -> Double {
         Double(next() >> 11) * 0x1.0p-53
     }
 }

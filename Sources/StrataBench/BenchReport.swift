@@ -2,14 +2,14 @@ import Foundation
 
 /// A value for each of the two compared engines: `strata` is the engine under test (the first
 /// engine given to the runner), `sqlite` the baseline (the second).
-public struct BenchPair<Value: Sendable & Hashable>: Sendable, Hashable {
+package struct BenchPair<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The engine under test.
-    public var strata: Value
+    package var strata: Value
     /// The baseline.
-    public var sqlite: Value
+    package var sqlite: Value
 
     /// Creates a pair.
-    public init(strata: Value, sqlite: Value) {
+    package init(strata: Value, sqlite: Value) {
         self.strata = strata
         self.sqlite = sqlite
     }
@@ -18,29 +18,29 @@ public struct BenchPair<Value: Sendable & Hashable>: Sendable, Hashable {
 extension BenchPair: Encodable where Value: Encodable {}
 
 /// The result of one workload: median seconds of each engine and their ratio.
-public struct BenchWorkloadResult: Sendable, Hashable, Encodable {
+package struct BenchWorkloadResult: Sendable, Hashable, Encodable {
     /// Which workload.
-    public var workload: BenchWorkload
+    package var workload: BenchWorkload
     /// The display name (contains the workload's keyword).
-    public var name: String
+    package var name: String
     /// Median seconds of the engine under test.
-    public var strataSeconds: Double
+    package var strataSeconds: Double
     /// Median seconds of the baseline.
-    public var sqliteSeconds: Double
+    package var sqliteSeconds: Double
     /// `strataSeconds / sqliteSeconds`, nil when the baseline took no measurable time.
-    public var ratio: Double?
+    package var ratio: Double?
     /// The goal.
-    public var goal: BenchGoal
+    package var goal: BenchGoal
     /// Whether the goal is met; nil when there is no goal.
-    public var met: Bool?
+    package var met: Bool?
     /// Every repetition's seconds, in repetition order.
-    public var samples: BenchPair<[Double]>
+    package var samples: BenchPair<[Double]>
 
     private enum CodingKeys: String, CodingKey {
         case name, workload, strataSeconds, sqliteSeconds, ratio, goal, met, samples
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(workload, forKey: .workload)
@@ -57,51 +57,51 @@ public struct BenchWorkloadResult: Sendable, Hashable, Encodable {
 ///
 /// All times are medians over the repetitions (for an even count, the mean of the two middle
 /// values); ratios are ratios of the medians, engine under test over baseline.
-public struct BenchReport: Sendable, Hashable, Encodable {
+package struct BenchReport: Sendable, Hashable, Encodable {
     /// `N`.
-    public var objects: Int
+    package var objects: Int
     /// Repetitions per engine.
-    public var repetitions: Int
+    package var repetitions: Int
     /// Number of primary-key lookups.
-    public var lookups: Int
+    package var lookups: Int
     /// Number of small durable commits.
-    public var commits: Int
+    package var commits: Int
     /// The engines' names.
-    public var engines: BenchPair<String>
+    package var engines: BenchPair<String>
     /// The timed workloads, in run order.
-    public var workloads: [BenchWorkloadResult]
+    package var workloads: [BenchWorkloadResult]
     /// Median file size after the bulk insert (bytes).
-    public var fileBytes: BenchPair<Int>
+    package var fileBytes: BenchPair<Int>
     /// Median file size after compaction (bytes).
-    public var compactedFileBytes: BenchPair<Int>
+    package var compactedFileBytes: BenchPair<Int>
     /// Median seconds `cp` took to copy each engine's compacted files.
-    public var cpSeconds: BenchPair<Double>
+    package var cpSeconds: BenchPair<Double>
     /// Median seconds of `cp` followed by `fdatasync` of the copy (a durable copy).
-    public var durableCopySeconds: BenchPair<Double>
+    package var durableCopySeconds: BenchPair<Double>
     /// The machine.
-    public var machine: BenchMachine
+    package var machine: BenchMachine
 
     /// The file-size goal: Strata's file at most this fraction of SQLite's.
-    public static let fileGoal = BenchGoal.maxRatio(0.8)
+    package static let fileGoal = BenchGoal.maxRatio(0.8)
 
     /// `fileBytes.strata / fileBytes.sqlite`.
-    public var fileRatio: Double? {
+    package var fileRatio: Double? {
         fileBytes.sqlite > 0 ? Double(fileBytes.strata) / Double(fileBytes.sqlite) : nil
     }
 
     /// Whether the file-size goal is met.
-    public var fileMet: Bool? {
+    package var fileMet: Bool? {
         guard let fileRatio, case .maxRatio(let limit) = Self.fileGoal else { return nil }
         return fileRatio <= limit
     }
 
     /// Compaction speed relative to `cp`: `cpSeconds / compactSeconds`, both for the same
     /// compacted file (so it is the ratio of bytes per second). The goal is ≥ 0.5 for Strata.
-    public var compactionSpeedVsCp: BenchPair<Double?> { compactionSpeed(relativeTo: cpSeconds) }
+    package var compactionSpeedVsCp: BenchPair<Double?> { compactionSpeed(relativeTo: cpSeconds) }
 
     /// Compaction speed relative to a durable copy (`cp` + `fdatasync`), which is what a
     /// compaction has to be: `durableCopySeconds / compactSeconds`.
-    public var compactionSpeedVsDurableCopy: BenchPair<Double?> { compactionSpeed(relativeTo: durableCopySeconds) }
+    package var compactionSpeedVsDurableCopy: BenchPair<Double?> { compactionSpeed(relativeTo: durableCopySeconds) }
 
     /// `reference seconds / compact seconds` per engine (nil when compaction did not run).
     private func compactionSpeed(relativeTo reference: BenchPair<Double>) -> BenchPair<Double?> {
@@ -115,7 +115,7 @@ public struct BenchReport: Sendable, Hashable, Encodable {
     }
 
     /// The workload result for `workload`, if it ran.
-    public func result(_ workload: BenchWorkload) -> BenchWorkloadResult? {
+    package func result(_ workload: BenchWorkload) -> BenchWorkloadResult? {
         workloads.first { $0.workload == workload }
     }
 
@@ -125,7 +125,7 @@ public struct BenchReport: Sendable, Hashable, Encodable {
              compactionSpeedVsDurableCopy, machine
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(objects, forKey: .objects)
         try container.encode(repetitions, forKey: .repetitions)
@@ -148,14 +148,14 @@ public struct BenchReport: Sendable, Hashable, Encodable {
     /// The report as pretty-printed JSON with sorted keys:
     /// `{"workloads": [{"name", "strataSeconds", "sqliteSeconds", "ratio", ...}],
     ///   "fileBytes": {"strata", "sqlite"}, ...}`.
-    public func json() throws -> String {
+    package func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 
     /// The report as a plain-text table.
-    public func table() -> String {
+    package func table() -> String {
         let widths = [34, 12, 12, 7, 18, 5]
         func row(_ cells: [String]) -> String {
             var line = ""

@@ -2,21 +2,21 @@
 ///
 /// The Strata adapter maps it to an object class with an `Int` primary key; the SQLite engine
 /// maps it to a table whose `id` is the `INTEGER PRIMARY KEY` (the rowid).
-public struct BenchRow: Sendable, Hashable {
+package struct BenchRow: Sendable, Hashable {
     /// The primary key. Generated rows use `1...N`; rows inserted by the small-commit workload
     /// continue above `N`.
-    public var id: Int
+    package var id: Int
     /// A person-like name, `"First Last"`. See `BenchDataGenerator` for the prefix distribution.
-    public var name: String
+    package var name: String
     /// An age in `0..<100`, uniformly distributed.
-    public var age: Int
+    package var age: Int
     /// A score in `0..<100`.
-    public var score: Double
+    package var score: Double
     /// A flag, true for about half of the rows.
-    public var active: Bool
+    package var active: Bool
 
     /// Creates a row from its five properties.
-    public init(id: Int, name: String, age: Int, score: Double, active: Bool) {
+    package init(id: Int, name: String, age: Int, score: Double, active: Bool) {
         self.id = id
         self.name = name
         self.age = age

@@ -8,16 +8,16 @@ import Foundation
 /// alternates between repetitions (the engine under test first in even repetitions). After every
 /// workload the engines' results are compared with each other and with the `BenchOracle`; a
 /// difference throws `BenchError.resultMismatch` naming the workload.
-public struct BenchRunner {
+package struct BenchRunner {
     /// The options of the run.
-    public var options: BenchOptions
+    package var options: BenchOptions
     /// The timing source (injectable for tests).
-    public var timer: any BenchTimer
+    package var timer: any BenchTimer
     /// Receives progress lines; nil for none.
-    public var progress: ((String) -> Void)?
+    package var progress: ((String) -> Void)?
 
     /// Creates a runner.
-    public init(options: BenchOptions, timer: any BenchTimer = MonotonicBenchTimer(),
+    package init(options: BenchOptions, timer: any BenchTimer = MonotonicBenchTimer(),
                 progress: ((String) -> Void)? = nil) {
         self.options = options
         self.timer = timer
@@ -28,7 +28,7 @@ public struct BenchRunner {
     ///
     /// - Parameter engines: exactly two engines: first the engine under test (reported as
     ///   "strata"), then the baseline (reported as "sqlite").
-    public func run(engines: [any BenchEngine]) throws -> BenchReport {
+    package func run(engines: [any BenchEngine]) throws -> BenchReport {
         guard engines.count == 2 else {
             throw BenchError.invalidEngines("expected 2 (engine under test, baseline), got \(engines.count)")
         }
@@ -184,7 +184,7 @@ public struct BenchRunner {
     /// Runs one workload on `engine` with `dataset`'s inputs and returns its value (for
     /// `compact`: the file size). Adapter tests can use it with `BenchOracle` to check an engine
     /// step by step.
-    public static func perform(_ workload: BenchWorkload, on engine: any BenchEngine,
+    package static func perform(_ workload: BenchWorkload, on engine: any BenchEngine,
                         dataset: BenchDataset) throws -> BenchValue {
         switch workload {
         case .insert: return .int(try engine.insert(dataset.rows))

@@ -1,8 +1,8 @@
 /// The statistics the report uses.
-public enum BenchStatistics {
+package enum BenchStatistics {
     /// The median of `values`: the middle value, or the mean of the two middle values for an
     /// even count. Nil for an empty array.
-    public static func median(_ values: [Double]) -> Double? {
+    package static func median(_ values: [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2
@@ -11,7 +11,7 @@ public enum BenchStatistics {
 
     /// The median of integer `values` (for an even count, the mean of the middle two, rounded
     /// down). Nil for an empty array.
-    public static func median(_ values: [Int]) -> Int? {
+    package static func median(_ values: [Int]) -> Int? {
         guard !values.isEmpty else { return nil }
         let sorted = values.sorted()
         let middle = sorted.count / 2
@@ -19,7 +19,7 @@ public enum BenchStatistics {
     }
 
     /// `numerator / denominator`, nil when the denominator is not positive.
-    public static func ratio(_ numerator: Double, _ denominator: Double) -> Double? {
+    package static func ratio(_ numerator: Double, _ denominator: Double) -> Double? {
         denominator > 0 ? numerator / denominator : nil
     }
 }

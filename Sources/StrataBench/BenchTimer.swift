@@ -1,5 +1,5 @@
 /// What a timing measures: a workload, or the reference copy of the compacted file with `cp`.
-public enum BenchStep: Sendable, Hashable {
+package enum BenchStep: Sendable, Hashable {
     /// One of the timed workloads.
     case workload(BenchWorkload)
     /// Copying the compacted database files with `/bin/cp`.
@@ -11,7 +11,7 @@ public enum BenchStep: Sendable, Hashable {
 
 /// The source of timings. The runner asks it to time every step, so tests can inject scripted
 /// durations and check the median and ratio logic without real timing.
-public protocol BenchTimer {
+package protocol BenchTimer {
     /// Runs `body` once and returns its value and the duration attributed to it, in seconds.
     ///
     /// - Parameters:
@@ -24,11 +24,11 @@ public protocol BenchTimer {
 }
 
 /// Wall-clock timing with the monotonic `ContinuousClock`.
-public struct MonotonicBenchTimer: BenchTimer, Sendable {
+package struct MonotonicBenchTimer: BenchTimer, Sendable {
     /// Creates the timer.
-    public init() {}
+    package init() {}
 
-    public func measure<T>(_ step: BenchStep, engine: Int, repetition: Int,
+    package func measure<T>(_ step: BenchStep, engine: Int, repetition: Int,
                            _ body: () throws -> T) rethrows -> (value: T, seconds: Double) {
         let clock = ContinuousClock()
         let start = clock.now

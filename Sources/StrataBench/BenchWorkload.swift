@@ -1,7 +1,7 @@
 /// The timed workloads, in the order a repetition runs them.
 ///
 /// File size (measured after the bulk insert) is reported beside them but is not timed.
-public enum BenchWorkload: String, Sendable, CaseIterable, Codable {
+package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
     /// (1) Bulk insert of N objects in one transaction.
     case insert
     /// (2) Count with `age BETWEEN lo AND hi AND name BEGINSWITH prefix`.
@@ -21,7 +21,7 @@ public enum BenchWorkload: String, Sendable, CaseIterable, Codable {
 
     /// The name printed in the table and the JSON; it always contains the case's keyword
     /// (insert, count, sum, lookup, commit, update, delete, compact).
-    public func displayName(dataset: BenchDataset) -> String {
+    package func displayName(dataset: BenchDataset) -> String {
         switch self {
         case .insert: return "bulk insert (1 transaction)"
         case .count: return "count (age range + name prefix)"
@@ -35,7 +35,7 @@ public enum BenchWorkload: String, Sendable, CaseIterable, Codable {
     }
 
     /// The goal from BRIEF §4 for this workload.
-    public var goal: BenchGoal {
+    package var goal: BenchGoal {
         switch self {
         case .insert: return .maxRatio(0.33)
         case .count, .sum: return .maxRatio(0.1)
@@ -48,7 +48,7 @@ public enum BenchWorkload: String, Sendable, CaseIterable, Codable {
 }
 
 /// A performance goal.
-public enum BenchGoal: Sendable, Hashable {
+package enum BenchGoal: Sendable, Hashable {
     /// No goal; the ratio is reported for information.
     case none
     /// Met when `strataSeconds / sqliteSeconds <= limit` (for the file size: bytes instead of
@@ -61,7 +61,7 @@ public enum BenchGoal: Sendable, Hashable {
     case copySpeedFraction(Double)
 
     /// Short text for the table and the JSON, e.g. `"<= 0.33"` or `">= 0.5x cp speed"`.
-    public var text: String {
+    package var text: String {
         switch self {
         case .none: return "-"
         case .maxRatio(let limit): return "<= " + BenchFormat.number(limit, digits: 2)

@@ -15,7 +15,7 @@ import Foundation
 /// - Throws: `BenchError` (including `.resultMismatch` when the engines disagree) or an engine's
 ///   error.
 @discardableResult
-public func runBenchmark(options: BenchOptions, engines: [any BenchEngine],
+package func runBenchmark(options: BenchOptions, engines: [any BenchEngine],
                          timer: any BenchTimer = MonotonicBenchTimer(),
                          output: (String) -> Void) throws -> BenchReport {
     let showProgress = options.progress ?? (isatty(STDERR_FILENO) != 0)

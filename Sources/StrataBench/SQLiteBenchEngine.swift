@@ -20,20 +20,20 @@ import Foundation
 /// - **Prepared statements** are prepared once on open and reused; bulk work runs in one
 ///   transaction; the lookups run in one read transaction (one snapshot, as a Strata read would).
 /// - Page cache and memory mapping are SQLite's defaults unless configured.
-public final class SQLiteBenchEngine: BenchEngine {
+package final class SQLiteBenchEngine: BenchEngine {
     /// Tunables; the defaults are the configuration described above.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// Create an index on `name` (use when the Strata model indexes `name`).
-        public var indexName: Bool
+        package var indexName: Bool
         /// `PRAGMA synchronous` value: "FULL" (default) or "NORMAL", "EXTRA", "OFF".
-        public var synchronous: String
+        package var synchronous: String
         /// `PRAGMA cache_size` in KiB; nil keeps SQLite's default (2 MiB).
-        public var cacheSizeKiB: Int?
+        package var cacheSizeKiB: Int?
         /// `PRAGMA mmap_size` in bytes; nil keeps SQLite's default (0: no memory mapping).
-        public var mmapSize: Int?
+        package var mmapSize: Int?
 
         /// Creates a configuration.
-        public init(indexName: Bool = false, synchronous: String = "FULL",
+        package init(indexName: Bool = false, synchronous: String = "FULL",
                     cacheSizeKiB: Int? = nil, mmapSize: Int? = nil) {
             self.indexName = indexName
             self.synchronous = synchronous
@@ -43,12 +43,12 @@ public final class SQLiteBenchEngine: BenchEngine {
     }
 
     /// The file name of the database inside the run directory.
-    public static let fileName = "bench.sqlite"
+    package static let fileName = "bench.sqlite"
 
     /// Shown in the output, e.g. "SQLite".
-    public let name: String
+    package let name: String
     /// The configuration in effect.
-    public let configuration: Configuration
+    package let configuration: Configuration
 
     private var connection: SQLiteConnection?
     private var directory: URL?
@@ -75,17 +75,17 @@ public final class SQLiteBenchEngine: BenchEngine {
     }
 
     /// Creates the engine; nothing is opened until `open(directory:)`.
-    public init(name: String = "SQLite", configuration: Configuration = Configuration()) {
+    package init(name: String = "SQLite", configuration: Configuration = Configuration()) {
         self.name = name
         self.configuration = configuration
     }
 
     /// The SQLite library version in use.
-    public static var libraryVersion: String { SQLiteConnection.libraryVersion }
+    package static var libraryVersion: String { SQLiteConnection.libraryVersion }
 
     private var databaseURL: URL? { directory?.appendingPathComponent(Self.fileName) }
 
-    public func open(directory: URL) throws {
+    package func open(directory: URL) throws {
         try close()
         let url = directory.appendingPathComponent(Self.fileName)
         let connection = try SQLiteConnection(path: url.path)
@@ -156,7 +156,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         }
     }
 
-    public func insert(_ rows: [BenchRow]) throws -> Int {
+    package func insert(_ rows: [BenchRow]) throws -> Int {
         try transaction(write: true) { statements in
             let insert = statements.insert
             for row in rows {
@@ -175,7 +175,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         try insert.bind(row.active ? 1 : 0, at: 5)
     }
 
-    public func count(_ query: BenchCountQuery) throws -> Int {
+    package func count(_ query: BenchCountQuery) throws -> Int {
         let (_, statements) = try opened()
         let statement: SQLiteStatement
         if query.namePrefix.isEmpty {
@@ -224,7 +224,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         return statement.int(0)
     }
 
-    public func sumAge() throws -> Int {
+    package func sumAge() throws -> Int {
         let (_, statements) = try opened()
         let statement = statements.sumAge
         defer { statement.reset() }
@@ -232,7 +232,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         return statement.int(0)
     }
 
-    public func lookup(ids: [Int]) throws -> BenchChecksum {
+    package func lookup(ids: [Int]) throws -> BenchChecksum {
         try transaction(write: false) { statements in
             let lookup = statements.lookup
             var checksum = BenchChecksum()
@@ -249,7 +249,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         }
     }
 
-    public func commit(_ operations: [BenchCommitOperation]) throws -> Int {
+    package func commit(_ operations: [BenchCommitOperation]) throws -> Int {
         var changed = 0
         for operation in operations {
             changed += try transaction(write: true) { statements in
@@ -269,7 +269,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         return changed
     }
 
-    public func update(_ updates: [BenchScoreUpdate]) throws -> Int {
+    package func update(_ updates: [BenchScoreUpdate]) throws -> Int {
         try transaction(write: true) { statements in
             let (connection, _) = try opened()
             let statement = statements.updateScore
@@ -284,7 +284,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         }
     }
 
-    public func delete(ids: [Int]) throws -> Int {
+    package func delete(ids: [Int]) throws -> Int {
         try transaction(write: true) { statements in
             let (connection, _) = try opened()
             let statement = statements.delete
@@ -309,20 +309,20 @@ public final class SQLiteBenchEngine: BenchEngine {
         }
     }
 
-    public func fileSize() throws -> Int {
+    package func fileSize() throws -> Int {
         try checkpoint()
         return try Self.totalSize(of: databaseFiles())
     }
 
     /// `VACUUM` rebuilds the database densely (through the WAL in WAL mode); the truncating
     /// checkpoint then writes it into the main file, which is what makes the file small.
-    public func compact() throws -> Int {
+    package func compact() throws -> Int {
         let (connection, _) = try opened()
         try connection.execute("VACUUM")
         return try fileSize()
     }
 
-    public func objectCount() throws -> Int {
+    package func objectCount() throws -> Int {
         let (_, statements) = try opened()
         let statement = statements.objectCount
         defer { statement.reset() }
@@ -330,7 +330,7 @@ public final class SQLiteBenchEngine: BenchEngine {
         return statement.int(0)
     }
 
-    public func close() throws {
+    package func close() throws {
         statements?.all.forEach { $0.finalize() }
         statements = nil
         try connection?.close()
@@ -338,7 +338,7 @@ public final class SQLiteBenchEngine: BenchEngine {
     }
 
     /// The main file and the WAL (the WAL is empty after `close()`, which checkpoints it).
-    public func databaseFiles() -> [URL] {
+    package func databaseFiles() -> [URL] {
         guard let url = databaseURL else { return [] }
         return [url, URL(fileURLWithPath: url.path + "-wal")]
     }

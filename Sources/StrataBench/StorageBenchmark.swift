@@ -5,18 +5,18 @@ import Glibc
 #endif
 
 /// Sizes for `runStorageBenchmark`. The defaults build a file of about 1 GB.
-public struct StorageBenchmarkOptions: Sendable {
+package struct StorageBenchmarkOptions: Sendable {
     /// Keys in the large file, spread over `trees` trees (interleaved in the file).
-    public var keys = 8_000_000
+    package var keys = 8_000_000
     /// Bytes per value.
-    public var valueBytes = 100
+    package var valueBytes = 100
     /// Trees the keys are spread over; all but one are dropped to make the file ~75% free.
-    public var trees = 4
+    package var trees = 4
     /// Small durable commits to time.
-    public var smallCommits = 2_000
+    package var smallCommits = 2_000
     /// Random point reads to time.
-    public var randomReads = 1_000_000
-    public init() {}
+    package var randomReads = 1_000_000
+    package init() {}
 }
 
 /// The storage engine's own measurements (issues 2 and 5): small durable commits per second,
@@ -28,7 +28,7 @@ public struct StorageBenchmarkOptions: Sendable {
 ///   - directory: a scratch directory with a few GB free; files are created and removed there.
 ///   - options: sizes (defaults: 8M keys of 100 bytes, about 1 GB).
 ///   - output: receives one line per measurement, as soon as it is measured.
-public func runStorageBenchmark(directory: String, options: StorageBenchmarkOptions = StorageBenchmarkOptions(),
+package func runStorageBenchmark(directory: String, options: StorageBenchmarkOptions = StorageBenchmarkOptions(),
                                 output: (String) -> Void) throws {
     try withoutActuallyEscaping(output) { out in
         try StorageBenchmark(directory: directory, options: options, output: out).run()

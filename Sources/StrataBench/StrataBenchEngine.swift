@@ -5,8 +5,8 @@ import StrataQuery
 
 /// The Strata side of the benchmark: one class `Item` (Int primary key = object key, String
 /// name, Int age, Double score, Bool active) written and read through the object layer.
-public final class StrataBenchEngine: BenchEngine {
-    public let name = "Strata"
+package final class StrataBenchEngine: BenchEngine {
+    package let name = "Strata"
     private var db: Database?
     private var path: String?
     static let schema = Schema([ObjectSchema(className: "Item", properties: [
@@ -17,14 +17,14 @@ public final class StrataBenchEngine: BenchEngine {
         PropertySchema(name: "active", type: .bool),
     ])])
 
-    public init() {}
+    package init() {}
 
     private func opened() throws -> Database {
         guard let db else { throw BenchError.invalidOptions("the Strata database is not open") }
         return db
     }
 
-    public func open(directory: URL) throws {
+    package func open(directory: URL) throws {
         let p = directory.appendingPathComponent("bench.strata").path
         path = p
         db = try Database(path: p, schema: Self.schema)
@@ -34,7 +34,7 @@ public final class StrataBenchEngine: BenchEngine {
         [.int(Int64(r.id)), .string(r.name), .int(Int64(r.age)), .double(r.score), .bool(r.active)]
     }
 
-    public func insert(_ rows: [BenchRow]) throws -> Int {
+    package func insert(_ rows: [BenchRow]) throws -> Int {
         let w = try opened().write(label: "bench insert")
         try w.appendObjects("Item", count: rows.count, columns: [
             "id": .ints(rows.map { Int64($0.id) }), "name": .strings(rows.map(\.name)),
@@ -46,14 +46,14 @@ public final class StrataBenchEngine: BenchEngine {
     }
 
     /// Through the query language, as an application would ask it.
-    public func count(_ query: BenchCountQuery) throws -> Int {
+    package func count(_ query: BenchCountQuery) throws -> Int {
         let r = try opened().read()
         defer { r.end() }
         return try r.count("Item", where: "age BETWEEN {$0, $1} AND name BEGINSWITH $2",
                            query.ageRange.lowerBound, query.ageRange.upperBound, query.namePrefix)
     }
 
-    public func sumAge() throws -> Int {
+    package func sumAge() throws -> Int {
         let r = try opened().read()
         defer { r.end() }
         var s: Int64 = 0
@@ -61,7 +61,7 @@ public final class StrataBenchEngine: BenchEngine {
         return Int(s)
     }
 
-    public func lookup(ids: [Int]) throws -> BenchChecksum {
+    package func lookup(ids: [Int]) throws -> BenchChecksum {
         let r = try opened().read()
         defer { r.end() }
         var sum = BenchChecksum()
@@ -79,7 +79,7 @@ public final class StrataBenchEngine: BenchEngine {
         return sum
     }
 
-    public func commit(_ operations: [BenchCommitOperation]) throws -> Int {
+    package func commit(_ operations: [BenchCommitOperation]) throws -> Int {
         let db = try opened()
         var changed = 0
         for op in operations {
@@ -94,7 +94,7 @@ public final class StrataBenchEngine: BenchEngine {
         return changed
     }
 
-    public func update(_ updates: [BenchScoreUpdate]) throws -> Int {
+    package func update(_ updates: [BenchScoreUpdate]) throws -> Int {
         let w = try opened().write(label: "bench update")
         var changed = 0
         for u in updates where try w.exists("Item", Int64(u.id)) {
@@ -104,7 +104,7 @@ public final class StrataBenchEngine: BenchEngine {
         return changed
     }
 
-    public func delete(ids: [Int]) throws -> Int {
+    package func delete(ids: [Int]) throws -> Int {
         let w = try opened().write(label: "bench delete")
         let present = try ids.filter { try w.exists("Item", Int64($0)) }.map { Int64($0) }
         try w.delete("Item", keys: present)
@@ -112,27 +112,27 @@ public final class StrataBenchEngine: BenchEngine {
         return present.count
     }
 
-    public func fileSize() throws -> Int { Int(try opened().store.fileSize()) }
+    package func fileSize() throws -> Int { Int(try opened().store.fileSize()) }
 
-    public func compact() throws -> Int {
+    package func compact() throws -> Int {
         let db = try opened()
         _ = try db.store.compact()
         return Int(try db.store.fileSize())
     }
 
-    public func objectCount() throws -> Int {
+    package func objectCount() throws -> Int {
         let r = try opened().read()
         defer { r.end() }
         return try r.count("Item")
     }
 
-    public func close() throws {
+    package func close() throws {
         db?.close()
         db = nil
     }
 
-    public func databaseFiles() -> [URL] { path.map { [URL(fileURLWithPath: $0)] } ?? [] }
+    package func databaseFiles() -> [URL] { path.map { [URL(fileURLWithPath: $0)] } ?? [] }
 }
 
 /// The engine `strata bench` runs against SQLite.
-public func makeStrataBenchEngine() -> any BenchEngine { StrataBenchEngine() }
+package func makeStrataBenchEngine() -> any BenchEngine { StrataBenchEngine() }

@@ -189,7 +189,7 @@ extension BrowserApp {
     /// Applies the running filter's result once it is there; returns whether one was applied.
     /// The run loop calls it when the job wakes it.
     @discardableResult
-    public func pollFilter() -> Bool {
+    package func pollFilter() -> Bool {
         guard let job = filterJob, job.isFinished else { return false }
         filterJob = nil
         applyFilterResult(job.filter, className: job.className) { try dataSource.finishFilter(job) }

@@ -4,20 +4,20 @@ import StrataTooling
 /// The browser as a state machine: feed it ``Key``s and change notifications, ask it for a
 /// frame. It knows nothing about terminals; ``runBrowser(dataSource:options:)`` connects it to
 /// ncurses, tests drive it directly and snapshot ``frame()``.
-public final class BrowserApp {
+package final class BrowserApp {
     /// How long rows changed by a commit stay marked.
-    public static let markDuration: TimeInterval = 1.5
+    package static let markDuration: TimeInterval = 1.5
 
-    public let dataSource: BrowserDataSource
-    public internal(set) var size: TerminalSize
-    public internal(set) var screen: BrowserScreen = .data
+    package let dataSource: BrowserDataSource
+    package internal(set) var size: TerminalSize
+    package internal(set) var screen: BrowserScreen = .data
     /// Set when the user quit; the run loop stops.
-    public internal(set) var shouldQuit = false
+    package internal(set) var shouldQuit = false
     /// Log lines, oldest first.
-    public private(set) var log: [LogEntry] = []
+    package private(set) var log: [LogEntry] = []
     /// Called with intermediate frames while a long operation (compaction) runs inside
     /// ``handle(_:)``, so the run loop can show progress.
-    public var onIntermediateFrame: ((CellBuffer) -> Void)?
+    package var onIntermediateFrame: ((CellBuffer) -> Void)?
 
     let theme: Theme
     let clock: () -> Date
@@ -31,9 +31,9 @@ public final class BrowserApp {
     /// A filter running off the UI thread; while it runs only Esc / Ctrl-C (cancel) and resize act.
     var filterJob: FilterJob?
     /// How long Enter waits for a filter before showing "filtering…" and returning to the loop.
-    public var filterGraceSeconds = 0.15
+    package var filterGraceSeconds = 0.15
     /// Wakes the run loop when a background filter finishes (set by `runBrowser`).
-    public var filterWake: (@Sendable () -> Void)?
+    package var filterWake: (@Sendable () -> Void)?
     var overlay: Overlay?
     var message: StatusMessage?
     /// Objects changed by recent commits → when their mark expires.
@@ -51,7 +51,7 @@ public final class BrowserApp {
     ///   - size: the terminal size.
     ///   - environment: process environment (`NO_COLOR` turns colors off).
     ///   - clock: the time source (tests pass a fixed or stepped clock).
-    public init(dataSource: BrowserDataSource, size: TerminalSize,
+    package init(dataSource: BrowserDataSource, size: TerminalSize,
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 clock: @escaping () -> Date = { Date() }) {
         self.dataSource = dataSource
@@ -71,7 +71,7 @@ public final class BrowserApp {
     // MARK: Public API
 
     /// Handles one key (or resize) and updates the state; draw ``frame()`` afterwards.
-    public func handle(_ key: Key) {
+    package func handle(_ key: Key) {
         if case .resize(let columns, let rows) = key {
             resize(to: TerminalSize(columns: columns, rows: rows))
             return
@@ -88,13 +88,13 @@ public final class BrowserApp {
     }
 
     /// Changes the terminal size (also done by `Key.resize`).
-    public func resize(to newSize: TerminalSize) {
+    package func resize(to newSize: TerminalSize) {
         size = TerminalSize(columns: max(0, newSize.columns), rows: max(0, newSize.rows))
         clampDataCursor()
     }
 
     /// Renders the current state into a new buffer, reading only the visible rows.
-    public func frame() -> CellBuffer {
+    package func frame() -> CellBuffer {
         var buffer = CellBuffer(width: size.columns, height: size.rows)
         let layout = ScreenLayout(size: size)
         let now = clock()
@@ -112,7 +112,7 @@ public final class BrowserApp {
 
     /// Reads pending changes from the data source (new commits), refreshes what is shown,
     /// marks changed rows and logs each event. Call when the change handler fired.
-    public func processChanges() {
+    package func processChanges() {
         pollFilter()
         let events = dataSource.pollChanges()
         guard !events.isEmpty else { return }
@@ -132,13 +132,13 @@ public final class BrowserApp {
 
     /// Milliseconds until a timed change of the frame (a mark expiring), or `nil` when nothing
     /// is pending: the run loop then sleeps until a key or a change arrives.
-    public func millisecondsUntilNextTimedEvent() -> Int? {
+    package func millisecondsUntilNextTimedEvent() -> Int? {
         guard let next = marks.values.min() else { return nil }
         return max(0, Int((next.timeIntervalSince(clock()) * 1000).rounded(.up)))
     }
 
     /// Whether any row is marked as recently changed.
-    public var hasMarkedRows: Bool { !marks.isEmpty }
+    package var hasMarkedRows: Bool { !marks.isEmpty }
 
     // MARK: State helpers
 

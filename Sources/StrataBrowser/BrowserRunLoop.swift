@@ -10,7 +10,7 @@ import StrataTooling
 /// - Throws: ``BrowserError`` when there is no usable terminal.
 /// - Returns: the signal that stopped the browser, or 0 when the user quit.
 @discardableResult
-public func runBrowser(dataSource: BrowserDataSource,
+package func runBrowser(dataSource: BrowserDataSource,
                        environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Int32 {
     let backend = try NcursesBackend()
     return try runBrowser(dataSource: dataSource, backend: backend, environment: environment)
@@ -19,7 +19,7 @@ public func runBrowser(dataSource: BrowserDataSource,
 /// Runs the browser on any backend: draw, sleep until a key / a change / a timed event, handle,
 /// draw again. ``MemoryTerminalBackend`` runs it in tests (ending when its keys run out).
 @discardableResult
-public func runBrowser(dataSource: BrowserDataSource, backend: TerminalBackend,
+package func runBrowser(dataSource: BrowserDataSource, backend: TerminalBackend,
                        environment: [String: String] = ProcessInfo.processInfo.environment,
                        clock: @escaping () -> Date = { Date() }) throws -> Int32 {
     try backend.start()

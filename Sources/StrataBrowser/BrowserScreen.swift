@@ -1,9 +1,9 @@
 /// The screens of the browser, in tab order (number keys 1–5).
-public enum BrowserScreen: Int, CaseIterable, Sendable {
+package enum BrowserScreen: Int, CaseIterable, Sendable {
     case data = 1, versions, space, log, compaction
 
     /// Tab label.
-    public var title: String {
+    package var title: String {
         switch self {
         case .data: "Data"
         case .versions: "Versions"

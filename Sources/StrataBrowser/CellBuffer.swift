@@ -1,40 +1,40 @@
 import StrataTooling
 
 /// One screen cell: a grapheme cluster, how many columns it takes, and its style.
-public struct Cell: Hashable, Sendable {
+package struct Cell: Hashable, Sendable {
     /// The grapheme drawn here; empty for the right half of a wide character.
-    public var text: String
+    package var text: String
     /// 1 for normal cells, 2 for the left half of a wide character, 0 for its right half.
-    public var width: Int
-    public var style: Style
+    package var width: Int
+    package var style: Style
 
-    public init(text: String, width: Int, style: Style) {
+    package init(text: String, width: Int, style: Style) {
         self.text = text
         self.width = width
         self.style = style
     }
 
     /// A blank cell.
-    public static func blank(_ style: Style = .plain) -> Cell { Cell(text: " ", width: 1, style: style) }
+    package static func blank(_ style: Style = .plain) -> Cell { Cell(text: " ", width: 1, style: style) }
 }
 
 /// A rectangle of the screen.
-public struct Rect: Hashable, Sendable {
-    public var x: Int, y: Int, width: Int, height: Int
+package struct Rect: Hashable, Sendable {
+    package var x: Int, y: Int, width: Int, height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = max(0, width)
         self.height = max(0, height)
     }
 
-    public var maxX: Int { x + width }
-    public var maxY: Int { y + height }
-    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    package var maxX: Int { x + width }
+    package var maxY: Int { y + height }
+    package var isEmpty: Bool { width <= 0 || height <= 0 }
 
     /// The rectangle shrunk by `by` on every side.
-    public func inset(_ by: Int) -> Rect { Rect(x: x + by, y: y + by, width: width - 2 * by, height: height - 2 * by) }
+    package func inset(_ by: Int) -> Rect { Rect(x: x + by, y: y + by, width: width - 2 * by, height: height - 2 * by) }
 }
 
 /// The grid every screen renders into; terminal backends only copy it to the screen.
@@ -42,33 +42,33 @@ public struct Rect: Hashable, Sendable {
 /// Invariant: a wide character at column `x` has `width == 2` at `x` and a continuation cell
 /// (`width == 0`, empty text) at `x + 1`, always on the same row. Writing over either half of a
 /// wide character blanks the other half, so no half-character can ever reach the terminal.
-public struct CellBuffer: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+package struct CellBuffer: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
     /// Where the terminal cursor should be shown (a prompt being edited), or `nil` to hide it.
-    public var cursor: (x: Int, y: Int)? {
+    package var cursor: (x: Int, y: Int)? {
         get { cursorX.map { ($0, cursorY) } }
         set { cursorX = newValue?.x; cursorY = newValue?.y ?? 0 }
     }
     private var cursorX: Int?
     private var cursorY = 0
 
-    public init(width: Int, height: Int, style: Style = .plain) {
+    package init(width: Int, height: Int, style: Style = .plain) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank(style), count: self.width * self.height)
     }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         cells[y * width + x]
     }
 
     /// The whole buffer as a rectangle.
-    public var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
+    package var bounds: Rect { Rect(x: 0, y: 0, width: width, height: height) }
 
     /// Fills a rectangle with blanks of `style`.
-    public mutating func fill(_ rect: Rect, style: Style = .plain) {
+    package mutating func fill(_ rect: Rect, style: Style = .plain) {
         for y in max(0, rect.y)..<min(height, rect.maxY) where rect.x < width {
             for x in max(0, rect.x)..<min(width, rect.maxX) { set(x, y, .blank(style)) }
         }
@@ -78,7 +78,7 @@ public struct CellBuffer: Hashable, Sendable {
     /// that does not fit whole is replaced by spaces. Control characters are drawn as symbols.
     /// Returns the number of columns written.
     @discardableResult
-    public mutating func write(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .plain) -> Int {
+    package mutating func write(_ text: String, x: Int, y: Int, maxWidth: Int? = nil, style: Style = .plain) -> Int {
         guard y >= 0, y < height else { return 0 }
         let limit = min(width, x + (maxWidth ?? width))
         var column = x
@@ -104,21 +104,21 @@ public struct CellBuffer: Hashable, Sendable {
 
     /// Writes `text` fitted to exactly `width` columns: truncated with `…` when too long (never
     /// splitting a wide character), padded with spaces by `alignment` when short.
-    public mutating func write(_ text: String, x: Int, y: Int, width: Int, style: Style = .plain,
+    package mutating func write(_ text: String, x: Int, y: Int, width: Int, style: Style = .plain,
                                alignment: TextAlignment = .left) {
         guard width > 0 else { return }
         write(TextLayout.fit(text, width: width, alignment: alignment), x: x, y: y, maxWidth: width, style: style)
     }
 
     /// Changes the style of existing cells (keeping their text).
-    public mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
+    package mutating func restyle(_ rect: Rect, _ transform: (Style) -> Style) {
         for y in max(0, rect.y)..<min(height, rect.maxY) where rect.x < width {
             for x in max(0, rect.x)..<min(width, rect.maxX) { cells[y * width + x].style = transform(cells[y * width + x].style) }
         }
     }
 
     /// Removes every color (monochrome terminals).
-    public mutating func stripColors() {
+    package mutating func stripColors() {
         for index in cells.indices { cells[index].style = cells[index].style.withoutColors }
     }
 
@@ -159,7 +159,7 @@ public struct CellBuffer: Hashable, Sendable {
 
     /// The text of each row (wide characters once, continuation cells omitted), trailing
     /// spaces kept so columns line up in golden files.
-    public func textLines() -> [String] {
+    package func textLines() -> [String] {
         (0..<height).map { y in
             var line = ""
             for x in 0..<width where self[x, y].width != 0 { line += self[x, y].text }
@@ -170,7 +170,7 @@ public struct CellBuffer: Hashable, Sendable {
     /// The style of each cell as one character: `R` reverse, `B` bold, `U` underline, `d` dim,
     /// `.` plain; colored cells use lowercase `r`/`b`/`u` for the attributes and `c` when only a
     /// color is set. Wide characters contribute one character per column.
-    public func styleLines() -> [String] {
+    package func styleLines() -> [String] {
         (0..<height).map { y in
             var line = ""
             for x in 0..<width {
@@ -190,6 +190,6 @@ public struct CellBuffer: Hashable, Sendable {
 }
 
 /// Horizontal placement of text in a field.
-public enum TextAlignment: Sendable {
+package enum TextAlignment: Sendable {
     case left, right, center
 }

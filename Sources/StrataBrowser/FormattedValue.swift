@@ -2,16 +2,16 @@ import Foundation
 import StrataTooling
 
 /// How a ``DisplayValue`` looks in a table cell or the detail view.
-public struct FormattedValue: Hashable, Sendable {
-    public enum Role: Sendable { case text, number, date, identifier, link, collection, null }
-    public var text: String
-    public var role: Role
-    public var alignment: TextAlignment
+package struct FormattedValue: Hashable, Sendable {
+    package enum Role: Sendable { case text, number, date, identifier, link, collection, null }
+    package var text: String
+    package var role: Role
+    package var alignment: TextAlignment
 }
 
 extension DisplayValue {
     /// The cell text, its styling role and alignment (numbers right-aligned).
-    public var formatted: FormattedValue {
+    package var formatted: FormattedValue {
         switch self {
         case .null: FormattedValue(text: "null", role: .null, alignment: .left)
         case .bool(let value): FormattedValue(text: value ? "true" : "false", role: .number, alignment: .left)
@@ -32,7 +32,7 @@ extension DisplayValue {
     }
 
     /// The object this value leads to (link or embedded), if any.
-    public var linkedObject: ObjectRef? {
+    package var linkedObject: ObjectRef? {
         switch self {
         case .link(let link), .embedded(let link): link.ref
         default: nil
@@ -40,7 +40,7 @@ extension DisplayValue {
     }
 
     /// Text to pre-fill an edit prompt with (the value as typed, not as displayed).
-    public var editText: String {
+    package var editText: String {
         switch self {
         case .null: ""
         case .string(let text): text
@@ -67,7 +67,7 @@ extension DisplayValue {
 
 extension Theme {
     /// The style of a formatted value's role.
-    public func style(for role: FormattedValue.Role) -> Style {
+    package func style(for role: FormattedValue.Role) -> Style {
         switch role {
         case .text: text
         case .number: number

@@ -85,11 +85,11 @@ enum Overlay {
 }
 
 /// One line of the Log screen.
-public struct LogEntry: Hashable, Sendable {
-    public enum Kind: String, Sendable { case commit, compaction, error, info }
-    public var time: Date
-    public var kind: Kind
-    public var text: String
+package struct LogEntry: Hashable, Sendable {
+    package enum Kind: String, Sendable { case commit, compaction, error, info }
+    package var time: Date
+    package var kind: Kind
+    package var text: String
 }
 
 /// A short message on the message line until the next key.

@@ -1,5 +1,5 @@
 /// A key press (or a terminal event) as the browser sees it, independent of the terminal.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     /// A printable character (letters, digits, punctuation, any Unicode text).
     case character(Character)
     /// Control + a letter (`control("d")` is Ctrl-D).
@@ -12,7 +12,7 @@ public enum Key: Hashable, Sendable {
 
     /// Parses a compact key name for tests and scripts: `j`, `Enter`, `Esc`, `Up`, `C-d`,
     /// `PgDn`, `Tab`, `BS`, or any single character.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name {
         case "Enter": self = .enter
         case "Esc": self = .escape
@@ -41,5 +41,5 @@ public enum Key: Hashable, Sendable {
     }
 
     /// Keys for each character of `text` (for typing into prompts in tests).
-    public static func typing(_ text: String) -> [Key] { text.map { .character($0) } }
+    package static func typing(_ text: String) -> [Key] { text.map { .character($0) } }
 }

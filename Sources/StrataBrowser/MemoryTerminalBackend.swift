@@ -1,54 +1,54 @@
 import Foundation
 
 /// An in-memory terminal for tests and scripted runs: keys come from a queue, frames are kept.
-public final class MemoryTerminalBackend: TerminalBackend {
-    public private(set) var size: TerminalSize
-    public var supportsColor: Bool
+package final class MemoryTerminalBackend: TerminalBackend {
+    package private(set) var size: TerminalSize
+    package var supportsColor: Bool
     /// Every frame drawn, oldest first.
-    public private(set) var frames: [CellBuffer] = []
+    package private(set) var frames: [CellBuffer] = []
     /// Keys not read yet.
-    public var pendingKeys: [Key] = []
-    public private(set) var isStarted = false
+    package var pendingKeys: [Key] = []
+    package private(set) var isStarted = false
     /// How many times the run loop waited, and with which timeouts.
-    public private(set) var waits: [Int?] = []
+    package private(set) var waits: [Int?] = []
     /// Called before each wait with the number of earlier waits (tests feed changes here).
-    public var beforeWait: ((Int) -> Void)?
+    package var beforeWait: ((Int) -> Void)?
     private let wakeCount = WakeCounter()
 
-    public init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), supportsColor: Bool = true) {
+    package init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), supportsColor: Bool = true) {
         self.size = size
         self.supportsColor = supportsColor
     }
 
-    public func start() throws { isStarted = true }
-    public func stop() { isStarted = false }
+    package func start() throws { isStarted = true }
+    package func stop() { isStarted = false }
 
-    public func draw(_ buffer: CellBuffer) {
+    package func draw(_ buffer: CellBuffer) {
         var frame = buffer
         if !supportsColor { frame.stripColors() }
         frames.append(frame)
     }
 
     /// Queues keys; a `.resize` key also changes ``size`` when it is read.
-    public func type(_ keys: [Key]) { pendingKeys += keys }
+    package func type(_ keys: [Key]) { pendingKeys += keys }
 
     /// Returns `.changes` after a wake-up, `.input` while keys are queued, and
     /// `.terminate(signal: 0)` once the script is exhausted (so a scripted run always ends).
-    public func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
+    package func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
         beforeWait?(waits.count)
         waits.append(timeoutMilliseconds)
         if wakeCount.take() { return .changes }
         return pendingKeys.isEmpty ? .terminate(signal: 0) : .input
     }
 
-    public func readKey() -> Key? {
+    package func readKey() -> Key? {
         guard !pendingKeys.isEmpty else { return nil }
         let key = pendingKeys.removeFirst()
         if case .resize(let columns, let rows) = key { size = TerminalSize(columns: columns, rows: rows) }
         return key
     }
 
-    public func makeWaker() -> @Sendable () -> Void {
+    package func makeWaker() -> @Sendable () -> Void {
         let counter = wakeCount
         return { counter.add() }
     }

@@ -8,13 +8,13 @@ import Glibc
 /// The real terminal: ncursesw draws the cell buffer and reads keys. The run loop blocks in
 /// `poll()` on stdin and on a self-pipe written by the data source's change handler (and by the
 /// SIGINT/SIGTERM/SIGHUP handlers), so the browser uses no CPU while idle and wakes at once.
-public final class NcursesBackend: TerminalBackend {
+package final class NcursesBackend: TerminalBackend {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private var started = false
 
     /// Creates the self-pipe; the terminal is taken over by ``start()``.
-    public init() throws {
+    package init() throws {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw BrowserError("cannot create a pipe: \(String(cString: strerror(errno)))") }
         wakeRead = fds[0]
@@ -31,10 +31,10 @@ public final class NcursesBackend: TerminalBackend {
         close(wakeWrite)
     }
 
-    public var size: TerminalSize { TerminalSize(columns: Int(cn_columns()), rows: Int(cn_rows())) }
-    public var supportsColor: Bool { cn_has_colors() != 0 }
+    package var size: TerminalSize { TerminalSize(columns: Int(cn_columns()), rows: Int(cn_rows())) }
+    package var supportsColor: Bool { cn_has_colors() != 0 }
 
-    public func start() throws {
+    package func start() throws {
         guard cn_start() == 0 else {
             throw BrowserError("cannot open the terminal: stdin and stdout must be a terminal and TERM must be set")
         }
@@ -42,13 +42,13 @@ public final class NcursesBackend: TerminalBackend {
         started = true
     }
 
-    public func stop() {
+    package func stop() {
         guard started else { return }
         started = false
         cn_stop()
     }
 
-    public func draw(_ buffer: CellBuffer) {
+    package func draw(_ buffer: CellBuffer) {
         let colors = supportsColor
         var scalars: [UInt32] = []
         for y in 0..<buffer.height {
@@ -77,7 +77,7 @@ public final class NcursesBackend: TerminalBackend {
         cn_refresh()
     }
 
-    public func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
+    package func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         let timeout = Int32(clamping: timeoutMilliseconds ?? -1)
@@ -99,7 +99,7 @@ public final class NcursesBackend: TerminalBackend {
         return .input
     }
 
-    public func readKey() -> Key? {
+    package func readKey() -> Key? {
         if cn_take_resize() != 0 { return .resize(columns: Int(cn_columns()), rows: Int(cn_rows())) }
         var code: UInt32 = 0
         switch Int(cn_read_key(&code)) {
@@ -132,7 +132,7 @@ public final class NcursesBackend: TerminalBackend {
         }
     }
 
-    public func makeWaker() -> @Sendable () -> Void {
+    package func makeWaker() -> @Sendable () -> Void {
         let fd = wakeWrite
         return {
             var byte: UInt8 = 1

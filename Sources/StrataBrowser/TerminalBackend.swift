@@ -1,16 +1,16 @@
 /// The size of a terminal in cells.
-public struct TerminalSize: Hashable, Sendable {
-    public var columns: Int
-    public var rows: Int
+package struct TerminalSize: Hashable, Sendable {
+    package var columns: Int
+    package var rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
     }
 }
 
 /// Why ``TerminalBackend/waitForEvent(timeoutMilliseconds:)`` returned.
-public enum BackendWake: Hashable, Sendable {
+package enum BackendWake: Hashable, Sendable {
     /// Keys are waiting to be read.
     case input
     /// The data source's change handler fired.
@@ -23,7 +23,7 @@ public enum BackendWake: Hashable, Sendable {
 
 /// A terminal: draws cell buffers and delivers keys. Screens never talk to it; the run loop
 /// hands it finished frames. ``NcursesBackend`` is the real one; ``MemoryTerminalBackend`` serves tests.
-public protocol TerminalBackend: AnyObject {
+package protocol TerminalBackend: AnyObject {
     /// Current size (after the latest resize event).
     var size: TerminalSize { get }
     /// Whether the terminal shows colors.

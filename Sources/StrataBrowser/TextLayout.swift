@@ -1,10 +1,10 @@
 import StrataTooling
 
 /// Fitting text into columns by display width.
-public enum TextLayout {
+package enum TextLayout {
     /// `text` cut to at most `width` columns with a trailing `…` when it was longer; a wide
     /// character that would straddle the cut is dropped (the gap is padded instead).
-    public static func truncate(_ text: String, width: Int) -> String {
+    package static func truncate(_ text: String, width: Int) -> String {
         guard width > 0 else { return "" }
         if DisplayWidth.of(text) <= width { return text }
         var result = ""
@@ -19,7 +19,7 @@ public enum TextLayout {
     }
 
     /// `text` truncated to `width` and padded with spaces to exactly `width` columns.
-    public static func fit(_ text: String, width: Int, alignment: TextAlignment = .left) -> String {
+    package static func fit(_ text: String, width: Int, alignment: TextAlignment = .left) -> String {
         guard width > 0 else { return "" }
         let cut = truncate(text, width: width)
         let gap = width - DisplayWidth.of(cut)
@@ -34,7 +34,7 @@ public enum TextLayout {
     }
 
     /// Splits `text` into lines of at most `width` columns, breaking at spaces where possible.
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    package static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         var line = ""

@@ -4,45 +4,45 @@ import Foundation
 /// build time). ``colored`` (`default.json`) uses colors; ``monochrome`` uses only
 /// attributes (bold, reverse, underline, dim) so `NO_COLOR` and monochrome terminals keep every
 /// distinction that matters (cursor, header, null, marked rows, errors).
-public struct Theme: Sendable {
+package struct Theme: Sendable {
     /// Every element plain; the themes come from `Resources/themes/` (``init(json:)``).
-    public init() {}
+    package init() {}
 
-    public var text = Style.plain
-    public var tabActive = Style.plain
-    public var tabInactive = Style.plain
-    public var title = Style.plain
-    public var header = Style.plain
-    public var rowNumber = Style.plain
-    public var cursorCell = Style.plain
-    public var cursorRowNumber = Style.plain
-    public var sidebarSelected = Style.plain
-    public var sidebarSelectedUnfocused = Style.plain
-    public var null = Style.plain
-    public var link = Style.plain
-    public var collection = Style.plain
-    public var number = Style.plain
-    public var date = Style.plain
-    public var identifier = Style.plain
-    public var marked = Style.plain
-    public var statusBar = Style.plain
-    public var message = Style.plain
-    public var error = Style.plain
-    public var prompt = Style.plain
-    public var dialog = Style.plain
-    public var dialogBorder = Style.plain
-    public var key = Style.plain
-    public var dim = Style.plain
-    public var barUsed = Style.plain
-    public var barLocked = Style.plain
-    public var barFree = Style.plain
-    public var dead = Style.plain
+    package var text = Style.plain
+    package var tabActive = Style.plain
+    package var tabInactive = Style.plain
+    package var title = Style.plain
+    package var header = Style.plain
+    package var rowNumber = Style.plain
+    package var cursorCell = Style.plain
+    package var cursorRowNumber = Style.plain
+    package var sidebarSelected = Style.plain
+    package var sidebarSelectedUnfocused = Style.plain
+    package var null = Style.plain
+    package var link = Style.plain
+    package var collection = Style.plain
+    package var number = Style.plain
+    package var date = Style.plain
+    package var identifier = Style.plain
+    package var marked = Style.plain
+    package var statusBar = Style.plain
+    package var message = Style.plain
+    package var error = Style.plain
+    package var prompt = Style.plain
+    package var dialog = Style.plain
+    package var dialogBorder = Style.plain
+    package var key = Style.plain
+    package var dim = Style.plain
+    package var barUsed = Style.plain
+    package var barLocked = Style.plain
+    package var barFree = Style.plain
+    package var dead = Style.plain
 
     /// Attributes only (`Resources/themes/monochrome.json`).
-    public static let monochrome = bundled("monochrome")
+    package static let monochrome = bundled("monochrome")
 
     /// The default look on color terminals (`Resources/themes/default.json`).
-    public static let colored = bundled("default")
+    package static let colored = bundled("default")
 
     /// The theme names in `Resources/themes/`.
     package static var bundledNames: [String] {
@@ -96,7 +96,7 @@ public struct Theme: Sendable {
 
     /// The colored theme, or the monochrome one when the environment sets `NO_COLOR` to any
     /// non-empty value (https://no-color.org).
-    public static func forEnvironment(_ environment: [String: String]) -> Theme {
+    package static func forEnvironment(_ environment: [String: String]) -> Theme {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .monochrome }
         return .colored
     }

@@ -1,14 +1,14 @@
 /// An IEEE-754 decimal128 (BID encoding) as stored by realm-core. `description` prints it as
 /// realm-core's `Decimal128::to_string()` does, so values compare exactly with realm's own output.
-public struct RealmDecimal128: Sendable, Hashable, CustomStringConvertible {
+package struct RealmDecimal128: Sendable, Hashable, CustomStringConvertible {
     /// Low and high 64-bit words of the BID128 encoding.
-    public let low: UInt64
-    public let high: UInt64
+    package let low: UInt64
+    package let high: UInt64
 
-    public init(low: UInt64, high: UInt64) { self.low = low; self.high = high }
+    package init(low: UInt64, high: UInt64) { self.low = low; self.high = high }
 
     /// Realm's null decimal: a NaN with payload 0xaa.
-    public var isNull: Bool { low == 0xaa && high == 0x7c00_0000_0000_0000 }
+    package var isNull: Bool { low == 0xaa && high == 0x7c00_0000_0000_0000 }
 
     /// Decodes a BID32 word (format-24 narrow leaves).
     init(bid32 w: UInt32) {
@@ -59,7 +59,7 @@ public struct RealmDecimal128: Sendable, Hashable, CustomStringConvertible {
         return (hi, low, exp)
     }
 
-    public var description: String {
+    package var description: String {
         if isNull { return "NULL" }
         let (hi, lo, exp0) = unpacked
         if isNaN || isInfinite {

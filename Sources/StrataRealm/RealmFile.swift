@@ -6,10 +6,10 @@ import Glibc
 /// An object of a Realm class: its key, the values of the class's properties (in
 /// `RealmClass.properties` order) and its backlinks (in `RealmClass.backlinks` order, each a
 /// `.list` of `.link`s to the origin objects).
-public struct RealmObject: Sendable {
-    public let key: Int64
-    public let values: [RealmValue]
-    public let backlinks: [RealmValue]
+package struct RealmObject: Sendable {
+    package let key: Int64
+    package let values: [RealmValue]
+    package let backlinks: [RealmValue]
 }
 
 /// A `.realm` file written by realm-core (Realm Swift, Kotlin, JS, .NET), opened read-only.
@@ -20,27 +20,27 @@ public struct RealmObject: Sendable {
 /// created beside it (no `.lock`, no `.management`). Encrypted files are decrypted page by page
 /// into memory as reads reach each page (HMAC-SHA-224 checked on every page; a wrong key fails at
 /// open, a tampered page when it is first read or by `verifyEncryptedPages()`).
-public final class RealmFile: @unchecked Sendable {
-    public let path: String
+package final class RealmFile: @unchecked Sendable {
+    package let path: String
     /// The file format of the active header slot (20–24).
-    public let formatVersion: Int
+    package let formatVersion: Int
     /// True for files written by `writeCopy`/bundled realms: the top ref is in the streaming footer.
-    public let isStreamingForm: Bool
-    public let isEncrypted: Bool
+    package let isStreamingForm: Bool
+    package let isEncrypted: Bool
     /// Offset of the top array in the (decrypted) file.
-    public let topRef: Int
+    package let topRef: Int
     /// Logical size of the (decrypted) file in bytes.
-    public let fileSize: Int
+    package let fileSize: Int
     /// The classes (`class_` tables), in table order.
-    public let classes: [RealmClass]
+    package let classes: [RealmClass]
     /// Tables that are not classes (`metadata`, `pk`, tables without the `class_` prefix).
-    public let otherTables: [RealmClass]
+    package let otherTables: [RealmClass]
     /// The schema version in the `metadata` table (nil when there is no metadata table).
-    public let schemaVersion: Int64?
+    package let schemaVersion: Int64?
     /// The commit (transaction) version in the top array, if the file records one.
-    public let transactionVersion: Int64?
+    package let transactionVersion: Int64?
     /// The history type in the top array (0 none, 2 in-Realm, 3 sync client, 4 sync server).
-    public let historyType: Int64?
+    package let historyType: Int64?
 
     let bytes: RealmBytes
     let tables: [RealmTable]
@@ -51,7 +51,7 @@ public final class RealmFile: @unchecked Sendable {
     private(set) var openedHeader: [UInt8] = []
 
     /// Opens `path` read-only. `encryptionKey` is the 64-byte key an SDK was given (nil for plain files).
-    public static func open(path: String, encryptionKey: [UInt8]? = nil) throws -> RealmFile {
+    package static func open(path: String, encryptionKey: [UInt8]? = nil) throws -> RealmFile {
         // A live file (an app has it open) may get a new commit while we read: the header is read
         // again after opening, and a changed header means a retry on the new snapshot.
         var attempt = 0
@@ -85,7 +85,7 @@ public final class RealmFile: @unchecked Sendable {
 
     /// True when the file on disk has a newer commit (or another size) than the snapshot being read:
     /// offer to reload.
-    public func hasNewerCommit() -> Bool {
+    package func hasNewerCommit() -> Bool {
         guard !openedHeader.isEmpty else { return false }
         return RealmFile.diskHeader(path) != openedHeader
     }
@@ -104,7 +104,7 @@ public final class RealmFile: @unchecked Sendable {
     }
 
     /// Opens an in-memory image of a Realm file (tests, fuzzing, copies of live files).
-    public static func open(image: [UInt8], path: String = "<memory>") throws -> RealmFile {
+    package static func open(image: [UInt8], path: String = "<memory>") throws -> RealmFile {
         try RealmFile(path: path, bytes: RealmBytes(copying: image), encrypted: false)
     }
 
@@ -258,29 +258,29 @@ public final class RealmFile: @unchecked Sendable {
 
     /// Decrypts and authenticates every page of an encrypted file (pages are otherwise checked
     /// when first read); does nothing for plain files.
-    public func verifyEncryptedPages() throws {
+    package func verifyEncryptedPages() throws {
         try bytes.pager?.verifyAll()
     }
 
     /// The class or internal table named `name` (class name without `class_`, or a table name).
-    public func realmClass(named name: String) -> RealmClass? {
+    package func realmClass(named name: String) -> RealmClass? {
         classes.first { $0.name == name } ?? otherTables.first { $0.name == name }
     }
 
     /// Number of objects in `className`.
-    public func objectCount(in className: String) throws -> Int {
+    package func objectCount(in className: String) throws -> Int {
         try table(className).objectCount
     }
 
     /// The object at `index` (0..<objectCount, in key order) of `className`; reads one leaf.
-    public func object(at index: Int, in className: String) throws -> RealmObject {
+    package func object(at index: Int, in className: String) throws -> RealmObject {
         let t = try table(className)
         let (leaf, local) = try t.locate(bytes, row: index)
         return try object(t, leaf: leaf, local: local)
     }
 
     /// The object with key `key` in `className`, or nil if there is none.
-    public func object(withKey key: Int64, in className: String) throws -> RealmObject? {
+    package func object(withKey key: Int64, in className: String) throws -> RealmObject? {
         let t = try table(className)
         guard let row = try t.row(bytes, forKey: key) else { return nil }
         let (leaf, local) = try t.locate(bytes, row: row)
@@ -288,12 +288,12 @@ public final class RealmFile: @unchecked Sendable {
     }
 
     /// The index (0..<objectCount) of the object with key `key`, or nil.
-    public func index(ofKey key: Int64, in className: String) throws -> Int? {
+    package func index(ofKey key: Int64, in className: String) throws -> Int? {
         try table(className).row(bytes, forKey: key)
     }
 
     /// One property value of the object at `index` (reads only that column's leaf).
-    public func value(at index: Int, property: String, in className: String) throws -> RealmValue {
+    package func value(at index: Int, property: String, in className: String) throws -> RealmValue {
         let t = try table(className)
         guard let c = t.columns.first(where: { $0.name == property && $0.type != .backlink }) else {
             throw RealmFileError.noSuchClass("\(className).\(property)")

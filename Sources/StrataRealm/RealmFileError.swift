@@ -1,6 +1,6 @@
 /// Why a `.realm` file could not be opened or read. Every message says what went wrong and what
 /// the user can do about it; no file content is ever trusted without a check that ends here.
-public enum RealmFileError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum RealmFileError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file could not be opened or mapped (missing, unreadable, a directory).
     case cannotOpen(path: String, reason: String)
     /// The file is too short or lacks the "T-DB" mnemonic.
@@ -22,7 +22,7 @@ public enum RealmFileError: Error, Equatable, CustomStringConvertible, Sendable 
     /// An object index outside `0..<objectCount`.
     case objectIndexOutOfRange(index: Int, count: Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .cannotOpen(path, reason):
             return "cannot open \(path): \(reason)"

@@ -1,45 +1,45 @@
 /// The type of a property as the object store sees it (the element type for collections).
-public enum RealmPropertyType: String, Sendable {
+package enum RealmPropertyType: String, Sendable {
     case int, bool, string, binary, mixed, timestamp, float, double, decimal128, link, objectId, typedLink, uuid
     /// A backlink column (`LinkingObjects`): the objects whose `originProperty` links here.
     case linkingObjects
 }
 
 /// The collection kind of a property (nil for a single value).
-public enum RealmCollectionKind: String, Sendable {
+package enum RealmCollectionKind: String, Sendable {
     case list, set, dictionary
 }
 
 /// One property of a class, read from the table's spec and column key.
-public struct RealmProperty: Sendable {
-    public let name: String
-    public let type: RealmPropertyType
-    public let isNullable: Bool
-    public let collection: RealmCollectionKind?
+package struct RealmProperty: Sendable {
+    package let name: String
+    package let type: RealmPropertyType
+    package let isNullable: Bool
+    package let collection: RealmCollectionKind?
     /// The target class of a link, link collection or backlink (the origin class for backlinks).
-    public let targetClass: String?
+    package let targetClass: String?
     /// For a backlink column: the origin property that links to this class.
-    public let originProperty: String?
-    public let isIndexed: Bool
-    public let isPrimaryKey: Bool
+    package let originProperty: String?
+    package let isIndexed: Bool
+    package let isPrimaryKey: Bool
     /// realm-core's 64-bit ColKey (leaf index, type, attributes, tag).
-    public let columnKey: UInt64
+    package let columnKey: UInt64
 }
 
 /// A class (a `class_` table) or an internal table of a Realm file.
-public struct RealmClass: Sendable {
+package struct RealmClass: Sendable {
     /// The class name (table name without `class_`), or the table name for internal tables.
-    public let name: String
-    public let tableName: String
-    public let tableKey: Int64
-    public let primaryKey: String?
-    public let isEmbedded: Bool
-    public let isAsymmetric: Bool
-    public let objectCount: Int
+    package let name: String
+    package let tableName: String
+    package let tableKey: Int64
+    package let primaryKey: String?
+    package let isEmbedded: Bool
+    package let isAsymmetric: Bool
+    package let objectCount: Int
     /// Public properties in spec order.
-    public let properties: [RealmProperty]
+    package let properties: [RealmProperty]
     /// Backlink columns (type `.linkingObjects`, named "Origin.property").
-    public let backlinks: [RealmProperty]
+    package let backlinks: [RealmProperty]
 }
 
 /// ColumnType values stored in ColKeys and spec type arrays (realm-core `column_type.hpp`).

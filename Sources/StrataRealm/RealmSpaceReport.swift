@@ -1,38 +1,38 @@
 /// Where the bytes of a Realm file go: per class and column, free list, history.
-public struct RealmSpaceReport: Sendable {
-    public struct ColumnSpace: Sendable {
-        public let name: String
+package struct RealmSpaceReport: Sendable {
+    package struct ColumnSpace: Sendable {
+        package let name: String
         /// Bytes of the column's leaves (and the collections they own) across all clusters.
-        public let bytes: Int
+        package let bytes: Int
         /// Bytes of the column's search index, if any.
-        public let indexBytes: Int
+        package let indexBytes: Int
     }
-    public struct ClassSpace: Sendable {
-        public let name: String
-        public let objectCount: Int
+    package struct ClassSpace: Sendable {
+        package let name: String
+        package let objectCount: Int
         /// Everything reachable from the table's top array.
-        public let totalBytes: Int
+        package let totalBytes: Int
         /// Cluster nodes themselves (key arrays and the per-leaf arrays of column refs).
-        public let clusterBytes: Int
-        public let columns: [ColumnSpace]
+        package let clusterBytes: Int
+        package let columns: [ColumnSpace]
     }
-    public struct FreeBucket: Sendable {
+    package struct FreeBucket: Sendable {
         /// Extents of `minSize ..< 2 * minSize` bytes (a power of two).
-        public let minSize: Int
-        public let extents: Int
-        public let bytes: Int
+        package let minSize: Int
+        package let extents: Int
+        package let bytes: Int
     }
-    public let fileSize: Int
-    public let classes: [ClassSpace]
+    package let fileSize: Int
+    package let classes: [ClassSpace]
     /// Free-list bytes grouped by extent size.
-    public let freeBySize: [FreeBucket]
+    package let freeBySize: [FreeBucket]
     /// Free-list bytes grouped by the commit version that freed them (nil: unversioned).
-    public let freeByVersion: [(version: Int64?, bytes: Int)]
-    public let freeBytes: Int
+    package let freeByVersion: [(version: Int64?, bytes: Int)]
+    package let freeBytes: Int
     /// Bytes of the history (top slot 8) — in-Realm or sync history.
-    public let historyBytes: Int
+    package let historyBytes: Int
     /// What writing a compacted copy would give back: free space plus unreachable bytes.
-    public let reclaimableBytes: Int
+    package let reclaimableBytes: Int
 }
 
 extension RealmFile {
@@ -53,7 +53,7 @@ extension RealmFile {
     }
 
     /// Space accounting: bytes per class and column, free list by extent size and version, history.
-    public func spaceReport() throws -> RealmSpaceReport {
+    package func spaceReport() throws -> RealmSpaceReport {
         var seen = Set<Int>()
         var classSpaces: [RealmSpaceReport.ClassSpace] = []
         for t in tables {

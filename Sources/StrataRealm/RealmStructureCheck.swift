@@ -1,24 +1,24 @@
 /// The result of `RealmFile.checkStructure()`, in the spirit of realm-core's trawler: every ref
 /// in bounds and pointing at a valid node header, no node referenced twice, no live node inside
 /// the free list.
-public struct RealmStructureReport: Sendable {
+package struct RealmStructureReport: Sendable {
     /// Live nodes reached from the top array.
-    public let nodeCount: Int
+    package let nodeCount: Int
     /// Bytes of all live nodes (headers + payload rounded to 8).
-    public let liveBytes: Int
+    package let liveBytes: Int
     /// Bytes in the free list.
-    public let freeBytes: Int
+    package let freeBytes: Int
     /// Bytes neither live nor free (header and footer included); streaming files have no free list.
-    public var unaccountedBytes: Int { max(0, fileSize - liveBytes - freeBytes - 24) }
-    public let fileSize: Int
+    package var unaccountedBytes: Int { max(0, fileSize - liveBytes - freeBytes - 24) }
+    package let fileSize: Int
     /// Problems found, one line each; empty when the file is sound.
-    public let problems: [String]
-    public var isSound: Bool { problems.isEmpty }
+    package let problems: [String]
+    package var isSound: Bool { problems.isEmpty }
 }
 
 extension RealmFile {
     /// Walks every node reachable from the top array (iteratively; each node once) and checks it.
-    public func checkStructure() -> RealmStructureReport {
+    package func checkStructure() -> RealmStructureReport {
         var problems: [String] = []
         func problem(_ s: String) { if problems.count < 1000 { problems.append(s) } }
         do { try verifyEncryptedPages() } catch { problem("\(error)") }

@@ -1,7 +1,7 @@
 /// A value read from a Realm file. Mixed values use the same cases (a Mixed holding an int is
 /// `.int`); links carry the target class name and object key, so embedded objects and link
 /// targets are resolved through `RealmFile.object(withKey:in:)`.
-public indirect enum RealmValue: Sendable, CustomStringConvertible {
+package indirect enum RealmValue: Sendable, CustomStringConvertible {
     case null
     case bool(Bool)
     case int(Int64)
@@ -20,9 +20,9 @@ public indirect enum RealmValue: Sendable, CustomStringConvertible {
     case set([RealmValue])
     case dictionary([RealmDictionaryEntry])
 
-    public var isNull: Bool { if case .null = self { return true } else { return false } }
+    package var isNull: Bool { if case .null = self { return true } else { return false } }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
@@ -44,21 +44,21 @@ public indirect enum RealmValue: Sendable, CustomStringConvertible {
 }
 
 /// One key/value pair of a Realm dictionary (keys are strings, or ints in files that use int keys).
-public struct RealmDictionaryEntry: Sendable {
-    public let key: String
-    public let value: RealmValue
+package struct RealmDictionaryEntry: Sendable {
+    package let key: String
+    package let value: RealmValue
 }
 
 /// A 12-byte BSON ObjectId.
-public struct RealmObjectId: Sendable, Hashable, CustomStringConvertible {
-    public let bytes: [UInt8]
-    public var description: String { RealmHex.lower(bytes) }
+package struct RealmObjectId: Sendable, Hashable, CustomStringConvertible {
+    package let bytes: [UInt8]
+    package var description: String { RealmHex.lower(bytes) }
 }
 
 /// A 16-byte UUID, printed in canonical lower-case form.
-public struct RealmUUID: Sendable, Hashable, CustomStringConvertible {
-    public let bytes: [UInt8]
-    public var description: String {
+package struct RealmUUID: Sendable, Hashable, CustomStringConvertible {
+    package let bytes: [UInt8]
+    package var description: String {
         let h = RealmHex.lower(bytes)
         guard h.count == 32 else { return h }
         let c = Array(h)
@@ -77,8 +77,8 @@ enum RealmHex {
 }
 
 /// ISO-8601 UTC text of a realm timestamp with 9 fraction digits, as realm-core's tools print it.
-public enum RealmTimestampFormat {
-    public static func iso8601(seconds: Int64, nanoseconds: Int32) -> String {
+package enum RealmTimestampFormat {
+    package static func iso8601(seconds: Int64, nanoseconds: Int32) -> String {
         // seconds and nanoseconds share a sign; floor to a whole second plus a positive fraction.
         var s = seconds
         var n = Int64(nanoseconds)

@@ -10,7 +10,7 @@ import Foundation
 /// Row positions (`range`, `row`) are positions in the class's results after `filter` and
 /// `sort`; objects are identified across positions by ``ObjectRef``. Only the rows in the
 /// requested range are read: the browser asks for the visible window and nothing else.
-public protocol BrowserDataSource: AnyObject {
+package protocol BrowserDataSource: AnyObject {
     // MARK: File
 
     /// The file's name and how it was opened (read-only, encrypted); fixed for the session.

@@ -1,6 +1,6 @@
 /// Something that happened to the file since the last poll.
-public struct ChangeEvent: Hashable, Sendable {
-    public enum Kind: Hashable, Sendable {
+package struct ChangeEvent: Hashable, Sendable {
+    package enum Kind: Hashable, Sendable {
         /// A commit (by this or another process).
         case commit
         /// A compaction (by another process, or automatic).
@@ -9,19 +9,19 @@ public struct ChangeEvent: Hashable, Sendable {
         case error
     }
 
-    public var kind: Kind
-    public var version: UInt64
-    public var pid: Int32
+    package var kind: Kind
+    package var version: UInt64
+    package var pid: Int32
     /// Whether another process did it.
-    public var isExternal: Bool
+    package var isExternal: Bool
     /// What changed (`Dog: 1 inserted, 2 modified`), or the error message.
-    public var summary: String
+    package var summary: String
     /// Objects inserted or modified (to mark their rows for a moment).
-    public var changedObjects: [ObjectRef]
+    package var changedObjects: [ObjectRef]
     /// Objects deleted.
-    public var deletedObjects: [ObjectRef]
+    package var deletedObjects: [ObjectRef]
 
-    public init(kind: Kind = .commit, version: UInt64, pid: Int32, isExternal: Bool, summary: String,
+    package init(kind: Kind = .commit, version: UInt64, pid: Int32, isExternal: Bool, summary: String,
                 changedObjects: [ObjectRef] = [], deletedObjects: [ObjectRef] = []) {
         self.kind = kind
         self.version = version

@@ -14,9 +14,9 @@ import Glibc
 /// (cached). Every edit is one write transaction: the text is parsed by the property's type
 /// first, and nothing is written when it is invalid or the write fails. Commits by any process
 /// wake the browser through `Store.addCommitObserver`.
-public final class DatabaseDataSource: BrowserDataSource {
-    public let fileInfo: FileInfo
-    public private(set) var database: Database
+package final class DatabaseDataSource: BrowserDataSource {
+    package let fileInfo: FileInfo
+    package private(set) var database: Database
     private var txn: DBTransaction
     private let path: String
     private let handler = ChangeHandlerBox()
@@ -41,7 +41,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
-    public convenience init(path: String, readOnly: Bool = false) throws {
+    package convenience init(path: String, readOnly: Bool = false) throws {
         var options = StoreOptions()
         options.create = false
         options.readOnly = readOnly
@@ -50,7 +50,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         try self.init(database: database, path: path, readOnly: readOnly)
     }
 
-    public init(database: Database, path: String, readOnly: Bool) throws {
+    package init(database: Database, path: String, readOnly: Bool) throws {
         self.database = database
         self.path = path
         fileInfo = FileInfo(path: path, isReadOnly: readOnly || database.store.isReadOnly, isEncrypted: false,
@@ -72,7 +72,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     /// Ends the snapshot and closes the file.
-    public func close() {
+    package func close() {
         stopFilters()
         database.store.removeCommitObserver(observer)
         txn.end()
@@ -81,7 +81,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: File
 
-    public func status() -> FileStatus {
+    package func status() -> FileStatus {
         if let cachedStatus { return cachedStatus }
         if isCompacting { return FileStatus(version: txn.version, totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, participants: 1) }
         let status: FileStatus
@@ -99,14 +99,14 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Schema
 
-    public func classes() -> [ClassSummary] {
+    package func classes() -> [ClassSummary] {
         database.schema.objectSchemas.map { os in
             ClassSummary(name: os.className, count: RowCount((try? txn.count(os.className)) ?? 0), isEmbedded: os.isEmbedded,
                          primaryKey: os.primaryKeyProperty?.name)
         }
     }
 
-    public func properties(className: String) throws -> [PropertyDescription] {
+    package func properties(className: String) throws -> [PropertyDescription] {
         try objectSchema(className).properties.map { ValueConversion.describe($0, in: database.schema) }
     }
 
@@ -117,12 +117,12 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Reading
 
-    public func count(className: String, filter: String?) throws -> RowCount {
+    package func count(className: String, filter: String?) throws -> RowCount {
         if isEmpty(filter) { return RowCount(try wrap { try txn.count(className) }) }
         return RowCount(try resultKeys(className, filter: filter, sort: nil).count)
     }
 
-    public func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
+    package func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
         let os = try objectSchema(className)
         let keys: [ObjKey]
         if isEmpty(filter) && sort == nil {
@@ -140,7 +140,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return rows
     }
 
-    public func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
+    package func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
         if isEmpty(filter) && sort == nil {
             // Keys are in ascending order: binary search on positions.
             var lo = 0, hi = try wrap { try txn.count(object.className) }
@@ -155,7 +155,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return try resultKeys(object.className, filter: filter, sort: sort).firstIndex(of: object.key)
     }
 
-    public func object(_ ref: ObjectRef) throws -> ObjectDetail {
+    package func object(_ ref: ObjectRef) throws -> ObjectDetail {
         let os = try objectSchema(ref.className)
         guard try wrap({ try txn.exists(ref.className, ref.key) }) else { throw BrowserError("\(ref.className) #\(ref.key) does not exist (deleted?)") }
         let values = try wrap { try displayValues(os, ref.key) }
@@ -163,7 +163,7 @@ public final class DatabaseDataSource: BrowserDataSource {
                             properties: try properties(className: ref.className), values: values)
     }
 
-    public func backlinks(of ref: ObjectRef) throws -> [Backlink] {
+    package func backlinks(of ref: ObjectRef) throws -> [Backlink] {
         guard try wrap({ try txn.exists(ref.className, ref.key) }) else { throw BrowserError("\(ref.className) #\(ref.key) does not exist (deleted?)") }
         var out: [Backlink] = []
         for origin in txn.incomingLinks(ref.className) {
@@ -179,13 +179,13 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Collections
 
-    public func collectionCount(owner: ObjectRef, property: String) throws -> Int {
+    package func collectionCount(owner: ObjectRef, property: String) throws -> Int {
         let p = try collectionProperty(owner.className, property)
         if p.type == .linkingObjects { return try backlinkKeys(owner, p).count }
         return try wrap { try txn.collectionCount(owner.className, owner.key, property) }
     }
 
-    public func collectionRows(owner: ObjectRef, property: String, range: Range<Int>) throws -> [ObjectRow] {
+    package func collectionRows(owner: ObjectRef, property: String, range: Range<Int>) throws -> [ObjectRow] {
         let p = try collectionProperty(owner.className, property)
         var items: [(key: String?, value: Value)]
         if p.type == .linkingObjects {
@@ -229,7 +229,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Writing
 
-    public func setValue(text: String, property: String, of object: ObjectRef) throws {
+    package func setValue(text: String, property: String, of object: ObjectRef) throws {
         try checkWritable()
         let p = try editableProperty(object.className, property)
         guard try wrap({ try txn.exists(object.className, object.key) }) else { throw BrowserError("\(object.className) #\(object.key) does not exist (deleted?)") }
@@ -242,7 +242,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     @discardableResult
-    public func createObject(className: String, values: [String: String]) throws -> ObjectRef {
+    package func createObject(className: String, values: [String: String]) throws -> ObjectRef {
         try checkWritable()
         let os = try objectSchema(className)
         if os.isEmbedded { throw BrowserError("\(className) is embedded: its objects are created inside their parent") }
@@ -264,13 +264,13 @@ public final class DatabaseDataSource: BrowserDataSource {
         return ref
     }
 
-    public func deleteObject(_ ref: ObjectRef) throws {
+    package func deleteObject(_ ref: ObjectRef) throws {
         try checkWritable()
         _ = try objectSchema(ref.className)
         try write(changed: [], deleted: [ref]) { w in try w.delete(ref.className, ref.key) }
     }
 
-    public func addCollectionItem(text: String, owner: ObjectRef, property: String) throws {
+    package func addCollectionItem(text: String, owner: ObjectRef, property: String) throws {
         try checkWritable()
         let p = try editableCollection(owner.className, property)
         if p.collection == .map {
@@ -299,7 +299,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
     }
 
-    public func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws {
+    package func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws {
         try checkWritable()
         let p = try editableCollection(owner.className, property)
         if schemaIsEmbedded(p) { throw BrowserError("open the embedded object with Enter to edit its fields") }
@@ -322,7 +322,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         }
     }
 
-    public func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws {
+    package func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws {
         try checkWritable()
         let p = try editableCollection(owner.className, property)
         try write(changed: [owner]) { w in
@@ -419,7 +419,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Reports
 
-    public func versions() -> VersionsReport {
+    package func versions() -> VersionsReport {
         if let cachedVersions { return cachedVersions }
         if isCompacting { return VersionsReport(currentVersion: txn.version, commits: [], readers: []) }
         let report = (try? DatabaseReports.versions(store: database.store)) ?? VersionsReport(currentVersion: txn.version, commits: [], readers: [])
@@ -427,7 +427,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return report
     }
 
-    public func space() -> SpaceReport {
+    package func space() -> SpaceReport {
         if let cachedSpace { return cachedSpace }
         if isCompacting { return SpaceReport(totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, classes: [], freeBySize: [], freeByVersion: [], compactedBytes: 0) }
         let report = (try? DatabaseReports.space(database: database))
@@ -438,7 +438,7 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Compaction
 
-    public func compactionPlan() -> CompactionPlan {
+    package func compactionPlan() -> CompactionPlan {
         if isCompacting, let lastPlan { return lastPlan }
         let stats = try? database.store.spaceStatistics()
         let total = Int64(stats?.totalBytes ?? 0)
@@ -460,7 +460,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         return plan
     }
 
-    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
+    package func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome {
         try checkWritable()
         // A full compaction replaces the file: this handle's snapshot must not pin a version.
         _ = status()
@@ -481,11 +481,11 @@ public final class DatabaseDataSource: BrowserDataSource {
 
     // MARK: Live changes
 
-    public func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
+    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
         self.handler.set(handler)
     }
 
-    public func pollChanges() -> [ChangeEvent] {
+    package func pollChanges() -> [ChangeEvent] {
         let store = database.store
         guard let newest = try? store.newestMeta().version else { return [] }
         let totalBytes = (try? store.fileSize()) ?? lastTotalBytes
@@ -618,7 +618,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     /// Runs an RQL query over a class with the query executor (column scans, index lookups;
     /// its SORT/DISTINCT/LIMIT clauses applied). Errors carry the 0-based position; a
     /// cancelled query throws the executor's `cancelled` error.
-    public static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String,
+    package static func filterKeys(_ txn: DBTransaction, schema: Schema, className: String, query: String,
                                   cancellation: QueryCancellation? = nil) throws -> [ObjKey] {
         let bound = try compileQuery(query, schema: schema, className: className)
         do {
@@ -631,7 +631,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     /// Runs the filter on a background thread in its own read transaction. When that
     /// transaction sees the browser's version, the keys are kept for `count`/`rows`; when a
     /// commit came in between, ``finishFilter(_:)`` counts again at the browser's version.
-    public func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+    package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
         let job = FilterJob(className: className, filter: filter)
         let filterCacheKey = "\(className)\u{0}\(filter)\u{0}"
         if let cached = resultCache[filterCacheKey] {
@@ -671,7 +671,7 @@ public final class DatabaseDataSource: BrowserDataSource {
         filterThreads.wait()
     }
 
-    public func finishFilter(_ job: FilterJob) throws -> RowCount {
+    package func finishFilter(_ job: FilterJob) throws -> RowCount {
         if job.isCancelled { throw BrowserError("the filter was cancelled") }
         guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
         let count = try result.get()
@@ -682,7 +682,7 @@ public final class DatabaseDataSource: BrowserDataSource {
     }
 
     /// Binds an RQL query to the schema; a bad query is a ``BrowserError`` with its 0-based position.
-    public static func compileQuery(_ query: String, schema: Schema, className: String) throws -> BoundQuery {
+    package static func compileQuery(_ query: String, schema: Schema, className: String) throws -> BoundQuery {
         let result: Result<BoundQuery, QueryError> = Result { () throws(QueryError) -> BoundQuery in
             try RQL.compile(query, schema: ValueConversion.querySchema(schema), className: className)
         }

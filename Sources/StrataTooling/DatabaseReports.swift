@@ -4,9 +4,9 @@ import StrataStorage
 
 /// The Versions and Space reports of a real file, shared by ``DatabaseDataSource`` and the
 /// `strata versions` / `strata space` commands.
-public enum DatabaseReports {
+package enum DatabaseReports {
     /// Recent commits (newest first) and every reader slot with the bytes its pin holds.
-    public static func versions(store: Store, limit: Int = 50) throws -> VersionsReport {
+    package static func versions(store: Store, limit: Int = 50) throws -> VersionsReport {
         let commits = try store.recentCommits(limit: limit).map(commitInfo)
         let stats = try store.spaceStatistics()
         let readers = stats.readers.map { r in
@@ -23,7 +23,7 @@ public enum DatabaseReports {
     }
 
     /// What a commit did, in words: `Dog: 1 inserted; Person: 2 modified`.
-    public static func summary(of c: CommitRecord) -> String {
+    package static func summary(of c: CommitRecord) -> String {
         let note = String(decoding: c.note, as: UTF8.self)
         let text = humanize(note: note)
         if !text.isEmpty { return text }
@@ -32,7 +32,7 @@ public enum DatabaseReports {
     }
 
     /// Turns the engine's change note (`Dog +1, Person ~2 -1`) into words.
-    public static func humanize(note: String) -> String {
+    package static func humanize(note: String) -> String {
         guard !note.isEmpty else { return "" }
         var parts: [String] = []
         for entry in note.components(separatedBy: ", ") {
@@ -55,7 +55,7 @@ public enum DatabaseReports {
     /// The space report of the newest version: totals from the free list, bytes per class
     /// (`c/<Class>` trees), per index (`i/<Class>/<property>` trees) and per column (the class's
     /// bytes split by an estimate of each column's share, sampled from its first clusters).
-    public static func space(database: Database, stats: SpaceStatistics? = nil) throws -> SpaceReport {
+    package static func space(database: Database, stats: SpaceStatistics? = nil) throws -> SpaceReport {
         let store = database.store
         let stats = try stats ?? store.spaceStatistics()
         let trees = try store.treeSizes()
@@ -120,7 +120,7 @@ public enum DatabaseReports {
     }
 
     /// The file size a full compaction would leave (the engine's estimate).
-    public static func compactedEstimate(_ stats: SpaceStatistics) -> Int64 {
+    package static func compactedEstimate(_ stats: SpaceStatistics) -> Int64 {
         Int64(stats.estimatedBytesAfterCompaction)
     }
 

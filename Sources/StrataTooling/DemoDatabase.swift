@@ -6,20 +6,20 @@ import StrataStorage
 /// writes: people with embedded addresses, dogs, companies, products and a large `Event` class,
 /// with links, lists, sets, maps, backlinks, optional values, Unicode text (accents, CJK, emoji)
 /// and a history of inserts, updates and deletes that leaves free space and several versions.
-public enum DemoDatabase {
+package enum DemoDatabase {
     /// Where `strata` keeps its demo database: `$XDG_CACHE_HOME/strata/demo.strata`, else
     /// `~/.cache/strata/demo.strata`, else the temporary directory.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty { return cache + "/strata/demo.strata" }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/strata/demo.strata" }
         return NSTemporaryDirectory() + "strata/demo.strata"
     }
 
     /// Default number of `Event` objects.
-    public static let defaultEventCount = 150_000
+    package static let defaultEventCount = 150_000
 
     /// The demo classes, from `Resources/demo/schema.json` (embedded at build time).
-    public static let schema: Schema = DemoSchemaFile.bundled
+    package static let schema: Schema = DemoSchemaFile.bundled
 
     /// The name lists, from `Resources/demo/names.json` (embedded at build time).
     static let names: DemoNames = DemoNames.bundled
@@ -35,13 +35,13 @@ public enum DemoDatabase {
     static let productNouns = names.productNouns
 
     /// The demo's generator: the package's seeded SplitMix64, so the demo is the same every time.
-    public typealias Random = SplitMix64
+    package typealias Random = SplitMix64
 
     static let base = Date(timeIntervalSince1970: 1_704_067_200) // 2024-01-01
 
     /// Creates the demo database at `path` (which must not exist). `progress` receives a phase
     /// and a fraction 0...1.
-    public static func create(at path: String, events: Int = defaultEventCount, people: Int = 2_000,
+    package static func create(at path: String, events: Int = defaultEventCount, people: Int = 2_000,
                               progress: ((String, Double) -> Void)? = nil) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw InputError("\(path) already exists; choose a new file name or delete it")
@@ -200,14 +200,14 @@ public enum DemoDatabase {
 
     /// Keeps committing small changes to a demo database: the "other process" for live demos
     /// and crash tests. Each ``step()`` is one durable commit.
-    public final class Churner {
+    package final class Churner {
         let db: Database
         var random: Random
         var nextEventId: Int64
         let people: Int
 
         /// Opens the churner over a demo database (it must have the demo classes).
-        public init(database: Database, seed: UInt64 = UInt64(getpid())) throws {
+        package init(database: Database, seed: UInt64 = UInt64(getpid())) throws {
             db = database
             for name in ["Event", "Person", "Dog"] where database.schema[name] == nil {
                 throw InputError("\(database.store.path) is not a demo database (no class \(name)); use a file made by 'strata demo'")
@@ -221,7 +221,7 @@ public enum DemoDatabase {
         }
 
         /// One commit of a few inserts, updates or deletes; returns the committed version.
-        public func step() throws -> UInt64 {
+        package func step() throws -> UInt64 {
             let w = try db.write(label: "strata demo --churn")
             do {
                 let order = try w.columnOrder("Event")

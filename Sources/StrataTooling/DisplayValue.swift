@@ -2,7 +2,7 @@ import Foundation
 
 /// A value as the browser renders it in a cell: the data source converts stored values into
 /// these; the browser formats them by kind (dates, ObjectIds, links, collections, null).
-public enum DisplayValue: Hashable, Sendable {
+package enum DisplayValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -25,11 +25,11 @@ public enum DisplayValue: Hashable, Sendable {
 }
 
 /// A reference to an object plus a short human label (its primary key or a description).
-public struct LabeledObjectRef: Hashable, Sendable {
-    public var ref: ObjectRef
-    public var label: String
+package struct LabeledObjectRef: Hashable, Sendable {
+    package var ref: ObjectRef
+    package var label: String
 
-    public init(ref: ObjectRef, label: String) {
+    package init(ref: ObjectRef, label: String) {
         self.ref = ref
         self.label = label
     }

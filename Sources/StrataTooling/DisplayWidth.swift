@@ -1,10 +1,10 @@
 /// Terminal display width of text (what `wcwidth` should say): East Asian Wide and Fullwidth
 /// characters and emoji take 2 columns, combining marks and zero-width characters 0, the rest 1.
 /// Written here (no dependency) so layout never depends on the C library's locale tables.
-public enum DisplayWidth {
+package enum DisplayWidth {
     /// Width of one grapheme cluster: the widest of its scalars, 2 for emoji presentation
     /// sequences (VS16) and flags; never more than 2.
-    public static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         var width = 0
         var regionalIndicators = 0
         var hasEmojiSelector = false
@@ -18,7 +18,7 @@ public enum DisplayWidth {
     }
 
     /// Width of a string: the sum over its grapheme clusters.
-    public static func of(_ string: some StringProtocol) -> Int {
+    package static func of(_ string: some StringProtocol) -> Int {
         var total = 0
         for character in string { total += of(character) }
         return total
@@ -26,7 +26,7 @@ public enum DisplayWidth {
 
     /// Width of a single scalar (0, 1 or 2). Control characters count 0 here; the cell buffer
     /// replaces them by visible symbols before they reach a terminal.
-    public static func of(_ scalar: Unicode.Scalar) -> Int {
+    package static func of(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
         if value < 0x300 { return 1 }  // fast path: Latin

@@ -1,22 +1,22 @@
 import Foundation
 
 /// How a file was opened; fixed for a browsing session.
-public struct FileInfo: Hashable, Sendable {
+package struct FileInfo: Hashable, Sendable {
     /// Path or name shown in the status bar.
-    public var path: String
+    package var path: String
     /// Opened with `--read-only`: every edit is refused.
-    public var isReadOnly: Bool
+    package var isReadOnly: Bool
     /// The file is encrypted (shown in the status bar).
-    public var isEncrypted: Bool
+    package var isEncrypted: Bool
     /// Replaces "read-only"/"read-write" in the status bar (e.g. "Realm file, format 24, read-only").
-    public var modeDescription: String?
+    package var modeDescription: String?
     /// Why edits are refused, shown instead of the `--read-only` message (e.g. for Realm files).
-    public var readOnlyReason: String?
+    package var readOnlyReason: String?
     /// What opening the file found that the user must hear (`Store.openWarnings`, e.g. "meta
     /// slot 0 claims version 8 and fails its checksum; opened at version 7"); shown in the Log.
-    public var openWarnings: [String]
+    package var openWarnings: [String]
 
-    public init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false,
+    package init(path: String, isReadOnly: Bool = false, isEncrypted: Bool = false,
                 modeDescription: String? = nil, readOnlyReason: String? = nil, openWarnings: [String] = []) {
         self.path = path
         self.isReadOnly = isReadOnly
@@ -27,27 +27,27 @@ public struct FileInfo: Hashable, Sendable {
     }
 
     /// The last path component, for narrow displays.
-    public var fileName: String {
+    package var fileName: String {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 }
 
 /// The file's state at the browser's current version.
-public struct FileStatus: Hashable, Sendable {
+package struct FileStatus: Hashable, Sendable {
     /// The version the browser reads.
-    public var version: UInt64
+    package var version: UInt64
     /// File size on disk.
-    public var totalBytes: Int64
+    package var totalBytes: Int64
     /// Bytes of live data in the newest version.
-    public var usedBytes: Int64
+    package var usedBytes: Int64
     /// Free bytes (reusable now or once readers move on).
-    public var freeBytes: Int64
+    package var freeBytes: Int64
     /// Free bytes still needed by pinned versions (part of ``freeBytes``).
-    public var lockedBytes: Int64
+    package var lockedBytes: Int64
     /// Handles/processes that have the file open, this one included.
-    public var participants: Int
+    package var participants: Int
 
-    public init(version: UInt64, totalBytes: Int64, usedBytes: Int64, freeBytes: Int64,
+    package init(version: UInt64, totalBytes: Int64, usedBytes: Int64, freeBytes: Int64,
                 lockedBytes: Int64, participants: Int) {
         self.version = version
         self.totalBytes = totalBytes

@@ -7,9 +7,9 @@ import Foundation
 /// and finishes it once (from any thread); the browser polls ``isFinished`` and then hands the
 /// job back to ``BrowserDataSource/finishFilter(_:)`` on its own thread. ``cancel()`` asks the
 /// running query to stop and makes ``finishFilter(_:)`` throw; it is safe from any thread.
-public final class FilterJob: @unchecked Sendable {
-    public let className: String
-    public let filter: String
+package final class FilterJob: @unchecked Sendable {
+    package let className: String
+    package let filter: String
     private let lock = NSLock()
     private var cancelled = false
     private var outcome: Result<RowCount, Error>?
@@ -17,13 +17,13 @@ public final class FilterJob: @unchecked Sendable {
     private var payload: Any?
     private var onCancel: (@Sendable () -> Void)?
 
-    public init(className: String, filter: String) {
+    package init(className: String, filter: String) {
         self.className = className
         self.filter = filter
     }
 
     /// Records the result (first call wins) with data the data source wants back in `finishFilter`.
-    public func finish(_ result: Result<RowCount, Error>, payload: Any? = nil) {
+    package func finish(_ result: Result<RowCount, Error>, payload: Any? = nil) {
         lock.lock(); defer { lock.unlock() }
         guard outcome == nil else { return }
         outcome = result
@@ -31,7 +31,7 @@ public final class FilterJob: @unchecked Sendable {
     }
 
     /// Registers what stops the running work (called once by the data source that runs it).
-    public func whenCancelled(_ action: @escaping @Sendable () -> Void) {
+    package func whenCancelled(_ action: @escaping @Sendable () -> Void) {
         lock.lock()
         let already = cancelled
         if !already { onCancel = action }
@@ -40,7 +40,7 @@ public final class FilterJob: @unchecked Sendable {
     }
 
     /// Stops the work; the result, if any arrives, is dropped.
-    public func cancel() {
+    package func cancel() {
         lock.lock()
         cancelled = true
         let action = onCancel
@@ -49,17 +49,17 @@ public final class FilterJob: @unchecked Sendable {
         action?()
     }
 
-    public var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
-    public var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return outcome != nil }
+    package var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
+    package var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return outcome != nil }
 
     /// The result and payload once finished (`nil` while running).
-    public var result: (Result<RowCount, Error>, Any?)? {
+    package var result: (Result<RowCount, Error>, Any?)? {
         lock.lock(); defer { lock.unlock() }
         return outcome.map { ($0, payload) }
     }
 
     /// Waits up to `seconds` for the result; returns whether it is there.
-    public func wait(seconds: Double) -> Bool {
+    package func wait(seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !isFinished {
             if Date() >= deadline { return false }
@@ -71,7 +71,7 @@ public final class FilterJob: @unchecked Sendable {
 
 extension BrowserDataSource {
     /// Default for data sources without background work: counts at once on the caller's thread.
-    public func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+    package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
         let job = FilterJob(className: className, filter: filter)
         job.finish(Result { try count(className: className, filter: filter) })
         finished()
@@ -79,7 +79,7 @@ extension BrowserDataSource {
     }
 
     /// Default: the job's count (or its error).
-    public func finishFilter(_ job: FilterJob) throws -> RowCount {
+    package func finishFilter(_ job: FilterJob) throws -> RowCount {
         if job.isCancelled { throw BrowserError("the filter was cancelled") }
         guard let (result, _) = job.result else { throw BrowserError("the filter has not finished yet") }
         return try result.get()

@@ -3,9 +3,9 @@ import StrataQuery
 
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
 /// Dates are shown in UTC so the same file reads the same everywhere (and tests are stable).
-public enum Formatting {
+package enum Formatting {
     /// `1,234,567`.
-    public static func number<T: BinaryInteger>(_ value: T) -> String {
+    package static func number<T: BinaryInteger>(_ value: T) -> String {
         let digits = String(value.magnitude)
         var result = ""
         for (offset, character) in digits.enumerated() {
@@ -16,12 +16,12 @@ public enum Formatting {
     }
 
     /// `512B`, `4.0K`, `12.3M`, `1.5G`: for the status bar on narrow terminals.
-    public static func shortBytes(_ value: Int64) -> String {
+    package static func shortBytes(_ value: Int64) -> String {
         scaledBytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
     }
 
     /// A row count in at most 7 columns: `12,345`, `123k`, `10.0M` (`≈` marks an estimate).
-    public static func compactCount(_ count: RowCount) -> String {
+    package static func compactCount(_ count: RowCount) -> String {
         let value = count.value
         let text: String
         if value < 100_000 { text = number(value) }
@@ -31,12 +31,12 @@ public enum Formatting {
     }
 
     /// A row count, `≈` marking an estimate.
-    public static func count(_ count: RowCount) -> String {
+    package static func count(_ count: RowCount) -> String {
         (count.isEstimate ? "≈" : "") + number(count.value)
     }
 
     /// `512 B`, `4.0 KiB`, `12.3 MiB`, `1.50 GiB`.
-    public static func bytes(_ value: Int64) -> String {
+    package static func bytes(_ value: Int64) -> String {
         scaledBytes(value, units: ["B", "KiB", "MiB", "GiB", "TiB"], separator: " ")
     }
 
@@ -53,26 +53,26 @@ public enum Formatting {
     }
 
     /// `42%` of `part` in `whole` (0 when `whole` is 0).
-    public static func percent(_ part: Int64, of whole: Int64) -> String {
+    package static func percent(_ part: Int64, of whole: Int64) -> String {
         guard whole > 0 else { return "0%" }
         return "\(Int((Double(part) * 100 / Double(whole)).rounded()))%"
     }
 
     /// `2024-05-01 12:30:05` (UTC).
-    public static func dateTime(_ date: Date) -> String {
+    package static func dateTime(_ date: Date) -> String {
         let parts = civil(date)
         return String(format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year, parts.month, parts.day,
                       parts.hour, parts.minute, parts.second)
     }
 
     /// `12:30:05` (UTC).
-    public static func time(_ date: Date) -> String {
+    package static func time(_ date: Date) -> String {
         let parts = civil(date)
         return String(format: "%02d:%02d:%02d", parts.hour, parts.minute, parts.second)
     }
 
     /// `850 ms`, `42 s`, `3 m 20 s`, `2 h 14 m`, `3 d 4 h`.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }
         if seconds < 10 { return String(format: "%.1f s", seconds) }
         let whole = Int(seconds)

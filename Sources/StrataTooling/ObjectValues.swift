@@ -1,35 +1,35 @@
 /// Identifies an object: its class and its stable object key (not its row position).
-public struct ObjectRef: Hashable, Sendable {
-    public var className: String
-    public var key: Int64
+package struct ObjectRef: Hashable, Sendable {
+    package var className: String
+    package var key: Int64
 
-    public init(className: String, key: Int64) {
+    package init(className: String, key: Int64) {
         self.className = className
         self.key = key
     }
 }
 
 /// One row of a table: the object (absent for primitive collection items) and its values.
-public struct ObjectRow: Hashable, Sendable {
-    public var ref: ObjectRef?
-    public var values: [DisplayValue]
+package struct ObjectRow: Hashable, Sendable {
+    package var ref: ObjectRef?
+    package var values: [DisplayValue]
 
-    public init(ref: ObjectRef?, values: [DisplayValue]) {
+    package init(ref: ObjectRef?, values: [DisplayValue]) {
         self.ref = ref
         self.values = values
     }
 }
 
 /// One object with every property, for the detail view.
-public struct ObjectDetail: Hashable, Sendable {
-    public var ref: ObjectRef
+package struct ObjectDetail: Hashable, Sendable {
+    package var ref: ObjectRef
     /// Short label (primary key or description) used in breadcrumbs.
-    public var label: String
-    public var properties: [PropertyDescription]
+    package var label: String
+    package var properties: [PropertyDescription]
     /// One per property, same order.
-    public var values: [DisplayValue]
+    package var values: [DisplayValue]
 
-    public init(ref: ObjectRef, label: String, properties: [PropertyDescription], values: [DisplayValue]) {
+    package init(ref: ObjectRef, label: String, properties: [PropertyDescription], values: [DisplayValue]) {
         self.ref = ref
         self.label = label
         self.properties = properties
@@ -38,11 +38,11 @@ public struct ObjectDetail: Hashable, Sendable {
 }
 
 /// An object that links to another one, and through which property.
-public struct Backlink: Hashable, Sendable {
-    public var source: LabeledObjectRef
-    public var property: String
+package struct Backlink: Hashable, Sendable {
+    package var source: LabeledObjectRef
+    package var property: String
 
-    public init(source: LabeledObjectRef, property: String) {
+    package init(source: LabeledObjectRef, property: String) {
         self.source = source
         self.property = property
     }

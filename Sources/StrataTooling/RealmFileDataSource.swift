@@ -8,19 +8,19 @@ import StrataRealm
 /// The file is never written and nothing is created beside it: every edit, add, delete and
 /// compaction is refused with ``readOnlyMessage``. Filter and sort are not run over the reader
 /// yet; they are refused with one line saying how to get a queryable copy.
-public final class RealmFileDataSource: BrowserDataSource {
-    public let realm: RealmFile
-    public let fileInfo: FileInfo
+package final class RealmFileDataSource: BrowserDataSource {
+    package let realm: RealmFile
+    package let fileInfo: FileInfo
     private var classByName: [String: RealmClass] = [:]
 
     /// Opens `path` read-only (`encryptionKey`: the 64-byte key of an encrypted file).
-    public convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
+    package convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
         let realm: RealmFile
         do { realm = try RealmFile.open(path: path, encryptionKey: encryptionKey) } catch { throw Self.browserError(error) }
         self.init(realm: realm, path: path)
     }
 
-    public init(realm: RealmFile, path: String) {
+    package init(realm: RealmFile, path: String) {
         self.realm = realm
         self.fileInfo = FileInfo(path: path, isReadOnly: true, isEncrypted: realm.isEncrypted,
                                  modeDescription: "Realm file, format \(realm.formatVersion), read-only",
@@ -29,7 +29,7 @@ public final class RealmFileDataSource: BrowserDataSource {
     }
 
     /// The one line every refused write shows.
-    public static func readOnlyMessage(path: String) -> String {
+    package static func readOnlyMessage(path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let stem = name.hasSuffix(".realm") ? String(name.dropLast(6)) : name
         return "\(name) is a Realm file opened read-only; convert it with 'strata convert \(name) \(stem).strata' to edit it"
@@ -39,7 +39,7 @@ public final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: File
 
-    public func status() -> FileStatus {
+    package func status() -> FileStatus {
         let free = (try? realm.checkStructure().freeBytes) ?? 0
         return FileStatus(version: UInt64(max(0, realm.transactionVersion ?? 0)), totalBytes: Int64(realm.fileSize),
                           usedBytes: Int64(max(0, realm.fileSize - free)), freeBytes: Int64(free), lockedBytes: 0, participants: 1)
@@ -47,11 +47,11 @@ public final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Schema
 
-    public func classes() -> [ClassSummary] {
+    package func classes() -> [ClassSummary] {
         realm.classes.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
     }
 
-    public func properties(className: String) throws -> [PropertyDescription] {
+    package func properties(className: String) throws -> [PropertyDescription] {
         let c = try realmClass(className)
         return c.properties.map(describe) + c.backlinks.map(describe)
     }
@@ -105,12 +105,12 @@ public final class RealmFileDataSource: BrowserDataSource {
         }
     }
 
-    public func count(className: String, filter: String?) throws -> RowCount {
+    package func count(className: String, filter: String?) throws -> RowCount {
         try refuseQuery(filter, nil)
         return RowCount(try realmClass(className).objectCount)
     }
 
-    public func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
+    package func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
         try refuseQuery(filter, sort)
         let c = try realmClass(className)
         let window = range.clamped(to: 0..<c.objectCount)
@@ -120,12 +120,12 @@ public final class RealmFileDataSource: BrowserDataSource {
         }
     }
 
-    public func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
+    package func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
         try refuseQuery(filter, sort)
         return try wrap { try realm.index(ofKey: object.key, in: object.className) }
     }
 
-    public func object(_ ref: ObjectRef) throws -> ObjectDetail {
+    package func object(_ ref: ObjectRef) throws -> ObjectDetail {
         let c = try realmClass(ref.className)
         let o = try fetch(ref)
         return ObjectDetail(ref: ref, label: label(ref), properties: try properties(className: ref.className),
@@ -139,7 +139,7 @@ public final class RealmFileDataSource: BrowserDataSource {
         return o
     }
 
-    public func backlinks(of ref: ObjectRef) throws -> [Backlink] {
+    package func backlinks(of ref: ObjectRef) throws -> [Backlink] {
         let c = try realmClass(ref.className)
         let o = try fetch(ref)
         var out: [Backlink] = []
@@ -172,12 +172,12 @@ public final class RealmFileDataSource: BrowserDataSource {
         }
     }
 
-    public func collectionCount(owner: ObjectRef, property: String) throws -> Int {
+    package func collectionCount(owner: ObjectRef, property: String) throws -> Int {
         let (_, v) = try collection(owner, property)
         return count(v)
     }
 
-    public func collectionRows(owner: ObjectRef, property: String, range: Range<Int>) throws -> [ObjectRow] {
+    package func collectionRows(owner: ObjectRef, property: String, range: Range<Int>) throws -> [ObjectRow] {
         let (p, v) = try collection(owner, property)
         var entries: [(key: String?, value: RealmValue)]
         if case let .dictionary(d) = v { entries = d.map { ($0.key, $0.value) } } else { entries = items(v).map { (nil, $0) } }
@@ -204,21 +204,21 @@ public final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Writing: always refused
 
-    public func setValue(text: String, property: String, of object: ObjectRef) throws { throw refusal }
+    package func setValue(text: String, property: String, of object: ObjectRef) throws { throw refusal }
     @discardableResult
-    public func createObject(className: String, values: [String: String]) throws -> ObjectRef { throw refusal }
-    public func deleteObject(_ ref: ObjectRef) throws { throw refusal }
-    public func addCollectionItem(text: String, owner: ObjectRef, property: String) throws { throw refusal }
-    public func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
-    public func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
+    package func createObject(className: String, values: [String: String]) throws -> ObjectRef { throw refusal }
+    package func deleteObject(_ ref: ObjectRef) throws { throw refusal }
+    package func addCollectionItem(text: String, owner: ObjectRef, property: String) throws { throw refusal }
+    package func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
+    package func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws { throw refusal }
 
     // MARK: Reports
 
-    public func versions() -> VersionsReport {
+    package func versions() -> VersionsReport {
         VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [])
     }
 
-    public func space() -> SpaceReport {
+    package func space() -> SpaceReport {
         guard let r = try? realm.spaceReport() else {
             return SpaceReport(totalBytes: Int64(realm.fileSize), usedBytes: 0, freeBytes: 0, lockedBytes: 0, classes: [],
                                freeBySize: [], freeByVersion: [], compactedBytes: Int64(realm.fileSize))
@@ -227,7 +227,7 @@ public final class RealmFileDataSource: BrowserDataSource {
     }
 
     /// The Realm space report in the tooling's shape (columns, indexes, free space by size and version).
-    public static func spaceReport(_ r: RealmSpaceReport) -> SpaceReport {
+    package static func spaceReport(_ r: RealmSpaceReport) -> SpaceReport {
         let classes = r.classes.map { c in
             ClassSpace(name: c.name,
                        columns: [NamedBytes(name: "(clusters and keys)", bytes: Int64(c.clusterBytes))]
@@ -243,23 +243,23 @@ public final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Compaction: refused
 
-    public func compactionPlan() -> CompactionPlan {
+    package func compactionPlan() -> CompactionPlan {
         let total = Int64(realm.fileSize)
         return CompactionPlan(totalBytes: total, expectedBytes: total, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
     }
 
-    public func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome { throw refusal }
+    package func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome { throw refusal }
 
     // MARK: Live changes
 
     private var changeHandler: (@Sendable () -> Void)?
 
     /// The reader holds one snapshot; a newer commit on disk is reported by ``hasNewerCommit``.
-    public func setChangeHandler(_ handler: (@Sendable () -> Void)?) { changeHandler = handler }
-    public func pollChanges() -> [ChangeEvent] { [] }
+    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) { changeHandler = handler }
+    package func pollChanges() -> [ChangeEvent] { [] }
 
     /// True when an app committed to the file after it was opened (reopen to see it).
-    public var hasNewerCommit: Bool { realm.hasNewerCommit() }
+    package var hasNewerCommit: Bool { realm.hasNewerCommit() }
 
     // MARK: Display
 

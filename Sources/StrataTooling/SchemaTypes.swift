@@ -1,14 +1,14 @@
 /// One class of the schema as listed in the sidebar.
-public struct ClassSummary: Hashable, Sendable {
-    public var name: String
+package struct ClassSummary: Hashable, Sendable {
+    package var name: String
     /// Number of objects (may be an estimate for huge classes).
-    public var count: RowCount
+    package var count: RowCount
     /// Embedded classes have no objects of their own; they live inside a parent.
-    public var isEmbedded: Bool
+    package var isEmbedded: Bool
     /// Name of the primary key property, if any.
-    public var primaryKey: String?
+    package var primaryKey: String?
 
-    public init(name: String, count: RowCount, isEmbedded: Bool = false, primaryKey: String? = nil) {
+    package init(name: String, count: RowCount, isEmbedded: Bool = false, primaryKey: String? = nil) {
         self.name = name
         self.count = count
         self.isEmbedded = isEmbedded
@@ -17,19 +17,19 @@ public struct ClassSummary: Hashable, Sendable {
 }
 
 /// A number of rows that may be an estimate (a huge class counted lazily).
-public struct RowCount: Hashable, Sendable {
-    public var value: Int
+package struct RowCount: Hashable, Sendable {
+    package var value: Int
     /// `true` when ``value`` is not exact yet.
-    public var isEstimate: Bool
+    package var isEstimate: Bool
 
-    public init(_ value: Int, isEstimate: Bool = false) {
+    package init(_ value: Int, isEstimate: Bool = false) {
         self.value = value
         self.isEstimate = isEstimate
     }
 }
 
 /// The stored type of a property's values (of its elements for collections).
-public enum ValueType: String, Hashable, Sendable, CaseIterable {
+package enum ValueType: String, Hashable, Sendable, CaseIterable {
     case bool, int, float, double, string, data, date, objectId, uuid, decimal128
     /// `AnyRealmValue`.
     case mixed
@@ -38,7 +38,7 @@ public enum ValueType: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What shape a property has.
-public enum PropertyKind: String, Hashable, Sendable {
+package enum PropertyKind: String, Hashable, Sendable {
     /// A single value of ``ValueType``.
     case value
     /// A to-one link to an object of the target class.
@@ -55,21 +55,21 @@ public enum PropertyKind: String, Hashable, Sendable {
     case backlinks
 
     /// Whether values of this kind are collections shown as `[n Type]`.
-    public var isCollection: Bool { self == .list || self == .set || self == .map || self == .backlinks }
+    package var isCollection: Bool { self == .list || self == .set || self == .map || self == .backlinks }
 }
 
 /// A property as the browser shows it.
-public struct PropertyDescription: Hashable, Sendable {
-    public var name: String
-    public var type: ValueType
-    public var kind: PropertyKind
+package struct PropertyDescription: Hashable, Sendable {
+    package var name: String
+    package var type: ValueType
+    package var kind: PropertyKind
     /// The linked/embedded class for `.object` types and backlinks.
-    public var targetClass: String?
-    public var isOptional: Bool
-    public var isIndexed: Bool
-    public var isPrimaryKey: Bool
+    package var targetClass: String?
+    package var isOptional: Bool
+    package var isIndexed: Bool
+    package var isPrimaryKey: Bool
 
-    public init(name: String, type: ValueType, kind: PropertyKind = .value, targetClass: String? = nil,
+    package init(name: String, type: ValueType, kind: PropertyKind = .value, targetClass: String? = nil,
                 isOptional: Bool = false, isIndexed: Bool = false, isPrimaryKey: Bool = false) {
         self.name = name
         self.type = type
@@ -81,7 +81,7 @@ public struct PropertyDescription: Hashable, Sendable {
     }
 
     /// Short type as shown in the detail view and prompts: `Int?`, `List<Dog>`, `Map<String, Int>`.
-    public var typeDescription: String {
+    package var typeDescription: String {
         let element = type == .object ? (targetClass ?? "Object") : type.displayName
         switch kind {
         case .value, .link, .embedded: return element + (isOptional ? "?" : "")
@@ -94,12 +94,12 @@ public struct PropertyDescription: Hashable, Sendable {
 
     /// Whether the browser can edit the value in place with `e` (collections and backlinks are
     /// opened instead; embedded objects are edited field by field).
-    public var isEditableInPlace: Bool { kind == .value || kind == .link }
+    package var isEditableInPlace: Bool { kind == .value || kind == .link }
 }
 
 extension ValueType {
     /// The Swift-facing name of the type.
-    public var displayName: String {
+    package var displayName: String {
         switch self {
         case .bool: "Bool"
         case .int: "Int"
@@ -118,11 +118,11 @@ extension ValueType {
 }
 
 /// Sort order of a class table.
-public struct SortSpec: Hashable, Sendable {
-    public var property: String
-    public var ascending: Bool
+package struct SortSpec: Hashable, Sendable {
+    package var property: String
+    package var ascending: Bool
 
-    public init(property: String, ascending: Bool = true) {
+    package init(property: String, ascending: Bool = true) {
         self.property = property
         self.ascending = ascending
     }

@@ -4,11 +4,11 @@ import StrataQuery
 
 /// Conversions between the engine's values and schema and what the browser, the query layer and
 /// the command line use. Shared by ``DatabaseDataSource`` and the `strata` executable.
-public enum ValueConversion {
+package enum ValueConversion {
     // MARK: Schema
 
     /// How the browser describes a property of the engine's schema.
-    public static func describe(_ p: PropertySchema, in schema: Schema) -> PropertyDescription {
+    package static func describe(_ p: PropertySchema, in schema: Schema) -> PropertyDescription {
         let type: ValueType
         switch p.type {
         case .bool: type = .bool
@@ -46,16 +46,16 @@ public enum ValueConversion {
     }
 
     /// The query layer's view of a schema (for binding RQL).
-    public static func querySchema(_ schema: Schema) -> QuerySchema { QuerySchema(schema) }
+    package static func querySchema(_ schema: Schema) -> QuerySchema { QuerySchema(schema) }
 
     /// A value as the query evaluator compares it.
-    public static func queryValue(_ v: Value) -> QueryValue { QueryValue(v) }
+    package static func queryValue(_ v: Value) -> QueryValue { QueryValue(v) }
 
     // MARK: Text
 
     /// `2024-05-01T12:30:05.123Z`: ISO 8601 in UTC with as many fraction digits as the stored
     /// nanoseconds need (at least milliseconds), so it parses back to the same stored value.
-    public static func isoDate(_ date: Date) -> String {
+    package static func isoDate(_ date: Date) -> String {
         // The engine's own conversion: the text is exactly the stored nanoseconds.
         let ns = Value.storedNanoseconds(date)
         guard ns != Int64.min, ns != Int64.max else { return Value.iso8601(date) }
@@ -74,7 +74,7 @@ public enum ValueConversion {
 
     /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fraction]]`, with `T` or a space, an optional
     /// `Z` or `±HH:MM` offset (UTC when absent), nanosecond precision.
-    public static func parseDate(_ text: String) -> Date? {
+    package static func parseDate(_ text: String) -> Date? {
         var s = Substring(text.trimmingCharacters(in: .whitespaces))
         var offsetSeconds = 0
         if s.hasSuffix("Z") || s.hasSuffix("z") {
@@ -121,7 +121,7 @@ public enum ValueConversion {
     }
 
     /// Lowercase hex of bytes.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
@@ -130,7 +130,7 @@ public enum ValueConversion {
     }
 
     /// Bytes from hex digits (nil when not an even number of hex digits).
-    public static func bytes(hex text: String) -> [UInt8]? {
+    package static func bytes(hex text: String) -> [UInt8]? {
         let chars = Array(text.utf8)
         guard chars.count % 2 == 0 else { return nil }
         var out: [UInt8] = []
@@ -154,7 +154,7 @@ public enum ValueConversion {
     }
 
     /// The shortest text of a float or double that reads back to the same value.
-    public static func numberText(_ v: Value) -> String {
+    package static func numberText(_ v: Value) -> String {
         switch v {
         case .float(let f): return f.isFinite ? "\(f)" : (f.isNaN ? "NaN" : f > 0 ? "Infinity" : "-Infinity")
         case .double(let d): return d.isFinite ? "\(d)" : (d.isNaN ? "NaN" : d > 0 ? "Infinity" : "-Infinity")

@@ -2,20 +2,20 @@ import Foundation
 import StrataObjects
 
 /// A value that could not be read from text (an edit prompt, a CSV cell, a JSON field).
-public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }
 
 /// Reads typed text into engine values by a property's type.
-public enum ValueParser {
+package enum ValueParser {
     /// How binary data is written as text.
-    public enum DataEncoding: Sendable { case hex, base64 }
+    package enum DataEncoding: Sendable { case hex, base64 }
 
     /// Parses the text of one scalar of `type` (not null: the caller decides what null is).
     /// Links are not handled here (the caller resolves them).
-    public static func scalar(_ text: String, type: PropertyType, what: String, data: DataEncoding) throws -> Value {
+    package static func scalar(_ text: String, type: PropertyType, what: String, data: DataEncoding) throws -> Value {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func invalid(_ expected: String) -> InputError {
             InputError("'\(trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed)' is not \(expected) for \(what)")
@@ -73,7 +73,7 @@ public enum ValueParser {
     }
 
     /// Text typed for an `AnyRealmValue`: a number, `true`/`false`, or else a string.
-    public static func mixed(_ text: String) -> Value {
+    package static func mixed(_ text: String) -> Value {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let i = Int64(trimmed) { return .int(i) }
         if trimmed.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }), let d = Double(trimmed), d.isFinite { return .double(d) }

@@ -2,16 +2,16 @@ import Foundation
 import StrataStorage
 
 /// Commits and readers of the file.
-public struct VersionsReport: Hashable, Sendable {
+package struct VersionsReport: Hashable, Sendable {
     /// The newest committed version.
-    public var currentVersion: UInt64
+    package var currentVersion: UInt64
     /// Most recent first.
-    public var commits: [CommitInfo]
-    public var readers: [ReaderSummary]
+    package var commits: [CommitInfo]
+    package var readers: [ReaderSummary]
     /// The process holding the write lock now (nil: nobody writes).
-    public var writeLockHolder: WriteLockHolder?
+    package var writeLockHolder: WriteLockHolder?
 
-    public init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary], writeLockHolder: WriteLockHolder? = nil) {
+    package init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary], writeLockHolder: WriteLockHolder? = nil) {
         self.currentVersion = currentVersion
         self.commits = commits
         self.readers = readers
@@ -19,7 +19,7 @@ public struct VersionsReport: Hashable, Sendable {
     }
 
     // `WriteLockHolder` is Equatable only (StrataStorage); hash what identifies it.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(currentVersion)
         hasher.combine(commits)
         hasher.combine(readers)
@@ -29,14 +29,14 @@ public struct VersionsReport: Hashable, Sendable {
 }
 
 /// One commit.
-public struct CommitInfo: Hashable, Sendable {
-    public var version: UInt64
-    public var time: Date
-    public var pid: Int32
+package struct CommitInfo: Hashable, Sendable {
+    package var version: UInt64
+    package var time: Date
+    package var pid: Int32
     /// What changed, e.g. `Person: 1 modified; Dog: 2 inserted`.
-    public var summary: String
+    package var summary: String
 
-    public init(version: UInt64, time: Date, pid: Int32, summary: String) {
+    package init(version: UInt64, time: Date, pid: Int32, summary: String) {
         self.version = version
         self.time = time
         self.pid = pid
@@ -45,18 +45,18 @@ public struct CommitInfo: Hashable, Sendable {
 }
 
 /// A reader slot of the lock file.
-public struct ReaderSummary: Hashable, Sendable {
-    public var pid: Int32
-    public var threadLabel: String
-    public var pinnedVersion: UInt64
+package struct ReaderSummary: Hashable, Sendable {
+    package var pid: Int32
+    package var threadLabel: String
+    package var pinnedVersion: UInt64
     /// When the reader pinned its version.
-    public var since: Date
+    package var since: Date
     /// Bytes freed since the pinned version that cannot be reused while it is held.
-    public var bytesPinned: Int64
+    package var bytesPinned: Int64
     /// `false` when the process has died and the slot is stale.
-    public var isAlive: Bool
+    package var isAlive: Bool
 
-    public init(pid: Int32, threadLabel: String, pinnedVersion: UInt64, since: Date, bytesPinned: Int64, isAlive: Bool) {
+    package init(pid: Int32, threadLabel: String, pinnedVersion: UInt64, since: Date, bytesPinned: Int64, isAlive: Bool) {
         self.pid = pid
         self.threadLabel = threadLabel
         self.pinnedVersion = pinnedVersion
