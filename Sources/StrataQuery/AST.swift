@@ -6,11 +6,11 @@
 
 /// A whole query: a predicate followed by `SORT`, `DISTINCT` and `LIMIT` clauses, which apply in
 /// the order written (as in Realm: `LIMIT(5) SORT(a ASC)` sorts the first five).
-public struct ParsedQuery: Hashable, Sendable {
-    public var predicate: QueryPredicate
-    public var ordering: [QueryOrderingClause]
+package struct ParsedQuery: Hashable, Sendable {
+    package var predicate: QueryPredicate
+    package var ordering: [QueryOrderingClause]
 
-    public init(predicate: QueryPredicate, ordering: [QueryOrderingClause] = []) {
+    package init(predicate: QueryPredicate, ordering: [QueryOrderingClause] = []) {
         self.predicate = predicate
         self.ordering = ordering
     }
@@ -18,7 +18,7 @@ public struct ParsedQuery: Hashable, Sendable {
 
 /// A boolean condition. `and`/`or` are n-ary and flattened by the parser (never nested directly
 /// in the same kind), each holding at least two operands.
-public indirect enum QueryPredicate: Hashable, Sendable {
+package indirect enum QueryPredicate: Hashable, Sendable {
     /// `TRUEPREDICATE` (true) or `FALSEPREDICATE` (false).
     case constant(Bool)
     case and([QueryPredicate])
@@ -28,21 +28,21 @@ public indirect enum QueryPredicate: Hashable, Sendable {
 
     /// The top-level AND clauses: the operands of a top-level `and`, or `[self]`.
     /// A scan can evaluate them one at a time and use an index for any `property == constant` one.
-    public var conjuncts: [QueryPredicate] {
+    package var conjuncts: [QueryPredicate] {
         if case .and(let parts) = self { return parts }
         return [self]
     }
 }
 
 /// `ANY`/`SOME`, `ALL`, `NONE` before a comparison whose left side goes through a collection.
-public enum QueryQuantifier: String, Hashable, Sendable {
+package enum QueryQuantifier: String, Hashable, Sendable {
     case anyOf = "ANY"
     case allOf = "ALL"
     case noneOf = "NONE"
 }
 
 /// A comparison operator. `=` and `==` are both `equal`; `<>` and `!=` are both `notEqual`.
-public enum QueryOperator: String, Hashable, Sendable, CaseIterable {
+package enum QueryOperator: String, Hashable, Sendable, CaseIterable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"
@@ -59,7 +59,7 @@ public enum QueryOperator: String, Hashable, Sendable, CaseIterable {
     case between = "BETWEEN"
 
     /// True for the operators that take `[c]`/`[d]` modifiers.
-    public var acceptsStringOptions: Bool {
+    package var acceptsStringOptions: Bool {
         switch self {
         case .equal, .notEqual, .beginsWith, .endsWith, .contains, .like, .in: return true
         default: return false
@@ -67,7 +67,7 @@ public enum QueryOperator: String, Hashable, Sendable, CaseIterable {
     }
 
     /// True for BEGINSWITH, ENDSWITH, CONTAINS and LIKE.
-    public var isStringOperator: Bool {
+    package var isStringOperator: Bool {
         switch self {
         case .beginsWith, .endsWith, .contains, .like: return true
         default: return false
@@ -75,7 +75,7 @@ public enum QueryOperator: String, Hashable, Sendable, CaseIterable {
     }
 
     /// True for < <= > >= and BETWEEN.
-    public var isOrdering: Bool {
+    package var isOrdering: Bool {
         switch self {
         case .less, .lessOrEqual, .greater, .greaterOrEqual, .between: return true
         default: return false
@@ -84,25 +84,25 @@ public enum QueryOperator: String, Hashable, Sendable, CaseIterable {
 }
 
 /// The `[c]`, `[d]`, `[cd]` modifiers of string comparisons.
-public struct QueryStringOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct QueryStringOptions: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `[c]`: compare after Unicode case folding.
-    public static let caseInsensitive = QueryStringOptions(rawValue: 1)
+    package static let caseInsensitive = QueryStringOptions(rawValue: 1)
     /// `[d]`: compare after removing diacritics (combining marks after canonical decomposition).
-    public static let diacriticInsensitive = QueryStringOptions(rawValue: 2)
+    package static let diacriticInsensitive = QueryStringOptions(rawValue: 2)
 }
 
 /// `left op[options] right`, optionally quantified.
-public struct QueryComparison: Hashable, Sendable {
+package struct QueryComparison: Hashable, Sendable {
     /// Explicit quantifier, or nil (implicit ANY when a side goes through a collection).
-    public var quantifier: QueryQuantifier?
-    public var left: QueryExpression
-    public var op: QueryOperator
-    public var options: QueryStringOptions
-    public var right: QueryExpression
+    package var quantifier: QueryQuantifier?
+    package var left: QueryExpression
+    package var op: QueryOperator
+    package var options: QueryStringOptions
+    package var right: QueryExpression
 
-    public init(_ left: QueryExpression, _ op: QueryOperator, _ right: QueryExpression,
+    package init(_ left: QueryExpression, _ op: QueryOperator, _ right: QueryExpression,
                 options: QueryStringOptions = [], quantifier: QueryQuantifier? = nil) {
         self.left = left
         self.op = op
@@ -113,7 +113,7 @@ public struct QueryComparison: Hashable, Sendable {
 }
 
 /// One side of a comparison.
-public indirect enum QueryExpression: Hashable, Sendable {
+package indirect enum QueryExpression: Hashable, Sendable {
     case keyPath(QueryKeyPath)
     /// A literal: `3`, `-2.5`, `'x'`, `true`, `nil`, `T2024-01-01@10:00:00`, `oid(...)`, ...
     /// Integer literals are `.int`, other numbers `.double`.
@@ -128,13 +128,13 @@ public indirect enum QueryExpression: Hashable, Sendable {
 
 /// `SUBQUERY(collection, $variable, predicate)`: `predicate` is evaluated for each element of
 /// `collection` with the element bound to `$variable`.
-public struct QuerySubquery: Hashable, Sendable {
-    public var collection: QueryKeyPath
+package struct QuerySubquery: Hashable, Sendable {
+    package var collection: QueryKeyPath
     /// The variable name without `$`.
-    public var variable: String
-    public var predicate: QueryPredicate
+    package var variable: String
+    package var predicate: QueryPredicate
 
-    public init(collection: QueryKeyPath, variable: String, predicate: QueryPredicate) {
+    package init(collection: QueryKeyPath, variable: String, predicate: QueryPredicate) {
         self.collection = collection
         self.variable = variable
         self.predicate = predicate
@@ -147,7 +147,7 @@ public enum QueryAggregate: String, Hashable, Sendable, CaseIterable {
 }
 
 /// One step of a key path.
-public enum QueryKeyPathComponent: Hashable, Sendable {
+package enum QueryKeyPathComponent: Hashable, Sendable {
     /// A property name.
     case property(String)
     /// `@links.Class.property`: objects of `Class` whose `property` links here.
@@ -165,25 +165,25 @@ public enum QueryKeyPathComponent: Hashable, Sendable {
 }
 
 /// `owner.name`, `dogs.@avg.age`, `@links.Person.dogs.@count`, `$d.age` (inside a SUBQUERY).
-public struct QueryKeyPath: Hashable, Sendable {
+package struct QueryKeyPath: Hashable, Sendable {
     /// The SUBQUERY variable the path starts from (without `$`), or nil for the queried object.
-    public var variable: String?
-    public var components: [QueryKeyPathComponent]
+    package var variable: String?
+    package var components: [QueryKeyPathComponent]
 
-    public init(variable: String? = nil, _ components: [QueryKeyPathComponent]) {
+    package init(variable: String? = nil, _ components: [QueryKeyPathComponent]) {
         self.variable = variable
         self.components = components
     }
 
     /// A path of plain property names: `QueryKeyPath("owner.name")`.
-    public init(_ dotted: String) {
+    package init(_ dotted: String) {
         self.variable = nil
         self.components = dotted.split(separator: ".").map { .property(String($0)) }
     }
 }
 
 /// A clause after the predicate.
-public enum QueryOrderingClause: Hashable, Sendable {
+package enum QueryOrderingClause: Hashable, Sendable {
     /// `SORT(a ASC, b DESC)`.
     case sort([QuerySortKey])
     /// `DISTINCT(a, b)`: keeps the first object of each combination of values.
@@ -193,10 +193,10 @@ public enum QueryOrderingClause: Hashable, Sendable {
 }
 
 /// One key of a `SORT` clause.
-public struct QuerySortKey: Hashable, Sendable {
-    public var keyPath: QueryKeyPath
-    public var ascending: Bool
-    public init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
+package struct QuerySortKey: Hashable, Sendable {
+    package var keyPath: QueryKeyPath
+    package var ascending: Bool
+    package init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
     }

@@ -4,13 +4,13 @@ import Foundation
 // `try RQL.parse(t.description) == t` (tested by round-trip tests over generated trees).
 
 extension ParsedQuery: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         ([predicate.description] + ordering.map(\.description)).joined(separator: " ")
     }
 }
 
 extension QueryPredicate: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .constant(let b): return b ? "TRUEPREDICATE" : "FALSEPREDICATE"
         case .comparison(let c): return c.description
@@ -35,7 +35,7 @@ extension QueryPredicate: CustomStringConvertible {
 }
 
 extension QueryComparison: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         var s = ""
         if let q = quantifier { s += q.rawValue + " " }
         s += left.description + " " + op.rawValue
@@ -47,7 +47,7 @@ extension QueryComparison: CustomStringConvertible {
 }
 
 extension QueryExpression: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .keyPath(let k): return k.description
         case .constant(let v): return v.literal
@@ -60,7 +60,7 @@ extension QueryExpression: CustomStringConvertible {
 }
 
 extension QueryKeyPath: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         var s = variable.map { "$" + $0 } ?? ""
         for c in components {
             switch c {
@@ -83,7 +83,7 @@ extension QueryKeyPath: CustomStringConvertible {
 }
 
 extension QueryOrderingClause: CustomStringConvertible {
-    public var description: String {
+    package var description: String {
         switch self {
         case .sort(let keys):
             return "SORT(" + keys.map { "\($0.keyPath) \($0.ascending ? "ASC" : "DESC")" }.joined(separator: ", ") + ")"
@@ -98,7 +98,7 @@ extension QueryOrderingClause: CustomStringConvertible {
 extension QueryValue: CustomStringConvertible {
     /// The value as an RQL literal (`object` and `list` values, which have no literal form, print
     /// as `Class#key` and `{...}`).
-    public var literal: String {
+    package var literal: String {
         switch self {
         case .null: return "nil"
         case .bool(let b): return b ? "true" : "false"
@@ -117,7 +117,7 @@ extension QueryValue: CustomStringConvertible {
     }
 
     /// How a value is named in error messages: `number 3`, `string 'x'`, `null`, ...
-    public var spoken: String {
+    package var spoken: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean \(literal)"

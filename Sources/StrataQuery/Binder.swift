@@ -4,7 +4,7 @@ extension ParsedQuery {
     /// Checks the query against `schema` for objects of `className`, substitutes `arguments`
     /// for `$0`, `$1`, ... and resolves every key path. Throws a `QueryError` for unknown
     /// classes or properties, argument problems and type mismatches.
-    public func bind(to schema: QuerySchema, className: String,
+    package func bind(to schema: QuerySchema, className: String,
                      arguments: [QueryValue] = []) throws(QueryError) -> BoundQuery {
         var binder = Binder(schema: schema, arguments: arguments)
         return try binder.bind(self, className: className)

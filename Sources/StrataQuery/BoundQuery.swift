@@ -1,14 +1,14 @@
 /// A query checked against a `QuerySchema`: property names resolved to typed path steps,
 /// arguments substituted, constants converted to the type they are compared with. This is what
 /// evaluators (the reference `QueryEvaluator`, or the engine's column scans) execute.
-public struct BoundQuery: Hashable, Sendable {
+package struct BoundQuery: Hashable, Sendable {
     /// The class the query selects from.
-    public var className: String
-    public var predicate: BoundPredicate
+    package var className: String
+    package var predicate: BoundPredicate
     /// SORT / DISTINCT / LIMIT in the order written.
-    public var ordering: [BoundOrderingClause]
+    package var ordering: [BoundOrderingClause]
 
-    public init(className: String, predicate: BoundPredicate, ordering: [BoundOrderingClause] = []) {
+    package init(className: String, predicate: BoundPredicate, ordering: [BoundOrderingClause] = []) {
         self.className = className
         self.predicate = predicate
         self.ordering = ordering
@@ -16,7 +16,7 @@ public struct BoundQuery: Hashable, Sendable {
 }
 
 /// A bound boolean condition (same shape as `QueryPredicate`).
-public indirect enum BoundPredicate: Hashable, Sendable {
+package indirect enum BoundPredicate: Hashable, Sendable {
     case constant(Bool)
     case and([BoundPredicate])
     case or([BoundPredicate])
@@ -24,7 +24,7 @@ public indirect enum BoundPredicate: Hashable, Sendable {
     case comparison(BoundComparison)
 
     /// The top-level AND clauses: the operands of a top-level `and`, or `[self]`.
-    public var conjuncts: [BoundPredicate] {
+    package var conjuncts: [BoundPredicate] {
         if case .and(let parts) = self { return parts }
         return [self]
     }
@@ -35,14 +35,14 @@ public indirect enum BoundPredicate: Hashable, Sendable {
 /// - `quantifier == nil` ⇒ neither side is to-many; otherwise at least the left side is, and for
 ///   `allOf`/`noneOf` the right side is single-valued.
 /// - The types of both sides are compatible for `op` (mixed values are checked at run time).
-public struct BoundComparison: Hashable, Sendable {
-    public var quantifier: QueryQuantifier?
-    public var left: BoundOperand
-    public var op: QueryOperator
-    public var options: QueryStringOptions
-    public var right: BoundOperand
+package struct BoundComparison: Hashable, Sendable {
+    package var quantifier: QueryQuantifier?
+    package var left: BoundOperand
+    package var op: QueryOperator
+    package var options: QueryStringOptions
+    package var right: BoundOperand
 
-    public init(_ left: BoundOperand, _ op: QueryOperator, _ right: BoundOperand,
+    package init(_ left: BoundOperand, _ op: QueryOperator, _ right: BoundOperand,
                 options: QueryStringOptions = [], quantifier: QueryQuantifier? = nil) {
         self.left = left
         self.op = op
@@ -54,7 +54,7 @@ public struct BoundComparison: Hashable, Sendable {
     /// If this clause is `property == constant` (either order, no `[c]`/`[d]`) on a scalar
     /// property of the queried object itself, the property name and the constant: the shape an
     /// index lookup can answer.
-    public var propertyEqualsConstant: (property: String, value: QueryValue)? {
+    package var propertyEqualsConstant: (property: String, value: QueryValue)? {
         guard op == .equal, options.isEmpty, quantifier == nil else { return nil }
         switch (left, right) {
         case (.path(let p), .value(let v)), (.value(let v), .path(let p)):
@@ -67,7 +67,7 @@ public struct BoundComparison: Hashable, Sendable {
 }
 
 /// One side of a bound comparison.
-public indirect enum BoundOperand: Hashable, Sendable {
+package indirect enum BoundOperand: Hashable, Sendable {
     /// A constant (literal or argument), converted to the type of the other side when numeric.
     case value(QueryValue)
     /// The right side of IN (any number of values) or BETWEEN (low, high).
@@ -78,35 +78,35 @@ public indirect enum BoundOperand: Hashable, Sendable {
 }
 
 /// `SUBQUERY(collection, $variable, predicate).@count`, bound.
-public struct BoundSubquery: Hashable, Sendable {
+package struct BoundSubquery: Hashable, Sendable {
     /// A to-many path; its elements are bound to `variable` in turn.
-    public var collection: BoundKeyPath
-    public var variable: String
-    public var predicate: BoundPredicate
+    package var collection: BoundKeyPath
+    package var variable: String
+    package var predicate: BoundPredicate
 }
 
 /// A resolved key path: a chain of steps from the queried object (or a SUBQUERY variable).
-public struct BoundKeyPath: Hashable, Sendable {
+package struct BoundKeyPath: Hashable, Sendable {
     /// The SUBQUERY variable the path starts at, or nil for the queried object.
-    public var variable: String?
-    public var steps: [BoundPathStep]
+    package var variable: String?
+    package var steps: [BoundPathStep]
     /// The type of each value the path yields: a scalar type, or `.link(Class)` for objects.
-    public var type: QueryPropertyType
+    package var type: QueryPropertyType
     /// True when the path can yield several values (it crosses a list, set, map or backlinks
     /// outside of a collection operator).
-    public var isToMany: Bool
+    package var isToMany: Bool
     /// The path as written, for messages.
-    public var text: String
+    package var text: String
 
     /// The property name when the path is a single scalar property of the queried object.
-    public var directProperty: String? {
+    package var directProperty: String? {
         guard variable == nil, steps.count == 1, case .value(let name, _) = steps[0] else { return nil }
         return name
     }
 }
 
 /// One resolved step of a key path. Steps marked to-many turn one item into any number.
-public indirect enum BoundPathStep: Hashable, Sendable {
+package indirect enum BoundPathStep: Hashable, Sendable {
     /// To-one link; a null link yields nothing.
     case link(property: String, target: String)
     /// List or set of links (to-many).
@@ -135,7 +135,7 @@ public indirect enum BoundPathStep: Hashable, Sendable {
     case aggregate(BoundAggregate)
 
     /// True for the steps that can yield several items.
-    public var isToMany: Bool {
+    package var isToMany: Bool {
         switch self {
         case .links, .backlinks, .allBacklinks, .linkMapValues, .values, .mapValues, .mapKeys: return true
         default: return false
@@ -144,29 +144,29 @@ public indirect enum BoundPathStep: Hashable, Sendable {
 }
 
 /// `collection.@op` or `collection.@op.element.path`.
-public struct BoundAggregate: Hashable, Sendable {
+package struct BoundAggregate: Hashable, Sendable {
     /// `.size` on collections is bound as `.count`.
-    public var op: QueryAggregate
+    package var op: QueryAggregate
     /// A to-many step.
-    public var collection: BoundPathStep
+    package var collection: BoundPathStep
     /// For collections of objects: the to-one path from each element to the aggregated value.
-    public var elementPath: [BoundPathStep]
+    package var elementPath: [BoundPathStep]
     /// The type of the result.
-    public var type: QueryPropertyType
+    package var type: QueryPropertyType
 }
 
 /// A bound SORT / DISTINCT / LIMIT clause.
-public enum BoundOrderingClause: Hashable, Sendable {
+package enum BoundOrderingClause: Hashable, Sendable {
     case sort([BoundSortKey])
     case distinct([BoundKeyPath])
     case limit(Int)
 }
 
 /// A bound sort key: a single-valued path and a direction.
-public struct BoundSortKey: Hashable, Sendable {
-    public var path: BoundKeyPath
-    public var ascending: Bool
-    public init(path: BoundKeyPath, ascending: Bool) {
+package struct BoundSortKey: Hashable, Sendable {
+    package var path: BoundKeyPath
+    package var ascending: Bool
+    package init(path: BoundKeyPath, ascending: Bool) {
         self.path = path
         self.ascending = ascending
     }

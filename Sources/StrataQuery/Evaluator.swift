@@ -14,10 +14,10 @@ import Foundation
 ///   no left value does (true when there are none).
 /// - Collection operators apply to one collection instance at a time: `@count` counts elements,
 ///   `@sum` of nothing is 0, `@min`/`@max`/`@avg` of nothing are null; null elements are skipped.
-public struct QueryEvaluator<Access: QueryObjectAccess> {
-    public let access: Access
+package struct QueryEvaluator<Access: QueryObjectAccess> {
+    package let access: Access
 
-    public init(_ access: Access) { self.access = access }
+    package init(_ access: Access) { self.access = access }
 
     /// Something a path step works on.
     private enum Item {
@@ -26,19 +26,19 @@ public struct QueryEvaluator<Access: QueryObjectAccess> {
     }
 
     /// Whether `object` satisfies `predicate`.
-    public func matches(_ object: Access.Object, _ predicate: BoundPredicate) -> Bool {
+    package func matches(_ object: Access.Object, _ predicate: BoundPredicate) -> Bool {
         evaluate(predicate, root: object, variables: [:])
     }
 
     /// The objects satisfying the query's predicate, then sorted, made distinct and limited by
     /// its SORT/DISTINCT/LIMIT clauses in the order written.
-    public func run<S: Sequence>(_ query: BoundQuery, over objects: S) -> [Access.Object] where S.Element == Access.Object {
+    package func run<S: Sequence>(_ query: BoundQuery, over objects: S) -> [Access.Object] where S.Element == Access.Object {
         let matched = objects.filter { matches($0, query.predicate) }
         return applyOrdering(query.ordering, to: matched)
     }
 
     /// Evaluates a single-valued key path on an object (used for sorting and distinct).
-    public func value(of path: BoundKeyPath, on object: Access.Object) -> QueryValue {
+    package func value(of path: BoundKeyPath, on object: Access.Object) -> QueryValue {
         values(path, root: object, variables: [:]).first ?? .null
     }
 

@@ -3,7 +3,7 @@
 /// instance, a dictionary...). Property names are those of the `QuerySchema` the query was
 /// bound against, and the evaluator only asks for a property in the way its type allows
 /// (e.g. `objects(of:property:)` only for lists and sets of links).
-public protocol QueryObjectAccess {
+package protocol QueryObjectAccess {
     associatedtype Object
 
     /// The value of a scalar or mixed property (`.null` when unset).

@@ -1,6 +1,6 @@
 /// The type of a property as the query layer sees it. The object engine describes its schema with
 /// these so queries can be type-checked without depending on the engine.
-public indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConvertible {
+package indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConvertible {
     case bool, int, double, float, string, data, date, objectId, uuid, decimal
     /// A mixed value (`AnyRealmValue`): any scalar, checked at evaluation time.
     case any
@@ -16,7 +16,7 @@ public indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConverti
     case linkingObjects(originClass: String, property: String)
 
     /// True for the scalar cases (including `any`).
-    public var isScalar: Bool {
+    package var isScalar: Bool {
         switch self {
         case .bool, .int, .double, .float, .string, .data, .date, .objectId, .uuid, .decimal, .any: return true
         default: return false
@@ -24,7 +24,7 @@ public indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConverti
     }
 
     /// True for int, double, float and decimal.
-    public var isNumeric: Bool {
+    package var isNumeric: Bool {
         switch self {
         case .int, .double, .float, .decimal: return true
         default: return false
@@ -32,7 +32,7 @@ public indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConverti
     }
 
     /// The name used in error messages (RealmSwift's vocabulary).
-    public var description: String {
+    package var description: String {
         switch self {
         case .bool: return "Bool"
         case .int: return "Int"
@@ -55,14 +55,14 @@ public indirect enum QueryPropertyType: Hashable, Sendable, CustomStringConverti
 }
 
 /// One property of a class.
-public struct QueryProperty: Hashable, Sendable {
-    public var name: String
-    public var type: QueryPropertyType
+package struct QueryProperty: Hashable, Sendable {
+    package var name: String
+    package var type: QueryPropertyType
     /// Whether a scalar or link may be null. Informational: comparisons with `nil` are allowed
     /// on every property (they simply never match a non-optional value).
-    public var isOptional: Bool
+    package var isOptional: Bool
 
-    public init(_ name: String, _ type: QueryPropertyType, optional: Bool = false) {
+    package init(_ name: String, _ type: QueryPropertyType, optional: Bool = false) {
         self.name = name
         self.type = type
         self.isOptional = optional
@@ -70,30 +70,30 @@ public struct QueryProperty: Hashable, Sendable {
 }
 
 /// One class: a name and its properties in declaration order.
-public struct QueryClass: Hashable, Sendable {
-    public var name: String
-    public var properties: [QueryProperty]
+package struct QueryClass: Hashable, Sendable {
+    package var name: String
+    package var properties: [QueryProperty]
 
-    public init(_ name: String, _ properties: [QueryProperty]) {
+    package init(_ name: String, _ properties: [QueryProperty]) {
         self.name = name
         self.properties = properties
     }
 
     /// The property with this exact (case-sensitive) name.
-    public func property(named name: String) -> QueryProperty? {
+    package func property(named name: String) -> QueryProperty? {
         properties.first { $0.name == name }
     }
 }
 
 /// The schema a query is bound against: classes by name.
-public struct QuerySchema: Hashable, Sendable {
-    public var classes: [String: QueryClass]
+package struct QuerySchema: Hashable, Sendable {
+    package var classes: [String: QueryClass]
 
-    public init(_ classes: [QueryClass]) {
+    package init(_ classes: [QueryClass]) {
         var byName: [String: QueryClass] = [:]
         for c in classes { byName[c.name] = c }
         self.classes = byName
     }
 
-    public func classNamed(_ name: String) -> QueryClass? { classes[name] }
+    package func classNamed(_ name: String) -> QueryClass? { classes[name] }
 }

@@ -118,7 +118,7 @@ public enum QueryValue: Hashable, Sendable {
     }
 
     /// The scalar type of the value, or nil for null, objects and lists.
-    public var scalarType: QueryPropertyType? {
+    package var scalarType: QueryPropertyType? {
         switch self {
         case .null, .list: return nil
         case .bool: return .bool

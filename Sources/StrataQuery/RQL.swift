@@ -18,16 +18,16 @@
 ///     let query = try RQL.compile("age > $0 AND name BEGINSWITH[c] 'b' SORT(age DESC) LIMIT(10)",
 ///                                 schema: schema, className: "Person", arguments: [.int(3)])
 ///     let people = QueryEvaluator(store).run(query, over: store.all("Person"))
-public enum RQL {
+package enum RQL {
     /// Parses a query string. Throws a `QueryError` of kind `.syntax` naming the 1-based position
     /// and what was expected.
-    public static func parse(_ text: String) throws(QueryError) -> ParsedQuery {
+    package static func parse(_ text: String) throws(QueryError) -> ParsedQuery {
         var parser = Parser(tokens: try Lexer.tokenize(text))
         return try parser.parseQuery()
     }
 
     /// Parses a predicate only (SORT/DISTINCT/LIMIT clauses are an error).
-    public static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
+    package static func parsePredicate(_ text: String) throws(QueryError) -> QueryPredicate {
         let q = try parse(text)
         if !q.ordering.isEmpty {
             throw QueryError(kind: .syntax, message: "Invalid query: SORT, DISTINCT and LIMIT are not allowed here")
@@ -36,7 +36,7 @@ public enum RQL {
     }
 
     /// Parses and binds in one step.
-    public static func compile(_ text: String, schema: QuerySchema, className: String,
+    package static func compile(_ text: String, schema: QuerySchema, className: String,
                                arguments: [QueryValue] = []) throws(QueryError) -> BoundQuery {
         try parse(text).bind(to: schema, className: className, arguments: arguments)
     }

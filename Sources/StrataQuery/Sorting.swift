@@ -11,7 +11,7 @@ import Foundation
 
 extension QueryEvaluator {
     /// Applies SORT / DISTINCT / LIMIT clauses in order.
-    public func applyOrdering(_ clauses: [BoundOrderingClause], to objects: [Access.Object]) -> [Access.Object] {
+    package func applyOrdering(_ clauses: [BoundOrderingClause], to objects: [Access.Object]) -> [Access.Object] {
         var result = objects
         for clause in clauses {
             switch clause {
@@ -24,7 +24,7 @@ extension QueryEvaluator {
     }
 
     /// Stable sort by several keys.
-    public func sorted(_ objects: [Access.Object], by keys: [BoundSortKey]) -> [Access.Object] {
+    package func sorted(_ objects: [Access.Object], by keys: [BoundSortKey]) -> [Access.Object] {
         let decorated = objects.enumerated().map { (index, object) in
             (index: index, object: object, key: keys.map { value(of: $0.path, on: object) })
         }
@@ -40,7 +40,7 @@ extension QueryEvaluator {
     }
 
     /// Keeps the first object of each distinct combination of values.
-    public func distinct(_ objects: [Access.Object], by paths: [BoundKeyPath]) -> [Access.Object] {
+    package func distinct(_ objects: [Access.Object], by paths: [BoundKeyPath]) -> [Access.Object] {
         var seen = Set<[DistinctKey]>()
         var out: [Access.Object] = []
         for o in objects {

@@ -10,10 +10,10 @@ import StrataObjects
 /// evaluating many objects of one cluster in key order costs one cluster lookup. Backlinks
 /// are answered from a reverse map built once per (origin class, property) and transaction.
 /// Read errors (which only a damaged file produces) read as null / empty.
-public struct DBObjectAccess: QueryObjectAccess {
-    public typealias Object = ObjectLink
+package struct DBObjectAccess: QueryObjectAccess {
+    package typealias Object = ObjectLink
 
-    public let txn: DBTransaction
+    package let txn: DBTransaction
     let cache: Cache
 
     final class Cache {
@@ -30,7 +30,7 @@ public struct DBObjectAccess: QueryObjectAccess {
     /// Objects this access has returned through links so far.
     var objectsReached: Int { cache.objectsReached }
 
-    public init(_ txn: DBTransaction) {
+    package init(_ txn: DBTransaction) {
         self.txn = txn
         self.cache = Cache()
     }
@@ -58,14 +58,14 @@ public struct DBObjectAccess: QueryObjectAccess {
         return (col, row)
     }
 
-    public func value(of object: ObjectLink, property: String) -> QueryValue {
+    package func value(of object: ObjectLink, property: String) -> QueryValue {
         guard let (col, row) = locate(object, property) else { return .null }
         let v = readQueryValue(col, row)
         if case .object(let r) = v, (try? txn.exists(r.className, r.key)) != true { return .null }
         return v
     }
 
-    public func link(of object: ObjectLink, property: String) -> ObjectLink? {
+    package func link(of object: ObjectLink, property: String) -> ObjectLink? {
         guard let (col, row) = locate(object, property), !col.isNull(row),
               let target = col.property.objectClassName else { return nil }
         let key = col.int(row)
@@ -74,23 +74,23 @@ public struct DBObjectAccess: QueryObjectAccess {
         return ObjectLink(className: target, key: key)
     }
 
-    public func objects(of object: ObjectLink, property: String) -> [ObjectLink] {
+    package func objects(of object: ObjectLink, property: String) -> [ObjectLink] {
         guard let items = try? txn.list(object.className, object.key, property) else { return [] }
         cache.objectsReached += items.count
         return items.compactMap { if case .object(let l) = $0 { return l } else { return nil } }
     }
 
-    public func values(of object: ObjectLink, property: String) -> [QueryValue] {
+    package func values(of object: ObjectLink, property: String) -> [QueryValue] {
         guard let items = try? txn.list(object.className, object.key, property) else { return [] }
         return items.map(QueryValue.init)
     }
 
-    public func map(of object: ObjectLink, property: String) -> [(key: String, value: QueryValue)] {
+    package func map(of object: ObjectLink, property: String) -> [(key: String, value: QueryValue)] {
         guard let entries = try? txn.map(object.className, object.key, property) else { return [] }
         return entries.map { (key: $0.key, value: QueryValue($0.value)) }
     }
 
-    public func objectMap(of object: ObjectLink, property: String) -> [(key: String, value: ObjectLink?)] {
+    package func objectMap(of object: ObjectLink, property: String) -> [(key: String, value: ObjectLink?)] {
         guard let entries = try? txn.map(object.className, object.key, property) else { return [] }
         cache.objectsReached += entries.count
         return entries.map { e in
@@ -99,13 +99,13 @@ public struct DBObjectAccess: QueryObjectAccess {
         }
     }
 
-    public func backlinks(of object: ObjectLink, originClass: String, property: String) -> [ObjectLink] {
+    package func backlinks(of object: ObjectLink, originClass: String, property: String) -> [ObjectLink] {
         let map = reverseMap(originClass, property)
         cache.objectsReached += map[object.key]?.count ?? 0
         return (map[object.key] ?? []).map { ObjectLink(className: originClass, key: $0) }
     }
 
-    public func backlinkCount(of object: ObjectLink) -> Int {
+    package func backlinkCount(of object: ObjectLink) -> Int {
         var n = 0
         for (cls, prop) in txn.incomingLinks(object.className) {
             n += reverseMap(cls, prop)[object.key]?.count ?? 0
@@ -113,7 +113,7 @@ public struct DBObjectAccess: QueryObjectAccess {
         return n
     }
 
-    public func reference(of object: ObjectLink) -> QueryObjectRef {
+    package func reference(of object: ObjectLink) -> QueryObjectRef {
         QueryObjectRef(className: object.className, key: object.key)
     }
 

@@ -2,20 +2,20 @@ import Foundation
 import StrataObjects
 
 /// What the last operations of a `QueryExecutor` did, for tests and diagnostics.
-public struct QueryStatistics: Hashable, Sendable {
+package struct QueryStatistics: Hashable, Sendable {
     /// Clusters whose columns were scanned.
-    public var clustersScanned = 0
+    package var clustersScanned = 0
     /// Rows of those clusters that were candidates.
-    public var rowsScanned = 0
+    package var rowsScanned = 0
     /// Index or primary-key lookups made instead of scanning.
-    public var indexLookups = 0
+    package var indexLookups = 0
     /// Objects handed to the reference evaluator (for comparisons the scans do not handle).
-    public var fallbackEvaluations = 0
+    package var fallbackEvaluations = 0
     /// Objects reached by following links: by the reference evaluator (each target it reads,
     /// after removing repeats per hop) and by link-path sets (each object whose links were read,
     /// once per hop). Bounded by hops × objects per evaluated object, resp. per query.
-    public var objectsVisited = 0
-    public init() {}
+    package var objectsVisited = 0
+    package init() {}
 }
 
 /// Runs bound queries against one `DBTransaction` by scanning columns cluster by cluster.
@@ -31,14 +31,14 @@ public struct QueryStatistics: Hashable, Sendable {
 ///
 /// The executor reads through the transaction and holds no state between calls other than
 /// `statistics`. It belongs to the transaction's thread.
-public final class QueryExecutor {
-    public let txn: DBTransaction
-    public var statistics = QueryStatistics()
+package final class QueryExecutor {
+    package let txn: DBTransaction
+    package var statistics = QueryStatistics()
     /// When set, scans check it before each cluster and every few hundred objects evaluated one
     /// by one, and throw `QueryError.cancelled` once it is cancelled (see `QueryCancellation`).
-    public var cancellation: QueryCancellation?
+    package var cancellation: QueryCancellation?
 
-    public init(_ txn: DBTransaction, cancellation: QueryCancellation? = nil) {
+    package init(_ txn: DBTransaction, cancellation: QueryCancellation? = nil) {
         self.txn = txn
         self.cancellation = cancellation
     }
@@ -46,11 +46,11 @@ public final class QueryExecutor {
     // MARK: compiling
 
     /// The query schema of the transaction's schema.
-    public var querySchema: QuerySchema { QuerySchema(txn.schema) }
+    package var querySchema: QuerySchema { QuerySchema(txn.schema) }
 
     /// Parses and binds `text` against the transaction's schema. `arguments` are Swift values
     /// (see `QueryArguments.convert`).
-    public func compile(_ text: String, className: String, arguments: [Any] = []) throws(QueryError) -> BoundQuery {
+    package func compile(_ text: String, className: String, arguments: [Any] = []) throws(QueryError) -> BoundQuery {
         try RQL.compile(text, schema: querySchema, className: className, arguments: QueryArguments.convert(arguments))
     }
 
@@ -66,7 +66,7 @@ public final class QueryExecutor {
     /// The keys of the objects matching the query, after its SORT / DISTINCT / LIMIT.
     /// With `among`, only those objects are considered and their order is kept (before any
     /// SORT).
-    public func run(_ query: BoundQuery, among keys: [ObjKey]? = nil) throws -> [ObjKey] {
+    package func run(_ query: BoundQuery, among keys: [ObjKey]? = nil) throws -> [ObjKey] {
         // LIMIT before any SORT/DISTINCT can stop the scan early.
         var scanLimit: Int? = nil
         if case .limit(let n)? = query.ordering.first { scanLimit = n }
@@ -75,12 +75,12 @@ public final class QueryExecutor {
     }
 
     /// Parses, binds and runs a query string.
-    public func run(_ text: String, className: String, arguments: [Any] = [], among keys: [ObjKey]? = nil) throws -> [ObjKey] {
+    package func run(_ text: String, className: String, arguments: [Any] = [], among keys: [ObjKey]? = nil) throws -> [ObjKey] {
         try run(compile(text, className: className, arguments: arguments), among: keys)
     }
 
     /// The number of objects the query yields (after SORT / DISTINCT / LIMIT).
-    public func count(_ query: BoundQuery, among keys: [ObjKey]? = nil) throws -> Int {
+    package func count(_ query: BoundQuery, among keys: [ObjKey]? = nil) throws -> Int {
         let needsKeys = query.ordering.contains { if case .distinct = $0 { return true } else { return false } }
         if needsKeys { return try run(query, among: keys).count }
         var n = try count(query.predicate, className: query.className, among: keys)
@@ -89,7 +89,7 @@ public final class QueryExecutor {
     }
 
     /// The number of objects matching a predicate (no keys are materialised).
-    public func count(_ predicate: BoundPredicate, className: String, among keys: [ObjKey]? = nil) throws -> Int {
+    package func count(_ predicate: BoundPredicate, className: String, among keys: [ObjKey]? = nil) throws -> Int {
         _ = try objectSchema(className)
         if keys == nil, case .constant(true) = predicate { return try txn.count(className) }
         var n = 0
@@ -102,7 +102,7 @@ public final class QueryExecutor {
 
     /// The keys of the objects matching a predicate, in key order (or in the order of `among`),
     /// at most `limit` of them.
-    public func filter(_ predicate: BoundPredicate, className: String, among keys: [ObjKey]? = nil, limit: Int? = nil) throws -> [ObjKey] {
+    package func filter(_ predicate: BoundPredicate, className: String, among keys: [ObjKey]? = nil, limit: Int? = nil) throws -> [ObjKey] {
         if let limit, limit <= 0 { return [] }
         if let keys, !isAscending(keys) {
             // Scan in key order, then keep the input order.
@@ -261,7 +261,7 @@ public final class QueryExecutor {
     /// `count` of its non-null values), with the reference evaluator's result types: sums of
     /// Int are Int, of Double/Float are Double, of Decimal128 are decimal; averages are Double
     /// (decimal for Decimal128); min/max keep the property's type; empty min/max/avg are null.
-    public func aggregate(_ op: QueryAggregate, property: String, className: String,
+    package func aggregate(_ op: QueryAggregate, property: String, className: String,
                           where predicate: BoundPredicate = .constant(true), among keys: [ObjKey]? = nil) throws -> QueryValue {
         let os = try objectSchema(className)
         guard let prop = os[property], prop.collection == .single, prop.isStored else {
@@ -306,7 +306,7 @@ public final class QueryExecutor {
     // MARK: ordering
 
     /// Applies SORT / DISTINCT / LIMIT clauses in order.
-    public func applyOrdering(_ clauses: [BoundOrderingClause], to keys: [ObjKey], className: String) throws -> [ObjKey] {
+    package func applyOrdering(_ clauses: [BoundOrderingClause], to keys: [ObjKey], className: String) throws -> [ObjKey] {
         var result = keys
         for (index, clause) in clauses.enumerated() {
             switch clause {
@@ -324,7 +324,7 @@ public final class QueryExecutor {
 
     /// Stable sort by several keys (nulls first ascending, last descending).
     /// With `limit`, only the first `limit` objects of the sorted order are returned.
-    public func sorted(_ keys: [ObjKey], className: String, by sortKeys: [BoundSortKey], limit: Int? = nil) throws -> [ObjKey] {
+    package func sorted(_ keys: [ObjKey], className: String, by sortKeys: [BoundSortKey], limit: Int? = nil) throws -> [ObjKey] {
         guard keys.count > 1, !sortKeys.isEmpty else { return limit.map { Array(keys.prefix(max($0, 0))) } ?? keys }
         let columns = try sortKeys.map { try SortColumn(values: pathValues($0.path, className: className, keys: keys)) }
         let ascending = sortKeys.map(\.ascending)
@@ -357,7 +357,7 @@ public final class QueryExecutor {
     }
 
     /// Keeps the first object of each distinct combination of values.
-    public func distinct(_ keys: [ObjKey], className: String, by paths: [BoundKeyPath]) throws -> [ObjKey] {
+    package func distinct(_ keys: [ObjKey], className: String, by paths: [BoundKeyPath]) throws -> [ObjKey] {
         guard !paths.isEmpty else { return keys }
         let columns = try paths.map { try pathValues($0, className: className, keys: keys) }
         var seen = Set<[DistinctKey]>()

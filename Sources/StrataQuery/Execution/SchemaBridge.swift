@@ -11,7 +11,7 @@ import StrataObjects
 extension QuerySchema {
     /// The query view of an engine schema: every class and property, with links, collections
     /// and linking objects typed for the binder.
-    public init(_ schema: Schema) {
+    package init(_ schema: Schema) {
         self.init(schema.objectSchemas.map { os in
             QueryClass(os.className, os.properties.map(QueryProperty.init))
         })
@@ -20,7 +20,7 @@ extension QuerySchema {
 
 extension QueryProperty {
     /// The query view of an engine property.
-    public init(_ p: PropertySchema) {
+    package init(_ p: PropertySchema) {
         let element: QueryPropertyType
         switch p.type {
         case .bool: element = .bool
@@ -55,18 +55,18 @@ extension QueryProperty {
 
 extension QueryTimestamp {
     /// The timestamp of a stored date (nanoseconds since 1970).
-    @inline(__always) public init(nanosecondsSince1970 ns: Int64) {
+    @inline(__always) package init(nanosecondsSince1970 ns: Int64) {
         let (q, r) = ns.quotientAndRemainder(dividingBy: 1_000_000_000)
         self.init(seconds: q, nanoseconds: r)
     }
 
     /// The timestamp the engine stores for a Foundation date (nanosecond-rounded).
-    public init(storing date: Date) {
+    package init(storing date: Date) {
         self.init(nanosecondsSince1970: storedNanoseconds(date))
     }
 
     /// Nanoseconds since 1970, or nil when outside the Int64 range the engine stores.
-    public var nanosecondsSince1970: Int64? {
+    package var nanosecondsSince1970: Int64? {
         let (a, o1) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if o1 { return nil }
         let (b, o2) = a.addingReportingOverflow(Int64(nanoseconds))
@@ -76,7 +76,7 @@ extension QueryTimestamp {
 
 extension QueryValue {
     /// The query value of an engine value (links become object references).
-    public init(_ v: Value) {
+    package init(_ v: Value) {
         switch v {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -94,7 +94,7 @@ extension QueryValue {
     }
 
     /// The engine value for this query value (nil for lists, which have no engine form).
-    public var engineValue: Value? {
+    package var engineValue: Value? {
         switch self {
         case .null: return .null
         case .bool(let b): return .bool(b)
@@ -115,34 +115,34 @@ extension QueryValue {
 
 /// A Swift value that can be passed as a query argument (`$0`, `$1`, …). The engine's value
 /// types conform; the typed API makes `Object` conform (as a reference to the object).
-public protocol QueryArgumentConvertible {
+package protocol QueryArgumentConvertible {
     var queryArgument: QueryValue { get }
 }
 
-extension QueryValue: QueryArgumentConvertible { public var queryArgument: QueryValue { self } }
-extension Value: QueryArgumentConvertible { public var queryArgument: QueryValue { QueryValue(self) } }
+extension QueryValue: QueryArgumentConvertible { package var queryArgument: QueryValue { self } }
+extension Value: QueryArgumentConvertible { package var queryArgument: QueryValue { QueryValue(self) } }
 extension ObjectLink: QueryArgumentConvertible {
-    public var queryArgument: QueryValue { .object(QueryObjectRef(className: className, key: key)) }
+    package var queryArgument: QueryValue { .object(QueryObjectRef(className: className, key: key)) }
 }
 extension ObjectId: QueryArgumentConvertible {
-    public var queryArgument: QueryValue { QueryObjectId(bytes: bytes).map { .objectId($0) } ?? .null }
+    package var queryArgument: QueryValue { QueryObjectId(bytes: bytes).map { .objectId($0) } ?? .null }
 }
-extension Decimal128: QueryArgumentConvertible { public var queryArgument: QueryValue { .decimal(value) } }
+extension Decimal128: QueryArgumentConvertible { package var queryArgument: QueryValue { .decimal(value) } }
 
-public enum QueryArguments {
+package enum QueryArguments {
     /// Converts Swift values to query arguments: integers of every width, Double, Float,
     /// String, Bool, Date, Data, [UInt8], UUID, Decimal, `ObjectId`, `Decimal128`, `Value`,
     /// `ObjectLink`, `QueryValue`, anything `QueryArgumentConvertible`, nil (an empty
     /// optional), and arrays or sets of these (for `IN $0`). Anything else is a
     /// `QueryError` of kind `.argument` naming the argument.
-    public static func convert(_ args: [Any]) throws(QueryError) -> [QueryValue] {
+    package static func convert(_ args: [Any]) throws(QueryError) -> [QueryValue] {
         var out: [QueryValue] = []
         out.reserveCapacity(args.count)
         for (i, a) in args.enumerated() { out.append(try convert(a, index: i)) }
         return out
     }
 
-    public static func convert(_ a: Any, index: Int = 0) throws(QueryError) -> QueryValue {
+    package static func convert(_ a: Any, index: Int = 0) throws(QueryError) -> QueryValue {
         if let v = a as? QueryArgumentConvertible { return v.queryArgument }
         switch a {
         case let v as Int: return .int(Int64(v))

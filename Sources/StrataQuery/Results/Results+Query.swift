@@ -7,23 +7,23 @@ import StrataObjects
 
 /// A `Results` stage that runs a bound query over the previous stage's objects: its predicate
 /// filters (keeping their order), then its SORT / DISTINCT / LIMIT clauses apply.
-public struct QueryStage: ResultsStage {
-    public let query: BoundQuery
-    public let stageDescription: String
+package struct QueryStage: ResultsStage {
+    package let query: BoundQuery
+    package let stageDescription: String
 
-    public init(_ query: BoundQuery, description: String) {
+    package init(_ query: BoundQuery, description: String) {
         self.query = query
         self.stageDescription = description
     }
 
-    public func apply(to keys: [ObjKey]?, className: String, in txn: DBTransaction) throws -> [ObjKey] {
+    package func apply(to keys: [ObjKey]?, className: String, in txn: DBTransaction) throws -> [ObjKey] {
         if case .constant(true) = query.predicate, keys == nil, !query.ordering.isEmpty {
             return try QueryExecutor(txn).applyOrdering(query.ordering, to: txn.objectKeys(className), className: className)
         }
         return try QueryExecutor(txn).run(query, among: keys)
     }
 
-    public func count(of keys: [ObjKey]?, className: String, in txn: DBTransaction) throws -> Int {
+    package func count(of keys: [ObjKey]?, className: String, in txn: DBTransaction) throws -> Int {
         try QueryExecutor(txn).count(query, among: keys)
     }
 }
@@ -47,7 +47,7 @@ public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral {
 
 extension Results {
     /// Parses and binds a query for this class against the realm's schema.
-    public func compileQuery(_ text: String, _ arguments: [Any]) throws -> BoundQuery {
+    package func compileQuery(_ text: String, _ arguments: [Any]) throws -> BoundQuery {
         let schema = withTransaction { QuerySchema($0.schema) }
         let (text, arguments) = rewritePredicatePlaceholders(text, arguments)   // RealmSwift's %@ and %K
         return try RQL.compile(text, schema: schema, className: className, arguments: QueryArguments.convert(arguments))
