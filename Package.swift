@@ -52,7 +52,7 @@ let package = Package(
             ]
         ),
         .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
-        .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery"]),
+        .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery", "StrataStorage"]),
         .target(
             name: "CNcurses",
             linkerSettings: [.linkedLibrary("ncursesw")]
