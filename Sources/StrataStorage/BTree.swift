@@ -32,7 +32,7 @@ protocol TreeContext: AnyObject {
 /// One entry of a tree, as returned by lookups and iteration.
 public struct TreeEntry: Equatable, Sendable {
     public var key: [UInt8]
-    public var value: TreeValue
+    package var value: TreeValue
     public var weight: UInt64
 }
 
@@ -146,11 +146,11 @@ public final class BTree {
     // MARK: reading
 
     /// The value stored under `key`.
-    public func get(_ key: [UInt8]) throws -> TreeValue? {
+    package func get(_ key: [UInt8]) throws -> TreeValue? {
         try key.withUnsafeBytes { try get($0) }
     }
 
-    public func get(_ key: UnsafeRawBufferPointer) throws -> TreeValue? {
+    package func get(_ key: UnsafeRawBufferPointer) throws -> TreeValue? {
         guard var c = root else { return nil }
         var depth = 0
         while true {
@@ -173,7 +173,7 @@ public final class BTree {
     }
 
     /// The bytes a value holds (for `.owned`, the generic block's raw bytes section).
-    public func bytes(of v: TreeValue) throws -> [UInt8] {
+    package func bytes(of v: TreeValue) throws -> [UInt8] {
         switch v {
         case .inline(let b): return b
         case .largeBlob(let r, let len):
@@ -207,7 +207,7 @@ public final class BTree {
 
     /// The value of the entry with the greatest key <= `key`, and that key, for trees whose keys
     /// are 8 bytes (the object layer's cluster trees): one descent, no allocation.
-    public func floor8(_ key: UInt64) throws -> (key: UInt64, value: TreeValue)? {
+    package func floor8(_ key: UInt64) throws -> (key: UInt64, value: TreeValue)? {
         guard var c = root else { return nil }
         var be = key.bigEndian
         return try withUnsafeBytes(of: &be) { k in
@@ -331,7 +331,7 @@ public final class BTree {
     /// Stores `value` under `key`, replacing any previous value. With `releasingOld` (the
     /// default) the previous value's blocks are freed; pass false when the caller has already
     /// taken care of them (the object layer reuses unchanged columns of a replaced cluster).
-    public func put(_ key: [UInt8], value: TreeValue, weight: UInt64 = 1, releasingOld: Bool = true) throws {
+    package func put(_ key: [UInt8], value: TreeValue, weight: UInt64 = 1, releasingOld: Bool = true) throws {
         try requireWritable()
         guard key.count <= NodeFormat.maxKey else { throw StorageError.keyTooLarge(size: key.count, limit: NodeFormat.maxKey) }
         if case .inline(let b) = value, b.count > NodeFormat.maxInlineValue {

@@ -30,7 +30,7 @@ enum NodeFormat {
 }
 
 /// A tree value as stored in a leaf.
-public enum TreeValue: Equatable, Sendable {
+package enum TreeValue: Equatable, Sendable {
     /// Bytes stored in the leaf itself.
     case inline([UInt8])
     /// A large value in its own block (`length` bytes of payload after the generic header).

@@ -1,10 +1,10 @@
 /// A reference to a block: its byte offset in the file (8-byte aligned). 0 means "none".
-public typealias BlockRef = UInt64
+package typealias BlockRef = UInt64
 
 /// Block kinds. Storage-level kinds are below 16; kinds from 16 up belong to the layers above
 /// and all share the generic layout (a refs section then raw bytes), so the integrity check,
 /// space statistics and compaction can walk every block without knowing what it means.
-public enum BlockKind: UInt8, Sendable {
+package enum BlockKind: UInt8, Sendable {
     case leaf = 1        // B+tree leaf node
     case inner = 2       // B+tree inner node
     case freeList = 3    // the free-space list
@@ -19,9 +19,9 @@ public enum BlockKind: UInt8, Sendable {
 ///
 /// Invariant: a block is written once, by the commit that creates version `birth`, and never
 /// modified afterwards; it is reachable exactly from versions [birth, freed-1].
-public enum BlockHeader {
-    public static let size = 16
-    public static let maxLength = Int(UInt32.max) & ~7
+package enum BlockHeader {
+    package static let size = 16
+    package static let maxLength = Int(UInt32.max) & ~7
 
     @inline(__always) static func roundUp(_ n: Int) -> Int { (n + 7) & ~7 }
 
@@ -34,16 +34,16 @@ public enum BlockHeader {
 }
 
 /// A bounds-checked view of one block in a snapshot.
-public struct BlockView {
-    public let ref: BlockRef
-    public let base: UnsafeRawPointer   // start of the block (header)
-    public let length: Int
-    public var kindByte: UInt8 { UInt8(truncatingIfNeeded: base.getLE(8, as: UInt64.self) >> 56) }
-    public var birth: UInt64 { base.getLE(8, as: UInt64.self) & 0x00FF_FFFF_FFFF_FFFF }
-    public var storedChecksum: UInt32 { base.getLE(0, as: UInt32.self) }
+package struct BlockView {
+    package let ref: BlockRef
+    package let base: UnsafeRawPointer   // start of the block (header)
+    package let length: Int
+    package var kindByte: UInt8 { UInt8(truncatingIfNeeded: base.getLE(8, as: UInt64.self) >> 56) }
+    package var birth: UInt64 { base.getLE(8, as: UInt64.self) & 0x00FF_FFFF_FFFF_FFFF }
+    package var storedChecksum: UInt32 { base.getLE(0, as: UInt32.self) }
     /// The payload after the header.
-    public var payload: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + BlockHeader.size, count: length - BlockHeader.size) }
-    public var checksumIsValid: Bool {
+    package var payload: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base + BlockHeader.size, count: length - BlockHeader.size) }
+    package var checksumIsValid: Bool {
         UInt32(truncatingIfNeeded: Checksum.hash(base + 4, length - 4)) == storedChecksum
     }
 }
@@ -54,22 +54,22 @@ public struct BlockView {
 ///
 /// Every non-zero ref inside is owned by this block: freeing the block's subtree frees them,
 /// compaction copies them, the integrity check walks them.
-public struct GenericBlock {
-    public let view: BlockView
-    public let refCount: Int
-    public init(_ view: BlockView) throws {
+package struct GenericBlock {
+    package let view: BlockView
+    package let refCount: Int
+    package init(_ view: BlockView) throws {
         self.view = view
         guard view.length >= BlockHeader.size + 8 else { throw GenericBlockError.malformed }
         let n = Int(view.payload.baseAddress!.getLE(0, as: UInt32.self))
         guard n <= (view.length - BlockHeader.size - 8) / 8 else { throw GenericBlockError.malformed }
         refCount = n
     }
-    @inline(__always) public func ref(_ i: Int) -> BlockRef { view.payload.baseAddress!.getLE(8 + i * 8, as: UInt64.self) }
+    @inline(__always) package func ref(_ i: Int) -> BlockRef { view.payload.baseAddress!.getLE(8 + i * 8, as: UInt64.self) }
     /// The raw bytes after the refs section (may include up to 7 bytes of padding at the end).
-    public var bytes: UnsafeRawBufferPointer {
+    package var bytes: UnsafeRawBufferPointer {
         let start = 8 + refCount * 8
         return UnsafeRawBufferPointer(rebasing: view.payload[start...])
     }
     enum GenericBlockError: Error { case malformed }
-    public static func payloadSize(refs: Int, bytes: Int) -> Int { 8 + refs * 8 + bytes }
+    package static func payloadSize(refs: Int, bytes: Int) -> Int { 8 + refs * 8 + bytes }
 }

@@ -3,13 +3,13 @@
 /// Four independent lanes of multiply-rotate over 8-byte words, then a final avalanche.
 @inline(__always) private func rotl(_ x: UInt64, _ r: UInt64) -> UInt64 { (x << r) | (x >> (64 &- r)) }
 
-public enum Checksum {
+package enum Checksum {
     static let p1: UInt64 = 0x9E37_79B1_85EB_CA87
     static let p2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     static let p3: UInt64 = 0x1656_67B1_9E37_79F9
 
     /// Checksum of `count` bytes at `base`.
-    public static func hash(_ base: UnsafeRawPointer, _ count: Int, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ base: UnsafeRawPointer, _ count: Int, seed: UInt64 = 0) -> UInt64 {
         var a = seed &+ p1, b = seed &+ p2, c = seed &+ p3, d = seed ^ p1
         var i = 0
         while i + 32 <= count {
@@ -32,12 +32,12 @@ public enum Checksum {
         return h
     }
 
-    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         guard let base = bytes.baseAddress else { return hash(UnsafeRawPointer(bitPattern: 8)!, 0, seed: seed) }
         return hash(base, bytes.count, seed: seed)
     }
 
-    public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+    package static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { hash($0, seed: seed) }
     }
 }

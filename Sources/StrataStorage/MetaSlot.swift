@@ -26,40 +26,40 @@
 /// and this slot and syncs once. The slot then lists the byte runs holding every block that
 /// commit wrote, with a checksum of their contents, and a slot whose runs do not match is not
 /// a valid version (the commit did not reach the disk whole; the other slot is used).
-public struct MetaSlot: Equatable, Sendable {
-    public static let magic: [UInt8] = Array("STRATADB".utf8)
-    public static let formatVersion: UInt32 = 1
-    public static let pageSize: UInt32 = 4096
-    public static let encodedSize = 128
-    public static let slotStride: UInt64 = 4096
+package struct MetaSlot: Equatable, Sendable {
+    package static let magic: [UInt8] = Array("STRATADB".utf8)
+    package static let formatVersion: UInt32 = 1
+    package static let pageSize: UInt32 = 4096
+    package static let encodedSize = 128
+    package static let slotStride: UInt64 = 4096
     /// Data blocks start after the two slots.
-    public static let dataStart: UInt64 = 8192
+    package static let dataStart: UInt64 = 8192
     /// `flags` bit 0: the data area is encrypted (Encryption.swift).
-    public static let encryptedFlag: UInt32 = 1
+    package static let encryptedFlag: UInt32 = 1
 
-    public var version: UInt64
-    public var catalogRef: BlockRef
-    public var freeListRef: BlockRef
-    public var logicalSize: UInt64
-    public var commitTime: UInt64
-    public var committerPid: UInt32
-    public var flags: UInt32
-    public var keyCheck: [UInt8]
+    package var version: UInt64
+    package var catalogRef: BlockRef
+    package var freeListRef: BlockRef
+    package var logicalSize: UInt64
+    package var commitTime: UInt64
+    package var committerPid: UInt32
+    package var flags: UInt32
+    package var keyCheck: [UInt8]
     /// Byte runs written by this version's commit that were not synced before this slot (empty
     /// for a two-sync commit), and the checksum of the list and their contents.
-    public var unsyncedRuns: [ByteRun] = []
-    public var unsyncedChecksum: UInt64 = 0
+    package var unsyncedRuns: [ByteRun] = []
+    package var unsyncedChecksum: UInt64 = 0
     /// At most this many runs fit a slot's page; a commit writing more syncs twice.
-    public static let maxUnsyncedRuns = 200
+    package static let maxUnsyncedRuns = 200
 
-    public init(version: UInt64, catalogRef: BlockRef, freeListRef: BlockRef, logicalSize: UInt64,
+    package init(version: UInt64, catalogRef: BlockRef, freeListRef: BlockRef, logicalSize: UInt64,
                 commitTime: UInt64, committerPid: UInt32, flags: UInt32 = 0, keyCheck: [UInt8] = [UInt8](repeating: 0, count: 32)) {
         self.version = version; self.catalogRef = catalogRef; self.freeListRef = freeListRef
         self.logicalSize = logicalSize; self.commitTime = commitTime; self.committerPid = committerPid
         self.flags = flags; self.keyCheck = keyCheck
     }
 
-    public func encode() -> [UInt8] {
+    package func encode() -> [UInt8] {
         var w = ByteWriter(capacity: Self.encodedSize)
         w.append(Self.magic)
         w.u32(Self.formatVersion); w.u32(Self.pageSize)
@@ -97,9 +97,9 @@ public struct MetaSlot: Equatable, Sendable {
         return b
     }
 
-    public enum DecodeResult { case valid(MetaSlot), noMagic, newerFormat(UInt32), damaged }
+    package enum DecodeResult { case valid(MetaSlot), noMagic, newerFormat(UInt32), damaged }
 
-    public static func decode(_ p: UnsafeRawBufferPointer) -> DecodeResult {
+    package static func decode(_ p: UnsafeRawBufferPointer) -> DecodeResult {
         guard p.count >= encodedSize else { return .noMagic }
         guard Array(p[0..<8]) == magic else { return .noMagic }
         let base = p.baseAddress!
@@ -123,9 +123,9 @@ public struct MetaSlot: Equatable, Sendable {
 }
 
 /// A run of bytes in the file.
-public struct ByteRun: Equatable, Sendable {
-    public var offset: UInt64
-    public var length: UInt64
-    public var end: UInt64 { offset + length }
-    public init(offset: UInt64, length: UInt64) { self.offset = offset; self.length = length }
+package struct ByteRun: Equatable, Sendable {
+    package var offset: UInt64
+    package var length: UInt64
+    package var end: UInt64 { offset + length }
+    package init(offset: UInt64, length: UInt64) { self.offset = offset; self.length = length }
 }

@@ -216,7 +216,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The newest valid meta slot (the newest committed version).
-    public func newestMeta() throws -> MetaSlot {
+    package func newestMeta() throws -> MetaSlot {
         let size = try io.size()
         if size < MetaSlot.dataStart {
             // Too short to hold both slots: read what is there without touching the mapping.

@@ -71,13 +71,13 @@ public class Transaction: TreeContext {
     }
 
     /// The root block of a tree as committed in this version (0 when empty or absent).
-    public func committedRoot(of name: String) throws -> (root: BlockRef, weighted: Bool)? {
+    package func committedRoot(of name: String) throws -> (root: BlockRef, weighted: Bool)? {
         guard let v = try catalog.get(Array(name.utf8)) else { return nil }
         return try CatalogEntry.decode(v, path: path, name: name)
     }
 
     /// A bounds-checked view of a generic block (refs + bytes) written by the layer above.
-    public func genericBlock(_ ref: BlockRef) throws -> GenericBlock {
+    package func genericBlock(_ ref: BlockRef) throws -> GenericBlock {
         let v = try block(ref)
         guard v.kindByte >= BlockKind.generic.rawValue else {
             throw StorageError.corrupted(path: path, detail: "block \(ref) is not a data block (kind \(v.kindByte))")
@@ -91,7 +91,7 @@ public class Transaction: TreeContext {
 /// A snapshot of one committed version. It pins that version in a reader slot of the lock file,
 /// so no writer (in any process) reuses the space it can see, until `end()` or `refresh()`.
 public final class ReadTransaction: Transaction {
-    public private(set) var meta: MetaSlot
+    package private(set) var meta: MetaSlot
     var slot: Int?
     let label: String
 

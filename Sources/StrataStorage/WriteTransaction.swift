@@ -12,7 +12,7 @@ import Foundation
 /// the runs it wrote with their checksum → fdatasync (a slot whose runs do not match is not a
 /// version). A failure at any step rolls back: the file stays at the previous version.
 public final class WriteTransaction: Transaction {
-    public let base: MetaSlot
+    package let base: MetaSlot
     var alloc: SpaceAllocator
     let label: String
     /// Live reader versions seen when the transaction began (sorted).
@@ -147,7 +147,7 @@ public final class WriteTransaction: Transaction {
 
     /// Writes a generic block: `refs` (each 0 or an owned block) followed by `byteCount` bytes
     /// that `fill` writes. Returns its ref.
-    public func writeGeneric(kind: UInt8 = BlockKind.generic.rawValue, refs: [BlockRef], byteCount: Int,
+    package func writeGeneric(kind: UInt8 = BlockKind.generic.rawValue, refs: [BlockRef], byteCount: Int,
                              fill: (UnsafeMutableRawBufferPointer) -> Void) throws -> BlockRef {
         precondition(kind >= BlockKind.generic.rawValue, "generic blocks use kinds >= 16")
         return try writeBlock(kind: kind, payloadSize: GenericBlock.payloadSize(refs: refs.count, bytes: byteCount)) { p in
@@ -158,10 +158,10 @@ public final class WriteTransaction: Transaction {
     }
 
     /// Frees a block written by the layer above together with every block it owns.
-    public func free(_ ref: BlockRef) throws { try checkOpen(); try releaseSubtree(ref) }
+    package func free(_ ref: BlockRef) throws { try checkOpen(); try releaseSubtree(ref) }
 
     /// Frees only this block, not what its refs point to (the caller keeps those in a new block).
-    public func freeBlockOnly(_ ref: BlockRef) throws { try checkOpen(); try release(ref) }
+    package func freeBlockOnly(_ ref: BlockRef) throws { try checkOpen(); try release(ref) }
 
     private func flushStaging() throws {
         guard stagingCount > 0 else { return }
