@@ -31,8 +31,10 @@ protocol TreeContext: AnyObject {
 
 /// One entry of a tree, as returned by lookups and iteration.
 public struct TreeEntry: Equatable, Sendable {
+    /// The entry's key.
     public var key: [UInt8]
     package var value: TreeValue
+    /// The entry's weight (1 in unweighted trees).
     public var weight: UInt64
 }
 
@@ -48,7 +50,9 @@ public final class BTree {
     let state: TreeState
     /// The transaction: a handle keeps it alive.
     let ctx: TreeContext
+    /// The tree's name in the catalog.
     public var name: String { state.name }
+    /// Whether entries carry weights (inner nodes then keep subtree sums).
     public var weighted: Bool { state.weighted }
     var root: DirtyNode.Child? { get { state.root } set { state.root = newValue } }
     /// True once the tree changed in this transaction.

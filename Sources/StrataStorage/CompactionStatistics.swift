@@ -6,7 +6,9 @@ public struct FreeSizeBucket: Sendable, Equatable {
     public var lowerBound: UInt64
     /// ...and fewer than this many (`UInt64.max` for the last bucket).
     public var upperBound: UInt64
+    /// How many free extents fall in this bucket.
     public var extents: Int
+    /// Their total size in bytes.
     public var bytes: UInt64
 }
 
@@ -15,7 +17,9 @@ public struct FreeSizeBucket: Sendable, Equatable {
 public struct FreedVersionGroup: Sendable, Equatable {
     /// The version whose commit freed the bytes; 0 for space already free for all (merged).
     public var freedAt: UInt64
+    /// How many free extents that version freed.
     public var extents: Int
+    /// Their total size in bytes.
     public var bytes: UInt64
     /// True when a live reader still sees some of these bytes (they cannot be reused yet).
     public var pinned: Bool

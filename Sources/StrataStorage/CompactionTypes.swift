@@ -3,10 +3,13 @@ import Foundation
 /// Progress of a compaction or copy: bytes of live data copied (or relocated) so far, out of
 /// an estimate of the total. Reported from the thread doing the work.
 public struct CompactionProgress: Sendable, Equatable {
+    /// Bytes copied so far.
     public var bytesDone: UInt64
+    /// Bytes to copy in all (the live data of the version being compacted).
     public var bytesTotal: UInt64
     /// `bytesDone / bytesTotal`, clamped to 0...1.
     public var fraction: Double { bytesTotal == 0 ? 1 : min(1, Double(bytesDone) / Double(bytesTotal)) }
+    /// A progress report of `bytesDone` out of `bytesTotal`.
     public init(bytesDone: UInt64, bytesTotal: UInt64) { self.bytesDone = bytesDone; self.bytesTotal = bytesTotal }
 }
 
@@ -32,6 +35,7 @@ public struct CompactionResult: Sendable, Equatable {
     public var pendingTailBytes: UInt64
     /// Online compaction only: the readers whose pins hold the pending tail.
     public var pinningReaders: [ReaderInfo]
+    /// A result with every figure given (the compaction functions build it; tests compare against it).
     public init(beforeBytes: UInt64, afterBytes: UInt64, seconds: Double, version: UInt64, bytesMoved: UInt64,
                 pendingTailBytes: UInt64 = 0, pinningReaders: [ReaderInfo] = []) {
         self.beforeBytes = beforeBytes; self.afterBytes = afterBytes; self.seconds = seconds; self.version = version

@@ -9,15 +9,21 @@ import CStrataSupport
 /// memory mapping of `fd`; writes, syncs and size changes go through this protocol so tests can
 /// inject faults (dropped or torn unsynced writes, a full disk) at exactly these points.
 public protocol FileIO: AnyObject, Sendable {
+    /// The path of the file, for error messages.
     var path: String { get }
     /// The descriptor the storage maps for reading.
     var fd: Int32 { get }
+    /// Writes `bytes` at `offset`, growing the file if needed; throws `StorageError.diskFull` when the disk is full.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws
+    /// Reads exactly `buffer.count` bytes at `offset` (for files that are not mapped, such as encrypted ones).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws
     /// Makes every write so far durable (fdatasync).
     func sync() throws
+    /// The file's current size in bytes.
     func size() throws -> UInt64
+    /// Truncates or extends the file to `size` bytes; throws `StorageError.diskFull` when the disk is full.
     func truncate(to size: UInt64) throws
+    /// Closes the descriptor; later calls fail.
     func close()
     /// Starts writing a range to disk without waiting, so that the next `sync` finishes sooner
     /// (a hint: durability still comes only from `sync`).
@@ -30,6 +36,7 @@ extension FileIO {
 
 /// The real file: pwrite/pread/fdatasync/ftruncate on a descriptor.
 public final class PosixFileIO: FileIO, @unchecked Sendable {
+    /// The path of the file.
     public let path: String
     public let fd: Int32
     private var closed = false
@@ -57,6 +64,7 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         self.fd = fd
     }
 
+    /// Writes `bytes` at `offset` with `pwrite`, retrying short writes.
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         var done = 0
         while done < bytes.count {
@@ -70,6 +78,7 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         }
     }
 
+    /// Reads exactly `buffer.count` bytes at `offset` with `pread`.
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws {
         var done = 0
         while done < buffer.count {
@@ -99,12 +108,14 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         }
     }
 
+    /// The file's size from `fstat`.
     public func size() throws -> UInt64 {
         var st = stat()
         if fstat(fd, &st) != 0 { throw StorageError.io(path: path, operation: "fstat", errno: errno) }
         return UInt64(st.st_size)
     }
 
+    /// Truncates or extends the file with `ftruncate`.
     public func truncate(to size: UInt64) throws {
         while ftruncate(fd, off_t(size)) != 0 {
             if errno == EINTR { continue }
@@ -113,6 +124,7 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         }
     }
 
+    /// Closes the descriptor.
     public func close() {
         if !closed { closed = true; _ = Glibc.close(fd) }
     }

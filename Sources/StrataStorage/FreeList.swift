@@ -3,11 +3,17 @@
 /// exactly versions [birth, freed-1] can still see them. `birth == 0 && freed == 0` marks
 /// space that no present or future reader can see ("free for all").
 public struct FreeExtent: Equatable, Sendable {
+    /// Where the extent starts in the file.
     public var offset: UInt64
+    /// Its length in bytes.
     public var length: UInt64
+    /// The version whose commit wrote these bytes (0 when free for all).
     public var birth: UInt64
+    /// The version whose commit dropped them (0 when free for all).
     public var freed: UInt64
+    /// True when no present or future reader can see these bytes, so any commit may reuse them.
     public var isFreeForAll: Bool { freed == 0 }
+    /// An extent of `length` bytes at `offset`, live for versions `birth` through `freed - 1`.
     public init(offset: UInt64, length: UInt64, birth: UInt64, freed: UInt64) {
         self.offset = offset; self.length = length; self.birth = birth; self.freed = freed
     }

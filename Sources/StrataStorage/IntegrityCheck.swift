@@ -1,18 +1,27 @@
 /// The result of `Store.check()`.
 public struct IntegrityReport: Sendable {
+    /// The version that was checked (the newest).
     public var version: UInt64
+    /// How many blocks are reachable from that version.
     public var blocks = 0
+    /// Bytes in those blocks.
     public var liveBytes: UInt64 = 0
+    /// Bytes in the free list and the preallocated tail.
     public var freeBytes: UInt64 = 0
     /// Free bytes still visible to pinned readers (not reusable yet).
     public var lockedBytes: UInt64 = 0
+    /// End of the allocated area.
     public var logicalSize: UInt64 = 0
+    /// Size of the file on disk.
     public var fileSize: UInt64 = 0
+    /// Each named tree and the number of entries it holds.
     public var trees: [String: UInt64] = [:]
+    /// Every piece of damage found, one sentence each naming the block (empty when sound).
     public var problems: [String] = []
     /// Findings that are not damage to the version checked (a one-sync commit a power loss cut
     /// short, so the file is at the version before it).
     public var notes: [String] = []
+    /// True when no problem was found.
     public var isSound: Bool { problems.isEmpty }
 }
 

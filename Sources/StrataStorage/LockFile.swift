@@ -6,12 +6,17 @@ import Foundation
 
 /// Information about one reader slot of the lock file.
 public struct ReaderInfo: Equatable, Sendable {
+    /// The slot's index in the lock file.
     public var slot: Int
+    /// The reading process.
     public var pid: Int32
+    /// The reading thread (Linux thread id).
     public var threadID: UInt32
+    /// The version the reader pins.
     public var version: UInt64
     /// When the reader pinned its version (nanoseconds since 1970).
     public var since: UInt64
+    /// The reading handle's label (`StoreOptions.label`, or its process name).
     public var label: String
     /// False when the process that took the slot no longer exists (the slot is stale).
     public var isAlive: Bool
@@ -19,10 +24,15 @@ public struct ReaderInfo: Equatable, Sendable {
 
 /// Information about one participant (an open handle) of the lock file.
 public struct ParticipantInfo: Equatable, Sendable {
+    /// The slot's index in the lock file.
     public var slot: Int
+    /// The process that opened the handle.
     public var pid: Int32
+    /// When it opened the file (nanoseconds since 1970).
     public var openedAt: UInt64
+    /// The handle's label (`StoreOptions.label`, or its process name).
     public var label: String
+    /// False when that process no longer exists (its slot is stale and will be cleared).
     public var isAlive: Bool
 }
 

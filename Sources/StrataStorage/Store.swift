@@ -43,6 +43,7 @@ public struct StoreOptions: Sendable {
     /// Seconds `beginWrite` waits for the write lock before throwing
     /// `StorageError.writeLockTimeout` (nil: as long as it takes).
     public var writeLockTimeout: Double?
+    /// Options with the defaults described on each property.
     public init() {}
 }
 
@@ -51,7 +52,9 @@ public struct StoreOptions: Sendable {
 /// Thread-safe: any thread may begin transactions. A transaction object itself belongs to the
 /// thread that uses it. One write transaction at a time across all threads and processes.
 public final class Store: @unchecked Sendable {
+    /// The database file's path.
     public let path: String
+    /// The options the store was opened with.
     public let options: StoreOptions
     let io: FileIO
     let map: MappedFile
@@ -81,7 +84,9 @@ public final class Store: @unchecked Sendable {
     /// starting from that same version skips decoding it. Touched only under the writer lock.
     var committedFreeList: (version: UInt64, ref: BlockRef, entries: [FreeExtent])?
 
+    /// The lock file's path (`path + ".lock"`; a private name for in-memory stores).
     public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }
+    /// True when opened with `StoreOptions.readOnly`.
     public var isReadOnly: Bool { options.readOnly }
     /// Whether the data area is encrypted.
     public var isEncrypted: Bool { crypto != nil }
@@ -463,6 +468,7 @@ public final class Store: @unchecked Sendable {
         return watcher!.add(callback)
     }
 
+    /// Stops the callback registered with `addCommitObserver` under `id`.
     public func removeCommitObserver(_ id: UInt64) {
         stateLock.lock(); let w = watcher; stateLock.unlock()
         w?.remove(id)

@@ -1,6 +1,7 @@
 /// Space figures of the newest version, computed from the free list in O(free list), never by
 /// walking the data (so the browser's status bar stays cheap on large files).
 public struct SpaceStatistics: Sendable {
+    /// The version the figures describe (the newest).
     public var version: UInt64
     /// Size of the file on disk.
     public var totalBytes: UInt64
@@ -12,7 +13,9 @@ public struct SpaceStatistics: Sendable {
     public var freeBytes: UInt64
     /// Free bytes still visible to some pinned reader (not reusable yet).
     public var lockedBytes: UInt64
+    /// Every free extent, in file order.
     public var freeExtents: [FreeExtent]
+    /// Every reader slot in use, live or stale.
     public var readers: [ReaderInfo]
     /// For each live reader slot: the bytes its pin keeps from reuse.
     public var pinnedBytesByReader: [Int: UInt64]
@@ -22,11 +25,17 @@ public struct SpaceStatistics: Sendable {
 
 /// One commit as recorded in the history tree.
 public struct CommitRecord: Sendable, Equatable {
+    /// The version the commit created.
     public var version: UInt64
+    /// When it committed (nanoseconds since 1970).
     public var time: UInt64
+    /// The committing process.
     public var pid: UInt32
+    /// Bytes the commit wrote (blocks and meta slot).
     public var bytesWritten: UInt64
+    /// The writer's label (`StoreOptions.label`, or its process name).
     public var label: String
+    /// Bytes the layer above attached to the commit (the object layer records what changed).
     public var note: [UInt8]
 }
 

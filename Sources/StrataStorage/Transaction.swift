@@ -21,6 +21,7 @@ enum CatalogEntry {
 /// A view of one version of the database: named B+trees reached through the catalog.
 /// Base class of `ReadTransaction` and `WriteTransaction`; belongs to one thread at a time.
 public class Transaction: TreeContext {
+    /// The store this transaction reads.
     public let store: Store
     var catalogState: TreeState!
     var trees: [String: TreeState] = [:]
@@ -36,6 +37,7 @@ public class Transaction: TreeContext {
 
     init(store: Store) { self.store = store }
 
+    /// The database file's path.
     public var path: String { store.path }
     var isWritable: Bool { false }
     /// The version this transaction reads (for a write transaction: the version it will create).

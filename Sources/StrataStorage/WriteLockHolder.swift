@@ -3,6 +3,7 @@ import Foundation
 /// The process holding the write lock, as it recorded itself in the lock file when it took the
 /// lock (`Store.writeLockHolder`, and `StoreOptions.onWriteLockWait` while waiting for it).
 public struct WriteLockHolder: Equatable, Sendable, CustomStringConvertible {
+    /// The holding process.
     public var pid: Int32
     /// The holding handle's label: `StoreOptions.label`, or its process name when none was set.
     public var label: String
@@ -11,6 +12,7 @@ public struct WriteLockHolder: Equatable, Sendable, CustomStringConvertible {
     /// False when that process no longer exists (the lock is then already free).
     public var isAlive: Bool
 
+    /// A holder record; the store builds these from the lock file.
     public init(pid: Int32, label: String, since: UInt64, isAlive: Bool) {
         self.pid = pid; self.label = label; self.since = since; self.isAlive = isAlive
     }
@@ -34,8 +36,10 @@ public final class WriteLockWaitCancellation: @unchecked Sendable {
     private var cancelled = false
     private var wake: (() -> Void)?
 
+    /// A cancellation that has not been cancelled.
     public init() {}
 
+    /// Cancels the wait: a waiting `beginWrite` throws `StorageError.writeLockWaitCancelled` at once, and a later one throws before it waits.
     public func cancel() {
         mutex.lock()
         cancelled = true
@@ -44,6 +48,7 @@ public final class WriteLockWaitCancellation: @unchecked Sendable {
         w?()
     }
 
+    /// True once `cancel()` has been called.
     public var isCancelled: Bool {
         mutex.lock(); defer { mutex.unlock() }
         return cancelled

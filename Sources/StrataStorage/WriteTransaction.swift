@@ -306,6 +306,7 @@ public final class WriteTransaction: Transaction {
         store.endWrite()
     }
 
+    /// False once the transaction has committed or been cancelled.
     public var isActive: Bool { !ended }
 
     // MARK: history
