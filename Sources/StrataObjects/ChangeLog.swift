@@ -2,15 +2,15 @@ import Foundation
 import StrataStorage
 
 /// Object keys as sorted, disjoint, non-adjacent closed ranges (compact for runs of keys).
-public struct KeyRanges: Sendable, Equatable {
-    public private(set) var ranges: [ClosedRange<ObjKey>] = []
-    public init() {}
+package struct KeyRanges: Sendable, Equatable {
+    package private(set) var ranges: [ClosedRange<ObjKey>] = []
+    package init() {}
     init(sortedMerged: [ClosedRange<ObjKey>]) { ranges = sortedMerged }
 
-    public var isEmpty: Bool { ranges.isEmpty }
+    package var isEmpty: Bool { ranges.isEmpty }
 
     /// True when `key` is in one of the ranges (binary search).
-    public func contains(_ key: ObjKey) -> Bool {
+    package func contains(_ key: ObjKey) -> Bool {
         var lo = 0, hi = ranges.count
         while lo < hi {
             let mid = (lo + hi) >> 1
@@ -20,9 +20,9 @@ public struct KeyRanges: Sendable, Equatable {
     }
 
     /// Every key (callers check the size first: ranges may be large).
-    public var keys: [ObjKey] { ranges.flatMap { Array($0) } }
+    package var keys: [ObjKey] { ranges.flatMap { Array($0) } }
     /// Number of keys covered.
-    public var keyCount: Int { ranges.reduce(0) { $0 + Int(clamping: $1.upperBound &- $1.lowerBound &+ 1) } }
+    package var keyCount: Int { ranges.reduce(0) { $0 + Int(clamping: $1.upperBound &- $1.lowerBound &+ 1) } }
 
     /// Sorts and merges arbitrary ranges.
     static func normalized(_ input: [ClosedRange<ObjKey>]) -> KeyRanges {
@@ -45,16 +45,16 @@ public struct KeyRanges: Sendable, Equatable {
 /// What one commit did to one class: the keys it inserted and deleted, and per property the
 /// keys whose value it changed. `rewritten` means the commit changed more than the record keeps
 /// (a bulk load, many scattered changes): readers must then compare the whole class.
-public struct ClassChangeSet: Sendable, Equatable {
-    public var inserted = KeyRanges()
-    public var deleted = KeyRanges()
+package struct ClassChangeSet: Sendable, Equatable {
+    package var inserted = KeyRanges()
+    package var deleted = KeyRanges()
     /// Per property name: the objects whose value of it changed.
-    public var modified: [String: KeyRanges] = [:]
-    public var rewritten = false
-    public init() {}
+    package var modified: [String: KeyRanges] = [:]
+    package var rewritten = false
+    package init() {}
 
     /// The objects whose `properties` (all when nil) changed.
-    public func modifiedKeys(properties: Set<String>?) -> KeyRanges {
+    package func modifiedKeys(properties: Set<String>?) -> KeyRanges {
         var all: [ClosedRange<ObjKey>] = []
         for (p, r) in modified where properties?.contains(p) ?? true { all += r.ranges }
         return .normalized(all)
@@ -135,10 +135,10 @@ struct ClassChangeRecorder {
 /// stays small and its blocks are reclaimed like any other. A version with no record (a commit
 /// by a migration, a compaction batch, an older writer, or one older than the window) makes
 /// readers fall back to comparing whole collections.
-public enum ChangeLog {
+package enum ChangeLog {
     static let treeName = "changes"
     /// Versions whose records are kept (tests lower it to fall behind quickly).
-    nonisolated(unsafe) public static var keptVersions: UInt64 = 256
+    nonisolated(unsafe) package static var keptVersions: UInt64 = 256
     /// Ranges per class and commit before the class is recorded as rewritten.
     nonisolated(unsafe) static var rangeCap = 50_000
 
@@ -211,7 +211,7 @@ extension DBTransaction {
     /// The changes of the commits after version `from` up to this transaction's version, merged
     /// per class; nil when some version in between has no record (the caller then compares
     /// whole collections). Time: the size of the records read.
-    public func changes(since from: UInt64) throws -> [String: ClassChangeSet]? {
+    package func changes(since from: UInt64) throws -> [String: ClassChangeSet]? {
         let to = version
         if from >= to { return [:] }
         if to - from > ChangeLog.keptVersions { return nil }

@@ -48,9 +48,13 @@ extension DBTransaction {
 
 /// Values of one property for many objects, for `appendObjects`.
 public enum BulkColumn {
+    /// Int values (any integer width; stored as 64-bit).
     case ints([Int64])
+    /// Double values.
     case doubles([Double])
+    /// Bool values.
     case bools([Bool])
+    /// String values.
     case strings([String])
     /// Any property type, one `Value` per object (slower than the typed cases).
     case values([Value])

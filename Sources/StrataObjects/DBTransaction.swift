@@ -16,6 +16,7 @@ public enum UpdatePolicy: Sendable {
 /// A transaction belongs to one thread.
 public final class DBTransaction {
     let storage: Transaction
+    /// The schema of the version this transaction reads.
     public let schema: Schema
     private var tables: [String: ClassTable] = [:]
     /// The class tables opened by this transaction (for the change record).
@@ -27,7 +28,9 @@ public final class DBTransaction {
         return out
     }
 
+    /// How many objects of one class a write transaction inserted, modified and deleted.
     public struct ChangeCounts: Sendable, Equatable {
+        /// Objects inserted, modified and deleted, in that order.
         public var inserted = 0, modified = 0, deleted = 0
     }
 
@@ -36,7 +39,9 @@ public final class DBTransaction {
         self.schema = schema
     }
 
+    /// The version this transaction reads (a write transaction: the version it started from).
     public var version: UInt64 { storage.version }
+    /// True for transactions from `Database.write()`.
     public var isWritable: Bool { storage is WriteTransaction }
 
     /// The most recently used table (a cheap check before the dictionary lookup).
@@ -99,6 +104,7 @@ public final class DBTransaction {
     /// Every object key of a class, in key order.
     public func objectKeys(_ className: String) throws -> [ObjKey] { try table(className).allKeys() }
 
+    /// Whether an object of `className` with key `key` exists in this version.
     public func exists(_ className: String, _ key: ObjKey) throws -> Bool { try table(className).exists(key) }
 
     /// The value of a single-valued property. A link to a deleted object reads as null.
@@ -215,6 +221,7 @@ public final class DBTransaction {
         return out
     }
 
+    /// Whether equality lookups on the property use an index (an Int primary key is the object key itself and needs none).
     public func hasIndex(_ className: String, _ propertyName: String) -> Bool {
         guard let p = schema[className]?[propertyName] else { return false }
         return p.isIndexed && !(p.isPrimaryKey && p.type == .int)

@@ -8,7 +8,9 @@ import StrataStorage
 /// `SchemaError.migrationRequired` naming each difference. Opening without a schema (the
 /// dynamic mode of the browser and the command line) uses the file's own schema.
 public final class Database: @unchecked Sendable {
+    /// The storage engine's handle of the file.
     public let store: Store
+    /// The schema of the file (the wanted schema once opened with one).
     public private(set) var schema: Schema
     /// The schema version stored in the file.
     public private(set) var schemaVersion: UInt64
@@ -96,5 +98,6 @@ public final class Database: @unchecked Sendable {
         DBTransaction(storage: try store.beginWrite(label: label), schema: schema)
     }
 
+    /// Closes the file: later transactions fail. Transactions still open keep their version readable until they end.
     public func close() { store.close() }
 }

@@ -148,6 +148,7 @@ public final class MigrationObject: CustomStringConvertible {
         try migration.runner.set(className, key, name, value)
     }
 
+    /// A property of the object by name, as a Swift value (`Int`, `String`, `Date`, a `MigrationObject` for links, …); setting it works on new objects only.
     public subscript(name: String) -> Any? {
         get {
             do { return try get(name) } catch { migration.record(error); return nil }

@@ -47,6 +47,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
         bytes = out
     }
 
+    /// The 24 lowercase hexadecimal digits of the identifier.
     public var stringValue: String { bytes.map { String(format: "%02x", $0) }.joined() }
     public var description: String { stringValue }
     /// The creation time encoded in the first four bytes.
@@ -60,7 +61,9 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
     public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(stringValue) }
 }
 
+/// Why a string is not an ObjectId.
 public enum ObjectIdError: Error, CustomStringConvertible, Sendable {
+    /// The string is not 24 hexadecimal digits.
     case invalid(String)
     public var description: String {
         switch self { case .invalid(let s): return "'\(s)' is not an ObjectId: expected 24 hexadecimal digits" }

@@ -2,21 +2,37 @@ import Foundation
 import StrataStorage
 
 /// Whether a property holds one value or a collection.
-public enum CollectionKind: UInt8, Sendable { case single = 0, list, set, map }
+public enum CollectionKind: UInt8, Sendable {
+    /// One value (or one link).
+    case single = 0
+    /// An ordered list (`List`).
+    case list
+    /// A set of distinct values (`MutableSet`).
+    case set
+    /// A dictionary with String keys (`Map`).
+    case map
+}
 
 /// One property of a class.
 public struct PropertySchema: Hashable, Sendable, CustomStringConvertible {
+    /// The property's name in the file.
     public var name: String
+    /// What it stores.
     public var type: PropertyType
+    /// One value, or a list, set or map of them.
     public var collection: CollectionKind
+    /// Whether nil is allowed (for collections: whether elements may be nil).
     public var isOptional: Bool
     /// The target class of a link, a collection of links or linking objects.
     public var objectClassName: String?
     /// For `linkingObjects`: the property of `objectClassName` that links here.
     public var linkOriginPropertyName: String?
+    /// True for the class's primary key (at most one per class).
     public var isPrimaryKey: Bool
+    /// True when the property has a search index (primary keys always do).
     public var isIndexed: Bool
 
+    /// A property; a primary key is always indexed.
     public init(name: String, type: PropertyType, collection: CollectionKind = .single, isOptional: Bool = false,
                 objectClassName: String? = nil, linkOriginPropertyName: String? = nil,
                 isPrimaryKey: Bool = false, isIndexed: Bool = false) {
@@ -27,6 +43,7 @@ public struct PropertySchema: Hashable, Sendable, CustomStringConvertible {
 
     /// Stored in a column (everything but linkingObjects).
     public var isStored: Bool { type != .linkingObjects }
+    /// True for lists, sets and maps.
     public var isCollection: Bool { collection != .single }
 
     /// A short type description: `int?`, `[string]`, `Dog?`, `set<int>`, `map<string, Dog?>`.
@@ -46,18 +63,25 @@ public struct PropertySchema: Hashable, Sendable, CustomStringConvertible {
 
 /// One class (RealmSwift's `ObjectSchema`).
 public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
+    /// The class's name in the file.
     public var className: String
+    /// Its properties, in declaration order.
     public var properties: [PropertySchema]
+    /// True for embedded classes (objects owned by one parent, with no identity of their own).
     public var isEmbedded: Bool
 
+    /// A class with the given properties.
     public init(className: String, properties: [PropertySchema], isEmbedded: Bool = false) {
         self.className = className; self.properties = properties; self.isEmbedded = isEmbedded
     }
 
+    /// The primary key property, if the class has one.
     public var primaryKeyProperty: PropertySchema? { properties.first { $0.isPrimaryKey } }
+    /// The property named `name`, if any.
     public subscript(name: String) -> PropertySchema? { properties.first { $0.name == name } }
     /// Properties stored in columns, in column order.
     public var storedProperties: [PropertySchema] { properties.filter(\.isStored) }
+    /// The column of the stored property named `name`.
     public func columnIndex(of name: String) -> Int? { storedProperties.firstIndex { $0.name == name } }
     public var description: String {
         "class \(className)\(isEmbedded ? " (embedded)" : "") {\n" + properties.map { "  \($0)" }.joined(separator: "\n") + "\n}"
@@ -66,13 +90,19 @@ public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
 
 /// The set of classes in a file or configuration.
 public struct Schema: Hashable, Sendable, CustomStringConvertible {
+    /// The classes, sorted by name.
     public var objectSchemas: [ObjectSchema]
+    /// A schema of these classes.
     public init(_ objectSchemas: [ObjectSchema]) { self.objectSchemas = objectSchemas.sorted { $0.className < $1.className } }
+    /// The class named `className`, if any.
     public subscript(className: String) -> ObjectSchema? { objectSchemas.first { $0.className == className } }
+    /// The class names, sorted.
     public var classNames: [String] { objectSchemas.map(\.className) }
     public var description: String { objectSchemas.map(\.description).joined(separator: "\n") }
 
+    /// The longest class name, in UTF-8 bytes (Realm's limit).
     public static let maxClassNameBytes = 57
+    /// The longest property name, in UTF-8 bytes (Realm's limit).
     public static let maxPropertyNameBytes = 63
 
     /// Checks names, limits, primary keys, indexes and link targets.
@@ -177,11 +207,17 @@ public struct Schema: Hashable, Sendable, CustomStringConvertible {
 
 /// Schema problems. Messages name the class and property and say what to change.
 public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// A problem described in the message (duplicate names, a bad link target, …).
     case invalid(String)
+    /// A class name longer than `Schema.maxClassNameBytes`.
     case classNameTooLong(String, Int)
+    /// A property name longer than `Schema.maxPropertyNameBytes`.
     case propertyNameTooLong(String, String, Int)
+    /// The file's schema differs from the wanted one; each difference in a sentence. Raise the schema version and migrate.
     case migrationRequired([String])
+    /// No class of that name in the schema.
     case noSuchClass(String)
+    /// No property of that name on the class.
     case noSuchProperty(className: String, property: String)
 
     public var description: String {

@@ -7,28 +7,43 @@ public typealias ObjKey = Int64
 
 /// A reference to an object: its class name and key.
 public struct ObjectLink: Hashable, Sendable, CustomStringConvertible {
+    /// The class of the object.
     public var className: String
+    /// The object's key within its class.
     public var key: ObjKey
+    /// A reference to object `key` of `className`.
     public init(className: String, key: ObjKey) { self.className = className; self.key = key }
     public var description: String { "\(className)#\(key)" }
 }
 
 /// Any single value a property can hold, as the dynamic API reads and writes it.
 public enum Value: Hashable, Sendable, CustomStringConvertible {
+    /// No value (nil, or a link to nothing).
     case null
+    /// A Bool.
     case bool(Bool)
+    /// An integer of any width.
     case int(Int64)
+    /// A Float.
     case float(Float)
+    /// A Double.
     case double(Double)
+    /// A String.
     case string(String)
+    /// Binary data.
     case data([UInt8])
+    /// A Date (nanosecond precision).
     case date(Date)
+    /// An ObjectId.
     case objectId(ObjectId)
+    /// A UUID.
     case uuid(UUID)
+    /// A Decimal128.
     case decimal(Decimal128)
     /// A link to another object (to-one links, list elements, and `AnyRealmValue` links).
     case object(ObjectLink)
 
+    /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true }; return false }
 
     public var description: String {
@@ -81,7 +96,26 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
 
 /// The storage type of a property (RealmSwift's `PropertyType`).
 public enum PropertyType: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    case bool = 0, int, float, double, string, data, date, objectId, uuid, decimal128
+    /// `Bool`.
+    case bool = 0
+    /// `Int` and its sized variants, stored as 64-bit integers.
+    case int
+    /// `Float`.
+    case float
+    /// `Double`.
+    case double
+    /// `String` (UTF-8).
+    case string
+    /// `Data`.
+    case data
+    /// `Date`, to the nanosecond.
+    case date
+    /// `ObjectId`.
+    case objectId
+    /// `UUID`.
+    case uuid
+    /// `Decimal128`.
+    case decimal128
     /// `AnyRealmValue`: any of the above, or a link.
     case mixed
     /// A link to an object of `objectClassName`.

@@ -224,17 +224,29 @@ public enum ObjectLimits {
 
 /// Errors of the object layer. Messages name the class/property and say what to do.
 public enum ObjectError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// nil given for a property that is not optional.
     case nullNotAllowed(String)
+    /// A value of another type than the property stores.
     case wrongType(String, expected: String, got: String)
+    /// A String or Data value over the 16 MB limit.
     case valueTooLarge(String, Int)
+    /// An object with this primary key already exists (and the update policy is `.error`).
     case duplicatePrimaryKey(className: String, value: String)
+    /// An object of a class with a primary key was created without one.
     case missingPrimaryKey(className: String)
+    /// A primary key was changed after the object was created.
     case primaryKeyChange(className: String)
+    /// No object with that key (it was deleted, or never existed).
     case noSuchObject(className: String, key: ObjKey)
+    /// A change outside a write transaction.
     case notInWriteTransaction
+    /// An embedded object created on its own instead of through its parent's property.
     case embeddedObjectCreation(String)
+    /// A collection operation on a property that is not a collection.
     case notACollection(String)
+    /// A collection index past the end.
     case indexOutOfRange(String, index: Int, count: Int)
+    /// A property name the class does not have.
     case unknownProperty(className: String, property: String)
 
     public var description: String {

@@ -143,7 +143,18 @@ package struct QuerySubquery: Hashable, Sendable {
 
 /// A collection operator: `@count`, `@size`, `@sum`, `@min`, `@max`, `@avg`.
 public enum QueryAggregate: String, Hashable, Sendable, CaseIterable {
-    case count, size, sum, min, max, avg
+    /// `@count`: the number of elements.
+    case count
+    /// `@size`: the length of a string or binary value, or the number of elements.
+    case size
+    /// `@sum`: the sum of numeric values.
+    case sum
+    /// `@min`: the smallest value.
+    case min
+    /// `@max`: the largest value.
+    case max
+    /// `@avg`: the average of numeric values.
+    case avg
 }
 
 /// One step of a key path.

@@ -20,12 +20,14 @@ public struct QueryError: Error, Hashable, Sendable, CustomStringConvertible {
         case cancelled
     }
 
+    /// What went wrong, broadly.
     public var kind: Kind
     /// The full, human-readable message (includes the position for syntax errors).
     public var message: String
     /// 1-based character position in the query text, for syntax errors.
     public var position: Int?
 
+    /// An error of `kind` with a full message and, for syntax errors, the 1-based position.
     public init(kind: Kind, message: String, position: Int? = nil) {
         self.kind = kind
         self.message = message

@@ -6,7 +6,9 @@ import Foundation
 /// Invariant: `nanoseconds` is always normalised into `0..<1_000_000_000`, so comparing
 /// `(seconds, nanoseconds)` lexicographically orders timestamps by time.
 public struct QueryTimestamp: Hashable, Comparable, Sendable {
+    /// Seconds since 1970 (negative before).
     public let seconds: Int64
+    /// Nanoseconds within the second, 0 ..< 1,000,000,000 (normalised by the initializer).
     public let nanoseconds: Int32
 
     /// Creates a timestamp; any nanosecond value (also negative, Realm's same-sign convention) is
@@ -76,8 +78,11 @@ public struct QueryObjectId: Hashable, Comparable, Sendable, CustomStringConvert
 
 /// A reference to a stored object: its class and an engine-defined key.
 public struct QueryObjectRef: Hashable, Sendable, CustomStringConvertible {
+    /// The class of the object.
     public var className: String
+    /// The object's key within its class.
     public var key: Int64
+    /// A reference to object `key` of `className`.
     public init(className: String, key: Int64) {
         self.className = className
         self.key = key
@@ -88,18 +93,31 @@ public struct QueryObjectRef: Hashable, Sendable, CustomStringConvertible {
 /// A value a query compares: a literal, an argument (`$0`), or a property value read from an
 /// object. `list` is only used for arguments (`IN $0`) and never appears as a property value.
 public enum QueryValue: Hashable, Sendable {
+    /// nil.
     case null
+    /// A Bool.
     case bool(Bool)
+    /// An integer.
     case int(Int64)
+    /// A Double.
     case double(Double)
+    /// A Float.
     case float(Float)
+    /// A String.
     case string(String)
+    /// Binary data.
     case data([UInt8])
+    /// A timestamp.
     case date(QueryTimestamp)
+    /// An ObjectId.
     case objectId(QueryObjectId)
+    /// A UUID.
     case uuid(UUID)
+    /// A decimal number.
     case decimal(Decimal)
+    /// An object.
     case object(QueryObjectRef)
+    /// A list of values (arguments of `IN $0` only).
     case list([QueryValue])
 
     /// Convenience: an `Int` value.
@@ -107,6 +125,7 @@ public enum QueryValue: Hashable, Sendable {
     /// Convenience: a Foundation `Date` value.
     public static func date(_ d: Date) -> QueryValue { .date(QueryTimestamp(d)) }
 
+    /// True for `.null`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
     /// True for int, float, double and decimal values.

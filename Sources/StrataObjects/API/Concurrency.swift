@@ -313,7 +313,9 @@ extension Realm {
 
 /// Values that have an immutable, thread-independent form.
 public protocol Freezable {
+    /// A frozen copy: an immutable snapshot of the current version, readable from any thread.
     func freeze() -> Self
+    /// True when this value is a frozen snapshot.
     var isFrozen: Bool { get }
     /// Finishes lazy state so that concurrent reads mutate nothing.
     func _strataPrepareForSharing()
@@ -346,6 +348,7 @@ public struct Frozen<Value: Freezable>: @unchecked Sendable {
         v._strataPrepareForSharing()
         self.value = v
     }
+    /// Reads a property of the frozen value: `Frozen(person).name`.
     public subscript<T>(dynamicMember keyPath: KeyPath<Value, T>) -> T { value[keyPath: keyPath] }
 }
 

@@ -12,7 +12,24 @@ import Foundation
 public final class Logger: @unchecked Sendable {
     /// Levels, from nothing to everything.
     public enum Level: Int, Comparable, Sendable, CustomStringConvertible {
-        case off, fatal, error, warn, info, detail, debug, trace, all
+        /// Nothing is logged.
+        case off
+        /// Errors the program cannot continue after.
+        case fatal
+        /// Failed operations.
+        case error
+        /// Something unexpected that did not fail.
+        case warn
+        /// Opening realms, running migrations.
+        case info
+        /// More detail on each operation, including errors that are also thrown.
+        case detail
+        /// What a developer debugging Strata wants to see.
+        case debug
+        /// Everything, at the finest grain.
+        case trace
+        /// Every message.
+        case all
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
         public var description: String {
             ["off", "fatal", "error", "warn", "info", "detail", "debug", "trace", "all"][rawValue]

@@ -30,15 +30,21 @@ public final class NotificationToken: @unchecked Sendable {
 /// modifications are indexes in the previous version of the collection, insertions indexes
 /// in the new one; a moved object is a deletion and an insertion.
 public enum RealmCollectionChange<CollectionType> {
+    /// The collection as it was when the observer was registered (delivered once, first).
     case initial(CollectionType)
+    /// The collection after a commit, with the indexes that changed.
     case update(CollectionType, deletions: [Int], insertions: [Int], modifications: [Int])
+    /// The observation failed and will deliver nothing more.
     case error(Swift.Error)
 }
 
 /// A change to a `Map` (RealmSwift's `RealmMapChange`): keys deleted, inserted and modified.
 public enum RealmMapChange<Collection> {
+    /// The map as it was when the observer was registered (delivered once, first).
     case initial(Collection)
+    /// The map after a commit, with the keys deleted, inserted and modified.
     case update(Collection, deletions: [String], insertions: [String], modifications: [String])
+    /// The observation failed and will deliver nothing more.
     case error(Swift.Error)
 }
 
@@ -54,8 +60,11 @@ public struct PropertyChange {
 
 /// A change to an observed object (RealmSwift's `ObjectChange`).
 public enum ObjectChange<T> {
+    /// The observation failed and will deliver nothing more.
     case error(Swift.Error)
+    /// The object changed; the properties that changed, with old and new values.
     case change(T, [PropertyChange])
+    /// The object was deleted; no more notifications follow.
     case deleted
 }
 

@@ -11,6 +11,7 @@ import Foundation
 /// the results are read after a change (the caller caches by version). Throwing traps with
 /// the error's message when the results are read; validate queries when building the stage.
 public protocol ResultsStage: Sendable {
+    /// The keys of the objects that pass, in result order; `keys` is the previous stage's output (nil: every object of the class).
     func apply(to keys: [ObjKey]?, className: String, in txn: DBTransaction) throws -> [ObjKey]
     /// The number of objects `apply` would return. The default calls `apply`; a filter can
     /// count without building the array.

@@ -15,6 +15,7 @@ public struct _Handover: @unchecked Sendable {
 public protocol ThreadConfined {
     /// The realm (nil when unmanaged).
     var realm: Realm? { get }
+    /// True for frozen snapshots (they need no handover: pass them as they are).
     var isFrozen: Bool { get }
     func _strataHandover() -> (_Handover, UInt64)
     static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Self?

@@ -10,6 +10,7 @@ public final class QueryCancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
 
+    /// A cancellation that has not been cancelled.
     public init() {}
 
     /// Asks the query using this token to stop (safe from any thread).
