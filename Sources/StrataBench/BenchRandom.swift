@@ -1,45 +1,5 @@
-/// A small, seeded, deterministic random number generator (SplitMix64).
-///
-/// The benchmark data must be identical on every run and every toolchain, so the generator and
-/// the bounded/floating-point derivations are implemented here rather than relying on the
-/// standard library's `random(in:using:)` algorithms, which are not specified to be stable.
-package struct BenchRandom: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+import StrataStorage
 
-    /// Creates a generator whose whole output is determined by `seed`.
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A value in `0..<bound` (Lemire's multiply-shift with rejection, so it is unbiased).
-    package mutating func next(below bound: Int) -> Int {
-        precondition(bound > 0, "bound must be positive")
-        let range = UInt64(bound)
-        let threshold = (0 &- range) % range
-        while true {
-            let product = next().multipliedFullWidth(by: range)
-            if product.low >= threshold {
-                return Int(product.high)
-            }
-        }
-    }
-
-    /// A value in `range`.
-    package mutating func next(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + next(below: range.upperBound - range.lowerBound + 1)
-    }
-
-    /// A double in `[0, 1)` with 53 random bits.
-    package mutating func nextUnitDouble() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
-    }
-}
+/// The benchmark's seeded generator: the project's one SplitMix64, so the data it generates is
+/// identical on every run and every toolchain.
+package typealias BenchRandom = SplitMix64
