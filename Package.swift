@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "StrataObjectsTests", dependencies: ["StrataStorage", "StrataObjects"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata", "StrataStorage", "StrataObjects", "StrataQuery"]),
         // RealmSwift-style tests of the compatibility API (issue 15).
-        .testTarget(name: "StrataCompatTests", dependencies: ["Strata"]),
+        .testTarget(name: "StrataCompatTests", dependencies: ["Strata", "StrataStorage"]),
         .testTarget(
             name: "StrataBrowserTests",
             dependencies: ["StrataBrowser", "StrataTooling", "Strata", "StrataStorage", "StrataObjects", "StrataQuery"],
