@@ -39,7 +39,28 @@ package struct KeyRanges: Sendable, Equatable {
         return KeyRanges(sortedMerged: out)
     }
 
-    func union(_ other: KeyRanges) -> KeyRanges { .normalized(ranges + other.ranges) }
+    /// The keys in either.
+    package func union(_ other: KeyRanges) -> KeyRanges { .normalized(ranges + other.ranges) }
+
+    /// The keys of `self` that are not in `other` (one merge pass over both range lists).
+    package func subtracting(_ other: KeyRanges) -> KeyRanges {
+        var out: [ClosedRange<ObjKey>] = []
+        var j = 0
+        for r in ranges {
+            var lo = r.lowerBound
+            let hi = r.upperBound
+            var done = false
+            while j < other.ranges.count, other.ranges[j].upperBound < lo { j += 1 }
+            var k = j
+            while !done, k < other.ranges.count, other.ranges[k].lowerBound <= hi {
+                let cut = other.ranges[k]
+                if cut.lowerBound > lo { out.append(lo...(cut.lowerBound - 1)) }
+                if cut.upperBound >= hi { done = true } else { lo = cut.upperBound + 1; k += 1 }
+            }
+            if !done { out.append(lo...hi) }
+        }
+        return KeyRanges(sortedMerged: out)
+    }
 }
 
 /// What one commit did to one class: the keys it inserted and deleted, and per property the
@@ -208,6 +229,12 @@ package enum ChangeLog {
 }
 
 extension DBTransaction {
+    /// The change record of the commit that created `version` (at most this transaction's
+    /// version); nil when it is no longer kept. See `ChangeLog.record(of:in:)`.
+    package func changeRecord(of version: UInt64) throws -> [String: ClassChangeSet]? {
+        try ChangeLog.record(of: version, in: storage)
+    }
+
     /// The changes of the commits after version `from` up to this transaction's version, merged
     /// per class; nil when some version in between has no record (the caller then compares
     /// whole collections). Time: the size of the records read.
@@ -244,5 +271,16 @@ extension DBTransaction {
             }
             for k in old { _ = try tree.delete(k) }
         }
+    }
+}
+
+extension ChangeLog {
+    /// The change record of the commit that created `version`, read in `txn` (any transaction at
+    /// `version` or later); nil when the record is no longer kept (older than `keptVersions`) or
+    /// the commit predates change records. The browser's live marks and the Versions report
+    /// read the same records the notifications use.
+    package static func record(of version: UInt64, in txn: Transaction) throws -> [String: ClassChangeSet]? {
+        guard let tree = try txn.tree(treeName), let bytes = try tree.getBytes(key(version)) else { return nil }
+        return try? decode(bytes)
     }
 }

@@ -519,26 +519,55 @@ package final class DatabaseDataSource: BrowserDataSource {
                                       summary: "\(first.version - 1 - oldVersion) earlier commits"))
         }
         var external: [Int] = []
+        var unrecorded = records.isEmpty
         for record in records {
             let mine = local.removeValue(forKey: record.version)
             let pid = Int32(bitPattern: record.pid)
             let isExternal = mine == nil || pid != me
             if isExternal { external.append(events.count) }
-            events.append(ChangeEvent(version: record.version, pid: pid, isExternal: isExternal,
-                                      summary: DatabaseReports.summary(of: record),
-                                      changedObjects: mine?.changed ?? [], deletedObjects: mine?.deleted ?? []))
+            // The commit's change record (the one notifications read) names the objects it
+            // touched; without one (too old, a bulk rewrite) the shown rows are compared below.
+            let changes = try? txn.changeRecord(of: record.version)
+            var event = ChangeEvent(version: record.version, pid: pid, isExternal: isExternal,
+                                    summary: DatabaseReports.summary(of: record, record: changes),
+                                    changedObjects: mine?.changed ?? [], deletedObjects: mine?.deleted ?? [])
+            if let changes, let marks = Self.marks(from: changes) {
+                event.changedObjects = marks.changed
+                event.deletedObjects = marks.deleted
+            } else if isExternal {
+                unrecorded = true
+            }
+            events.append(event)
         }
         if records.isEmpty {
             events.append(ChangeEvent(version: txn.version, pid: 0, isExternal: true, summary: "new version"))
             external.append(events.count - 1)
         }
-        if let last = external.last {
+        if unrecorded, let last = external.last {
             let (changed, deleted) = diffWatched()
             events[last].changedObjects += changed
             events[last].deletedObjects += deleted
         }
         local = local.filter { $0.key > txn.version }
         return events
+    }
+
+    /// Most objects one commit's marks name; a larger commit marks the rows shown by comparing
+    /// them instead (the record then still gives its summary).
+    static let markLimit = 10_000
+
+    /// The objects a change record says were inserted or modified, and deleted; nil when the
+    /// record has a rewritten class or names more than `markLimit` objects.
+    static func marks(from record: [String: ClassChangeSet]) -> (changed: [ObjectRef], deleted: [ObjectRef])? {
+        var changed: [ObjectRef] = [], deleted: [ObjectRef] = []
+        for (name, c) in record {
+            if c.rewritten { return nil }
+            let touched = c.inserted.union(c.modifiedKeys(properties: nil)).subtracting(c.deleted)
+            guard changed.count + touched.keyCount + deleted.count + c.deleted.keyCount <= markLimit else { return nil }
+            changed += touched.keys.map { ObjectRef(className: name, key: $0) }
+            deleted += c.deleted.keys.map { ObjectRef(className: name, key: $0) }
+        }
+        return (changed, deleted)
     }
 
     /// Which of the rows last shown changed or disappeared in the new snapshot.

@@ -7,7 +7,13 @@ import StrataStorage
 package enum DatabaseReports {
     /// Recent commits (newest first) and every reader slot with the bytes its pin holds.
     package static func versions(store: Store, limit: Int = 50) throws -> VersionsReport {
-        let commits = try store.recentCommits(limit: limit).map(commitInfo)
+        // What each commit changed comes from its change record (the one notifications read),
+        // while it is kept; older commits fall back to the counts in the commit history.
+        let records = try store.beginRead(label: "strata versions")
+        let commits = try store.recentCommits(limit: limit).map { c in
+            commitInfo(c, record: try? ChangeLog.record(of: c.version, in: records))
+        }
+        records.end()  // before the reader list is taken, so it does not list itself
         let stats = try store.spaceStatistics()
         let readers = stats.readers.map { r in
             ReaderSummary(pid: r.pid, threadLabel: r.label.isEmpty ? "thread \(r.threadID)" : r.label, pinnedVersion: r.version,
@@ -17,18 +23,45 @@ package enum DatabaseReports {
         return VersionsReport(currentVersion: stats.version, commits: commits, readers: readers, writeLockHolder: store.writeLockHolder)
     }
 
-    static func commitInfo(_ c: CommitRecord) -> CommitInfo {
+    static func commitInfo(_ c: CommitRecord, record: [String: ClassChangeSet]? = nil) -> CommitInfo {
         CommitInfo(version: c.version, time: Date(timeIntervalSince1970: Double(c.time) / 1e9), pid: Int32(bitPattern: c.pid),
-                   summary: summary(of: c))
+                   summary: summary(of: c, record: record))
     }
 
-    /// What a commit did, in words: `Dog: 1 inserted; Person: 2 modified`.
-    package static func summary(of c: CommitRecord) -> String {
+    /// What a commit did, in words: `Dog: 1 inserted, 2 modified (age, name); Person: 1 deleted`,
+    /// from its change record when there is one, else from the counts in the commit history.
+    package static func summary(of c: CommitRecord, record: [String: ClassChangeSet]? = nil) -> String {
+        if let record {
+            let text = describe(record)
+            if !text.isEmpty { return text }
+            return c.label.isEmpty ? "no object changes" : c.label
+        }
         let note = String(decoding: c.note, as: UTF8.self)
         let text = humanize(note: note)
         if !text.isEmpty { return text }
         if !c.label.isEmpty { return c.label }
         return "no object changes"
+    }
+
+    /// A change record in words, classes in name order:
+    /// `Dog: 1 inserted, 2 modified (age, name); Person: 1 deleted`; empty when the commit
+    /// changed no object. Objects inserted and then changed in the same commit count as inserted.
+    package static func describe(_ record: [String: ClassChangeSet]) -> String {
+        var parts: [String] = []
+        for name in record.keys.sorted() {
+            let c = record[name]!
+            if c.rewritten { parts.append("\(name): rewritten"); continue }
+            var what: [String] = []
+            if !c.inserted.isEmpty { what.append("\(Formatting.number(c.inserted.keyCount)) inserted") }
+            let modified = c.modifiedKeys(properties: nil).subtracting(c.inserted)
+            if !modified.isEmpty {
+                let properties = c.modified.filter { !$0.value.subtracting(c.inserted).isEmpty }.keys.sorted()
+                what.append("\(Formatting.number(modified.keyCount)) modified (\(properties.joined(separator: ", ")))")
+            }
+            if !c.deleted.isEmpty { what.append("\(Formatting.number(c.deleted.keyCount)) deleted") }
+            if !what.isEmpty { parts.append("\(name): " + what.joined(separator: ", ")) }
+        }
+        return parts.joined(separator: "; ")
     }
 
     /// Turns the engine's change note (`Dog +1, Person ~2 -1`) into words.

@@ -190,7 +190,12 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertEqual(events.count, 1)
         XCTAssertEqual(events.first?.isExternal, true)
         XCTAssertTrue(events.first?.summary.contains("Dog: 1 inserted") == true, events.first?.summary ?? "")
-        XCTAssertEqual(events.first?.changedObjects, [ObjectRef(className: "Person", key: 2)])
+        XCTAssertTrue(events.first?.summary.contains("Person: 1 modified (score)") == true, events.first?.summary ?? "")
+        // The commit's change record names every object it touched, shown or not: the new dog
+        // (not among the rows shown) and the modified person.
+        let changed = Set(events.first?.changedObjects ?? [])
+        XCTAssertEqual(changed.filter { $0.className == "Person" }, [ObjectRef(className: "Person", key: 2)])
+        XCTAssertEqual(changed.filter { $0.className == "Dog" }.count, 1)
         XCTAssertEqual(source.classes().first { $0.name == "Dog" }!.count.value, before + 1)
         XCTAssertTrue(source.pollChanges().isEmpty)
         let versions = source.versions()

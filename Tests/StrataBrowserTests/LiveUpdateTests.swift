@@ -16,7 +16,7 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertTrue(row.contains("•"), "the changed row is marked: \(row)")
         XCTAssertFalse(harness.lines[3].contains("•"))
         XCTAssertTrue(harness.lines[23].contains("v\(version)"), harness.lines[23])
-        XCTAssertEqual(harness.app.log.last?.text, "v\(version) by pid \(RecordingDataSource.stablePid): Person: 1 modified")
+        XCTAssertEqual(harness.app.log.last?.text, "v\(version) by pid \(RecordingDataSource.stablePid): Person: 1 modified (age)")
         XCTAssertEqual(harness.app.millisecondsUntilNextTimedEvent(), 1500)
         // The mark goes away on a later frame.
         harness.clock.advance(1)
@@ -41,7 +41,7 @@ final class LiveUpdateTests: XCTestCase {
         harness.press("g")
         XCTAssertTrue(harness.text.contains("Aaron Newcomer"), harness.text)
         XCTAssertEqual(harness.app.log.suffix(2).map { $0.text.components(separatedBy: ": ").dropFirst().joined(separator: ": ") },
-                       ["Person: 1 modified", "Person: 1 inserted"])
+                       ["Person: 1 modified (age)", "Person: 1 inserted"])
     }
 
     func testDetailAndReportsRefresh() {
@@ -53,7 +53,7 @@ final class LiveUpdateTests: XCTestCase {
         harness.press("2")
         let version = harness.source.status().version
         XCTAssertTrue(harness.text.contains("Current version \(version)"), harness.text)
-        XCTAssertTrue(harness.text.contains("Person: 1 modified"))
+        XCTAssertTrue(harness.text.contains("Person: 1 modified (age)"))
         harness.externalAgeChange(person: 3, age: 98)
         harness.app.processChanges()
         XCTAssertTrue(harness.text.contains("Current version \(version + 1)"), "the shown report follows commits")

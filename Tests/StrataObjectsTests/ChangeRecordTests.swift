@@ -185,6 +185,32 @@ final class ChangeRecordTests: XCTestCase {
         XCTAssertTrue(mods.contains(7), "the modified object is reported (the fallback may report more): \(mods)")
         XCTAssertEqual(realm.objects(APerson.self).count, 29)
     }
+    /// `KeyRanges.subtracting` and `union` against sets of keys, including ranges at the ends of
+    /// the key space.
+    func testKeyRangeSetOperationsAgainstSets() {
+        let seed: UInt64 = 77
+        seedNote = "seed \(seed)"
+        var rng = SplitMix64(seed: seed)
+        func ranges(_ n: Int) -> ([ClosedRange<ObjKey>], Set<ObjKey>) {
+            var rs: [ClosedRange<ObjKey>] = [], keys = Set<ObjKey>()
+            for _ in 0..<n {
+                let lo = ObjKey(rng.next(below: 200)) - 100, len = ObjKey(rng.next(below: 6))
+                rs.append(lo...(lo + len)); keys.formUnion(lo...(lo + len))
+            }
+            return (rs, keys)
+        }
+        for round in 0..<500 {
+            let (a, ak) = ranges(rng.next(below: 8)), (b, bk) = ranges(rng.next(below: 8))
+            let ra = KeyRanges.normalized(a), rb = KeyRanges.normalized(b)
+            XCTAssertEqual(Set(ra.subtracting(rb).keys), ak.subtracting(bk), "round \(round)")
+            XCTAssertEqual(Set(ra.union(rb).keys), ak.union(bk), "round \(round)")
+            XCTAssertEqual(ra.subtracting(rb), .normalized(ra.subtracting(rb).ranges), "round \(round): not merged")
+        }
+        let edges = KeyRanges.normalized([ObjKey.min...(ObjKey.min + 2), (ObjKey.max - 2)...ObjKey.max])
+        let cut = KeyRanges.normalized([ObjKey.min...ObjKey.min, ObjKey.max...ObjKey.max])
+        XCTAssertEqual(edges.subtracting(cut).ranges, [(ObjKey.min + 1)...(ObjKey.min + 2), (ObjKey.max - 2)...(ObjKey.max - 1)])
+        XCTAssertEqual(edges.subtracting(edges).ranges, [])
+    }
 }
 
 /// `observe(on: queue)` from a realm whose thread runs no loop: `.initial` and updates are
