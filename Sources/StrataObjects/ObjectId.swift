@@ -64,6 +64,7 @@ public struct ObjectId: Hashable, Comparable, Sendable, CustomStringConvertible,
 /// Why a string is not an ObjectId.
 public enum ObjectIdError: Error, CustomStringConvertible, Sendable {
     /// The string is not 24 hexadecimal digits.
+    /// The text (quoted in the message) is not a decimal number.
     case invalid(String)
     public var description: String {
         switch self { case .invalid(let s): return "'\(s)' is not an ObjectId: expected 24 hexadecimal digits" }
@@ -82,10 +83,13 @@ public enum ObjectIdError: Error, CustomStringConvertible, Sendable {
 /// A 128-bit decimal number (RealmSwift's `Decimal128`), held as a Foundation `Decimal`
 /// (38 significant digits) and stored as its canonical string.
 public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Codable {
+    /// The value as a Foundation `Decimal`.
     public var value: Decimal
+    /// A decimal holding `value`.
     public init(_ value: Decimal) { self.value = value }
     public init(integerLiteral v: Int) { value = Decimal(v) }
     public init(floatLiteral v: Double) { value = Decimal(v) }
+    /// A decimal holding the integer `number` (RealmSwift's `init(number:)`).
     public init(number: Int) { value = Decimal(number) }
     /// Parses a decimal string such as "12.50" or "-3e5".
     public init(string: String) throws {
@@ -95,13 +99,16 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         value = d
     }
     public var description: String { NSDecimalNumber(decimal: value).stringValue }
+    /// The nearest `Double`.
     public var doubleValue: Double { NSDecimalNumber(decimal: value).doubleValue }
     public static func < (a: Decimal128, b: Decimal128) -> Bool { a.value < b.value }
     public init(from decoder: Decoder) throws { try self.init(string: try decoder.singleValueContainer().decode(String.self)) }
     public func encode(to encoder: Encoder) throws { var c = encoder.singleValueContainer(); try c.encode(description) }
 }
 
+/// Why text could not be read as a `Decimal128`.
 public enum DecimalError: Error, CustomStringConvertible, Sendable {
+    /// The text (quoted in the message) is not a decimal number.
     case invalid(String)
     public var description: String { if case .invalid(let s) = self { return "'\(s)' is not a decimal number" }; return "" }
 }

@@ -72,6 +72,7 @@ extension Decimal128: SignedNumeric {
     public static func *= (a: inout Decimal128, b: Decimal128) { a = a * b }
     /// Division; dividing by zero gives NaN.
     public static func / (a: Decimal128, b: Decimal128) -> Decimal128 { Decimal128(a.value / b.value) }
+    /// Divides in place; dividing by zero gives NaN.
     public static func /= (a: inout Decimal128, b: Decimal128) { a = a / b }
     public static prefix func - (a: Decimal128) -> Decimal128 { Decimal128(-a.value) }
     /// Flips the sign in place.

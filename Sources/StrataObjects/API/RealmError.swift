@@ -63,18 +63,31 @@ extension Realm.Error {
     }
 
     // RealmSwift spells the codes as static members of `Realm.Error`.
+    /// Any error without a more specific code. (`Realm.Error.fail`)
     public static var fail: Code { .fail }
+    /// The file could not be opened or read. (`Realm.Error.fileAccess`)
     public static var fileAccess: Code { .fileAccess }
+    /// The process may not read or write the file. (`Realm.Error.filePermissionDenied`)
     public static var filePermissionDenied: Code { .filePermissionDenied }
+    /// The destination file already exists. (`Realm.Error.fileExists`)
     public static var fileExists: Code { .fileExists }
+    /// No file at the path. (`Realm.Error.fileNotFound`)
     public static var fileNotFound: Code { .fileNotFound }
+    /// The file's format needs an upgrade this configuration does not allow. (`Realm.Error.fileFormatUpgradeRequired`)
     public static var fileFormatUpgradeRequired: Code { .fileFormatUpgradeRequired }
+    /// The lock file belongs to an incompatible version. (`Realm.Error.incompatibleLockFile`)
     public static var incompatibleLockFile: Code { .incompatibleLockFile }
+    /// The file could not be mapped into memory. (`Realm.Error.addressSpaceExhausted`)
     public static var addressSpaceExhausted: Code { .addressSpaceExhausted }
+    /// The stored schema differs from the configuration's without a schema version bump. (`Realm.Error.schemaMismatch`)
     public static var schemaMismatch: Code { .schemaMismatch }
+    /// The file is not a database, or is damaged. (`Realm.Error.invalidDatabase`)
     public static var invalidDatabase: Code { .invalidDatabase }
+    /// A file operation (copy, rename, delete) failed. (`Realm.Error.fileOperationFailed`)
     public static var fileOperationFailed: Code { .fileOperationFailed }
+    /// The schema version is lower than the file's. (`Realm.Error.invalidSchemaVersion`)
     public static var invalidSchemaVersion: Code { .invalidSchemaVersion }
+    /// An argument is invalid. (`Realm.Error.invalidInput`)
     public static var invalidInput: Code { .invalidInput }
 
     /// The code of this error.

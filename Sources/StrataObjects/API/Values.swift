@@ -158,17 +158,29 @@ extension ObjectBase: RealmCollectionValue {}
 
 /// A value of any stored type, or a link to an object (RealmSwift's `AnyRealmValue`).
 public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomStringConvertible {
+    /// No value (a null).
     case none
+    /// An integer.
     case int(Int)
+    /// A Boolean.
     case bool(Bool)
+    /// A 32-bit floating-point number.
     case float(Float)
+    /// A 64-bit floating-point number.
     case double(Double)
+    /// A string.
     case string(String)
+    /// Bytes.
     case data(Data)
+    /// A date.
     case date(Date)
+    /// A link to an object of any class.
     case object(Object)
+    /// An ObjectId.
     case objectId(ObjectId)
+    /// A 128-bit decimal.
     case decimal128(Decimal128)
+    /// A UUID.
     case uuid(UUID)
 
     public static var _strataType: PropertyType { .mixed }
@@ -235,14 +247,23 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
 
     /// The payload when the value is of that case, else nil.
     public var intValue: Int? { if case .int(let i) = self { return i }; return nil }
+    /// The Boolean when the value is `.bool`, else nil.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    /// The number when the value is `.float`, else nil.
     public var floatValue: Float? { if case .float(let f) = self { return f }; return nil }
+    /// The number when the value is `.double`, else nil.
     public var doubleValue: Double? { if case .double(let d) = self { return d }; return nil }
+    /// The string when the value is `.string`, else nil.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The bytes when the value is `.data`, else nil.
     public var dataValue: Data? { if case .data(let d) = self { return d }; return nil }
+    /// The date when the value is `.date`, else nil.
     public var dateValue: Date? { if case .date(let d) = self { return d }; return nil }
+    /// The ObjectId when the value is `.objectId`, else nil.
     public var objectIdValue: ObjectId? { if case .objectId(let o) = self { return o }; return nil }
+    /// The decimal when the value is `.decimal128`, else nil.
     public var decimal128Value: Decimal128? { if case .decimal128(let d) = self { return d }; return nil }
+    /// The UUID when the value is `.uuid`, else nil.
     public var uuidValue: UUID? { if case .uuid(let u) = self { return u }; return nil }
     /// The linked object, cast to `T`.
     public func object<T: Object>(_ type: T.Type) -> T? { if case .object(let o) = self { return o as? T }; return nil }

@@ -32,8 +32,11 @@ package struct QueryStage: ResultsStage {
 /// (Foundation has a generic `SortDescriptor<T>` too; write `StrataQuery.SortDescriptor` if
 /// a file sees both and the name is ambiguous.)
 public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The property or key path to sort by (`"age"`, `"owner.name"`).
     public var keyPath: String
+    /// True for ascending order (the default).
     public var ascending: Bool
+    /// A sort key on `keyPath`, ascending unless told.
     public init(keyPath: String, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
@@ -143,6 +146,7 @@ extension Results {
 
 /// Objects as query arguments (`owner == $0`) are references to managed objects.
 extension ObjectBase: QueryArgumentConvertible {
+    /// The object as a query argument: a reference to its class and key (null when unmanaged).
     public var queryArgument: QueryValue {
         guard let key = objectKey else { return .null }
         return .object(QueryObjectRef(className: objectSchema.className, key: key))
@@ -157,7 +161,9 @@ extension Optional: _QueryOptional {}
 public struct StringOptions: OptionSet, Sendable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Compare without regard to case (`[c]`).
     public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// Compare without regard to accents (`[d]`).
     public static let diacriticInsensitive = StringOptions(rawValue: 2)
     var modifier: String {
         if isEmpty { return "" }
@@ -204,15 +210,25 @@ public struct Query<T> {
 
     private static func compare(_ l: Query<T>, _ op: String, _ r: Any) -> Query<Bool> { Query<Bool>(.comparison(l.node, op, .constant(r))) }
 
+    /// `property == value`.
     public static func == (l: Query<T>, r: T) -> Query<Bool> { compare(l, "==", r) }
+    /// `property != value`.
     public static func != (l: Query<T>, r: T) -> Query<Bool> { compare(l, "!=", r) }
+    /// `property > value`.
     public static func > (l: Query<T>, r: T) -> Query<Bool> { compare(l, ">", r) }
+    /// `property >= value`.
     public static func >= (l: Query<T>, r: T) -> Query<Bool> { compare(l, ">=", r) }
+    /// `property < value`.
     public static func < (l: Query<T>, r: T) -> Query<Bool> { compare(l, "<", r) }
+    /// `property <= value`.
     public static func <= (l: Query<T>, r: T) -> Query<Bool> { compare(l, "<=", r) }
+    /// `property == otherProperty`.
     public static func == (l: Query<T>, r: Query<T>) -> Query<Bool> { Query<Bool>(.comparison(l.node, "==", r.node)) }
+    /// `property != otherProperty`.
     public static func != (l: Query<T>, r: Query<T>) -> Query<Bool> { Query<Bool>(.comparison(l.node, "!=", r.node)) }
+    /// `property > otherProperty`.
     public static func > (l: Query<T>, r: Query<T>) -> Query<Bool> { Query<Bool>(.comparison(l.node, ">", r.node)) }
+    /// `property < otherProperty`.
     public static func < (l: Query<T>, r: Query<T>) -> Query<Bool> { Query<Bool>(.comparison(l.node, "<", r.node)) }
 
     /// `IN {…}`.
@@ -234,18 +250,26 @@ public struct Query<T> {
         Query<Bool>(.comparison(node, op + options.modifier, .constant(value)))
     }
 
+    /// `BEGINSWITH` (with `[c]`/`[d]` from `options`).
     public func starts(with s: String, options: StringOptions = []) -> Query<Bool> { stringOp("BEGINSWITH", s, options) }
+    /// `ENDSWITH` (with `[c]`/`[d]` from `options`).
     public func ends(with s: String, options: StringOptions = []) -> Query<Bool> { stringOp("ENDSWITH", s, options) }
+    /// `CONTAINS` (with `[c]`/`[d]` from `options`).
     public func contains(_ s: String, options: StringOptions = []) -> Query<Bool> { stringOp("CONTAINS", s, options) }
+    /// `LIKE` with `?` and `*` wildcards, `[c]` when `caseInsensitive`.
     public func like(_ pattern: String, caseInsensitive: Bool = false) -> Query<Bool> {
         stringOp("LIKE", pattern, caseInsensitive ? .caseInsensitive : [])
     }
+    /// `==` on strings with `[c]`/`[d]` from `options`.
     public func equals(_ s: String, options: StringOptions = []) -> Query<Bool> { stringOp("==", s, options) }
 }
 
 extension Query where T == Bool {
+    /// Both predicates hold (`AND`).
     public static func && (l: Query<Bool>, r: Query<Bool>) -> Query<Bool> { Query(.and(l.node, r.node)) }
+    /// Either predicate holds (`OR`).
     public static func || (l: Query<Bool>, r: Query<Bool>) -> Query<Bool> { Query(.or(l.node, r.node)) }
+    /// The predicate does not hold (`NOT`).
     public static prefix func ! (q: Query<Bool>) -> Query<Bool> { Query(.not(q.node)) }
 
     /// The RQL text with `$n` placeholders and the converted arguments.
