@@ -44,6 +44,21 @@ final class ErrorAndFileCompatTests: XCTestCase {
         }
     }
 
+    /// Apps log and compare `code.rawValue`: the numbers are RealmSwift's `RLMError` values.
+    func testCodeRawValuesAreRealmSwifts() {
+        let expected: [(Realm.Error.Code, Int)] = [
+            (.fail, 1), (.fileAccess, 2), (.filePermissionDenied, 3), (.fileExists, 4), (.fileNotFound, 5),
+            (.fileFormatUpgradeRequired, 6), (.incompatibleLockFile, 8), (.addressSpaceExhausted, 9),
+            (.schemaMismatch, 10), (.alreadyOpen, 12), (.invalidInput, 13), (.outOfDiskSpace, 14),
+            (.unsupportedFileFormatVersion, 16), (.fileOperationFailed, 19), (.invalidDatabase, 20),
+        ]
+        for (code, raw) in expected {
+            XCTAssertEqual(code.rawValue, raw, "\(code)")
+            XCTAssertEqual(Realm.Error.Code(rawValue: raw), code)
+        }
+        XCTAssertEqual(Realm.Error.code(of: CocoaError(.fileWriteOutOfSpace)), .outOfDiskSpace)
+    }
+
     func testFileFunctions() throws {
         let dir = CompatDir()
         let config = dir.config("files.strata", types: [CDog.self])
@@ -78,7 +93,7 @@ final class ErrorAndFileCompatTests: XCTestCase {
                 XCTAssertEqual(($0 as? Realm.Error)?.code, .fileExists)
             }
             // An open file cannot be deleted.
-            XCTAssertThrowsError(try Realm.deleteFiles(for: v3)) { XCTAssertEqual(($0 as? Realm.Error)?.code, .fileAccess) }
+            XCTAssertThrowsError(try Realm.deleteFiles(for: v3)) { XCTAssertEqual(($0 as? Realm.Error)?.code, .alreadyOpen) }
         }
         var seeded = dir.config("seeded.strata", types: [CDog.self])
         seeded.schemaVersion = 3

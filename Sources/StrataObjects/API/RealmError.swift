@@ -9,7 +9,9 @@ import Glibc
 // the layer below stays available as `underlyingError`).
 
 extension Realm.Error {
-    /// What went wrong, by RealmSwift's names (`Realm.Error.Code`).
+    /// What went wrong, by RealmSwift's names (`Realm.Error.Code`). The raw values are
+    /// RealmSwift's (`RLMError`), so code that logs or compares `code.rawValue` sees the same
+    /// numbers; `invalidSchemaVersion` is Strata's own (RealmSwift reports it as `fail`).
     public enum Code: Int, Sendable, CustomStringConvertible {
         /// Anything not covered by another code.
         case fail = 1
@@ -22,7 +24,8 @@ extension Realm.Error {
         case fileExists = 4
         /// The file does not exist and may not be created (read-only open).
         case fileNotFound = 5
-        /// The file was written by a newer Strata format.
+        /// The file's format must be upgraded to open it, and this open may not write
+        /// (read-only).
         case fileFormatUpgradeRequired = 6
         /// The lock file is not usable by this process.
         case incompatibleLockFile = 8
@@ -31,14 +34,20 @@ extension Realm.Error {
         /// The classes differ from the file's schema and no migration may run (read-only realm),
         /// or the migration failed.
         case schemaMismatch = 10
-        /// The file is not a database, is damaged, or its encryption key is wrong or missing.
-        case invalidDatabase = 11
-        /// A file operation (write, sync, copy) failed, e.g. the disk is full.
-        case fileOperationFailed = 12
-        /// The schema version is lower than the file's.
-        case invalidSchemaVersion = 13
+        /// An operation that needs the file closed everywhere (deleting its files) found it open.
+        case alreadyOpen = 12
         /// A value or argument is not valid (a duplicate primary key, a bad configuration).
-        case invalidInput = 14
+        case invalidInput = 13
+        /// A write failed because the disk is full; the file keeps its last commit.
+        case outOfDiskSpace = 14
+        /// The file was written by a newer version of the format than this build reads.
+        case unsupportedFileFormatVersion = 16
+        /// A file operation (write, sync, copy, rename) failed.
+        case fileOperationFailed = 19
+        /// The file is not a database, is damaged, or its encryption key is wrong or missing.
+        case invalidDatabase = 20
+        /// The schema version is lower than the file's (Strata's own code).
+        case invalidSchemaVersion = 1000
 
         public var description: String {
             switch self {
@@ -55,6 +64,9 @@ extension Realm.Error {
             case .fileOperationFailed: return "fileOperationFailed"
             case .invalidSchemaVersion: return "invalidSchemaVersion"
             case .invalidInput: return "invalidInput"
+            case .alreadyOpen: return "alreadyOpen"
+            case .outOfDiskSpace: return "outOfDiskSpace"
+            case .unsupportedFileFormatVersion: return "unsupportedFileFormatVersion"
             }
         }
 
@@ -89,6 +101,12 @@ extension Realm.Error {
     public static var invalidSchemaVersion: Code { .invalidSchemaVersion }
     /// An argument is invalid. (`Realm.Error.invalidInput`)
     public static var invalidInput: Code { .invalidInput }
+    /// The file is open where it must be closed. (`Realm.Error.alreadyOpen`)
+    public static var alreadyOpen: Code { .alreadyOpen }
+    /// The disk is full. (`Realm.Error.outOfDiskSpace`)
+    public static var outOfDiskSpace: Code { .outOfDiskSpace }
+    /// The file's format is newer than this build reads. (`Realm.Error.unsupportedFileFormatVersion`)
+    public static var unsupportedFileFormatVersion: Code { .unsupportedFileFormatVersion }
 
     /// The code of this error.
     public var code: Code {
@@ -124,9 +142,9 @@ extension Realm.Error {
             switch e {
             case .fileNotFound: return .fileNotFound
             case .notADatabase, .corrupted, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted, .invalidEncryptionKey: return .invalidDatabase
-            case .unsupportedFormat: return .fileFormatUpgradeRequired
+            case .unsupportedFormat: return .unsupportedFileFormatVersion
             case .io(_, _, let errno): return (errno == EACCES || errno == EPERM || errno == EROFS) ? .filePermissionDenied : errno == ENOENT ? .fileNotFound : .fileAccess
-            case .diskFull: return .fileOperationFailed
+            case .diskFull: return .outOfDiskSpace
             case .badLockFile: return .incompatibleLockFile
             case .readOnly, .fileInUse, .tooManyReaders: return .fileAccess
             case .keyTooLarge, .valueTooLarge: return .invalidInput
@@ -142,7 +160,7 @@ extension Realm.Error {
             case .fileReadNoPermission, .fileWriteNoPermission, .fileWriteVolumeReadOnly: return .filePermissionDenied
             case .fileReadNoSuchFile, .fileNoSuchFile: return .fileNotFound
             case .fileWriteFileExists: return .fileExists
-            case .fileWriteOutOfSpace: return .fileOperationFailed
+            case .fileWriteOutOfSpace: return .outOfDiskSpace
             default: return .fileAccess
             }
         default:

@@ -31,14 +31,14 @@ extension Realm {
     }
 
     /// Deletes the configuration's file and its lock file. Returns true when a file was
-    /// deleted. Throws `Realm.Error` with code `.fileAccess` while this process has the file
+    /// deleted. Throws `Realm.Error` with code `.alreadyOpen` while this process has the file
     /// open (close every realm of it first) — nothing is deleted then.
     @discardableResult
     public static func deleteFiles(for config: Configuration) throws -> Bool {
         guard config.inMemoryIdentifier == nil, let url = config.fileURL else { return false }
         let path = url.path
         if Coordinator.isOpen(path: path) {
-            throw Error.failed(code: .fileAccess, message: "Cannot delete files of an open Realm: \(path) is still open in this process; release its realms first", path: path, underlying: nil)
+            throw Error.failed(code: .alreadyOpen, message: "Cannot delete files of an open Realm: \(path) is still open in this process; release its realms first", path: path, underlying: nil)
         }
         let fm = FileManager.default
         var deleted = false
