@@ -420,8 +420,9 @@ struct Binder {
         while i < comps.endIndex {
             let comp = comps[i]
             switch (ctx, comp) {
-            case (.object(let cls), .property(let name)):
-                let prop = try lookup(name, in: cls)
+            case (.object(let cls), .property(let requested)):
+                let prop = try lookup(requested, in: cls)
+                let name = prop.name   // the stored name, when the query used an alias
                 switch prop.type {
                 case .link(let target):
                     steps.append(.link(property: name, target: target))
@@ -474,7 +475,7 @@ struct Binder {
                 guard linksHere else {
                     throw QueryError(kind: .typeMismatch, message: "'@links.\(origin).\(property)' in '\(path)': \(origin).\(property) is not a link to '\(cls)'")
                 }
-                try collection(.backlinks(originClass: origin, property: property), element: .object(origin))
+                try collection(.backlinks(originClass: origin, property: p.name), element: .object(origin))
             case (.object, .allBacklinks):
                 let next = i + 1
                 guard next < comps.endIndex, comps[next] == .aggregate(.count) || comps[next] == .aggregate(.size) else {

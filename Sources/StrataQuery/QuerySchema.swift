@@ -73,15 +73,21 @@ package struct QueryProperty: Hashable, Sendable {
 package struct QueryClass: Hashable, Sendable {
     package var name: String
     package var properties: [QueryProperty]
+    /// Other names a query may use for a property: the Swift name of a property stored under
+    /// another name (RealmSwift's `propertiesMapping()`), mapped to the stored name. A stored
+    /// name always wins over an alias.
+    package var aliases: [String: String] = [:]
 
     package init(_ name: String, _ properties: [QueryProperty]) {
         self.name = name
         self.properties = properties
     }
 
-    /// The property with this exact (case-sensitive) name.
+    /// The property with this exact (case-sensitive) name, or the one this alias names.
     package func property(named name: String) -> QueryProperty? {
-        properties.first { $0.name == name }
+        if let p = properties.first(where: { $0.name == name }) { return p }
+        guard let stored = aliases[name] else { return nil }
+        return properties.first { $0.name == stored }
     }
 }
 

@@ -33,8 +33,13 @@ final class PersistedNameCompatTests: XCTestCase {
         XCTAssertEqual(ann["firstName"] as? String, "Ann")
         XCTAssertEqual(realm.objects(MappedPerson.self).sorted(by: \.firstName, ascending: false).map(\.firstName), ["Bo", "Ann"])
         XCTAssertEqual(realm.objects(MappedPerson.self).where { $0.firstName == "Bo" }.first?.id, 2)
-        // Query strings and the dynamic API use the names in the file.
+        // Query strings take the Swift names, as RealmSwift's do, and the names in the file.
+        XCTAssertEqual(realm.objects(MappedPerson.self).filter("firstName == 'Ann'").count, 1)
+        XCTAssertEqual(realm.objects(MappedPerson.self).filter("firstName BEGINSWITH %@", "B").first?.id, 2)
+        XCTAssertEqual(realm.objects(MappedPerson.self).sorted(byKeyPath: "firstName").map(\.id), [1, 2])
+        XCTAssertEqual(realm.objects(MappedPerson.self).distinct(by: ["firstName"]).count, 2)
         XCTAssertEqual(realm.objects(MappedPerson.self).filter("first_name == 'Ann'").count, 1)
+        // The dynamic API uses the names in the file.
         let dyn = try XCTUnwrap(realm.dynamicObject(ofType: "person_v2", forPrimaryKey: 2))
         XCTAssertEqual(dyn["first_name"] as? String, "Bo")
         try realm.write { ann.firstName = "Anna" }

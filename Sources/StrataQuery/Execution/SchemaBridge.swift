@@ -10,10 +10,13 @@ import StrataObjects
 
 extension QuerySchema {
     /// The query view of an engine schema: every class and property, with links, collections
-    /// and linking objects typed for the binder.
+    /// and linking objects typed for the binder. A class declared in this process with
+    /// `propertiesMapping()` also answers to its Swift property names, as RealmSwift's queries do.
     package init(_ schema: Schema) {
         self.init(schema.objectSchemas.map { os in
-            QueryClass(os.className, os.properties.map(QueryProperty.init))
+            var c = QueryClass(os.className, os.properties.map(QueryProperty.init))
+            if let mapping = os.objectClass?.propertiesMapping() { c.aliases = mapping }
+            return c
         })
     }
 }
