@@ -361,21 +361,15 @@ package final class DatabaseDataSource: BrowserDataSource {
         let cancellation = WriteLockWaitCancellation()
         wait.whenCancelled { cancellation.cancel() }
         lockWaits = lockWaits.filter { !$0.isFinished } + [wait]
-        let group = filterThreads
-        group.enter()
-        let thread = Thread {
+        runInBackground("strata browser write lock", finished: finished) {
             do {
                 let w = try database.write(label: "strata browser", cancellation: cancellation)
                 nonisolated(unsafe) let taken = w
-                wait.finish(.success(()), payload: taken, release: { ($0 as? DBTransaction)?.abort() })
+                wait.finish(.success(()), payload: taken, discard: { ($0 as? DBTransaction)?.abort() })
             } catch {
                 wait.finish(.failure(error))
             }
-            finished()
-            group.leave()
         }
-        thread.name = "strata browser write lock"
-        thread.start()
         return wait
     }
 
@@ -732,12 +726,10 @@ package final class DatabaseDataSource: BrowserDataSource {
         let cancellation = QueryCancellation()
         job.whenCancelled { cancellation.cancel() }
         filterJobs = filterJobs.filter { !$0.isFinished } + [job]
-        let group = filterThreads
-        group.enter()
         // The engine's Database is safe to use from several threads, each with its own transaction.
         nonisolated(unsafe) let database = self.database
         nonisolated(unsafe) let schema = database.schema
-        let thread = Thread {
+        runInBackground("strata browser filter", finished: finished) {
             do {
                 let reader = try database.read(label: "strata browser filter")
                 defer { reader.end() }
@@ -746,12 +738,21 @@ package final class DatabaseDataSource: BrowserDataSource {
             } catch {
                 job.finish(.failure(error))
             }
+        }
+        return job
+    }
+
+    /// Runs `work` on a thread of its own, then `finished`; `close()` waits for it.
+    private func runInBackground(_ name: String, finished: @escaping @Sendable () -> Void, _ work: @escaping @Sendable () -> Void) {
+        let group = filterThreads
+        group.enter()
+        let thread = Thread {
+            work()
             finished()
             group.leave()
         }
-        thread.name = "strata browser filter"
+        thread.name = name
         thread.start()
-        return job
     }
 
     /// Cancels the running filters and waits for their threads.
