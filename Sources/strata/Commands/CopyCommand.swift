@@ -16,8 +16,7 @@ struct Copy: StrataSubcommand {
     @Option(name: .customLong("output-encryption-key-file"), help: ArgumentHelp("Encrypt the copy with this key (64 raw bytes or 128 hex characters).", valueName: "K2"))
     var outputKeyFile: String?
     @Flag(help: "Write the copy unencrypted.") var decrypt = false
-    @Flag(help: ArgumentHelp("When a block fails its checksum, copy object by object instead, leaving out (and listing) the objects that cannot be read; exit 3 when any were left out.",
-                             valueName: "skip-unreadable"))
+    @Flag(help: "When a block fails its checksum, copy object by object instead, leaving out (and listing) the objects that cannot be read; exit 3 when any were left out.")
     var skipUnreadable = false
     @Flag(help: "Print one JSON document.") var json = false
     @OptionGroup var common: CommonOptions
