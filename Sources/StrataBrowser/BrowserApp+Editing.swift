@@ -238,7 +238,7 @@ extension BrowserApp {
             let pending = PendingWrite(what: what, body: body, then: then, wait: wait)
             guard wait.wait(seconds: writeLockGraceSeconds) else {
                 pendingWrite = pending
-                appendLog(.info, "waiting for the write lock held by \(wait.holder ?? "another writer") to write \(what)")
+                appendLog(.info, "waiting for the write lock held by \(wait.holder.map { "\($0)" } ?? "another writer") to write \(what)")
                 return
             }
             complete(pending)
@@ -295,10 +295,14 @@ extension BrowserApp {
         pending.then()
     }
 
-    /// The message line while an edit waits for the write lock.
-    var writeLockWaitLine: String? {
+    /// The message line while an edit waits for the write lock: "waiting for the write lock held
+    /// by pid N (label) since T — Esc cancels", without "since T" when that does not fit `width`.
+    func writeLockWaitLine(width: Int) -> String? {
         guard let pending = pendingWrite else { return nil }
-        return "waiting for the write lock held by \(pending.wait.holder ?? "another writer") — Esc cancels"
+        guard let holder = pending.wait.holder else { return "waiting for the write lock — Esc cancels" }
+        let full = "waiting for the write lock held by \(holder) — Esc cancels"
+        if DisplayWidth.of(full) <= width { return full }
+        return "waiting for the write lock held by pid \(holder.pid)" + (holder.label.isEmpty ? "" : " (\(holder.label))") + " — Esc cancels"
     }
 }
 

@@ -96,7 +96,7 @@ extension BrowserApp {
             buffer.cursor = (min(cursorX, rect.maxX - 1), rect.y)
             return
         }
-        if let waiting = writeLockWaitLine {
+        if let waiting = writeLockWaitLine(width: rect.width) {
             buffer.write(waiting, x: rect.x, y: rect.y, width: rect.width, style: theme.message)
             return
         }

@@ -357,7 +357,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         }
         nonisolated(unsafe) let database = self.database
         let store = self.database.store
-        let wait = WriteLockWait(holder: { store.writeLockHolder.map { "\($0)" + ($0.isAlive ? "" : " (dead)") } })
+        let wait = WriteLockWait(holder: { store.writeLockHolder })
         let cancellation = WriteLockWaitCancellation()
         wait.whenCancelled { cancellation.cancel() }
         lockWaits = lockWaits.filter { !$0.isFinished } + [wait]

@@ -11,16 +11,16 @@ import StrataStorage
 /// the one the next edit uses. ``cancel()`` is safe from any thread; a lock taken after it is
 /// released at once.
 package final class WriteLockWait: BackgroundJob<Void>, @unchecked Sendable {
-    private let holderProvider: @Sendable () -> String?
+    private let holderProvider: @Sendable () -> WriteLockHolder?
 
-    /// - Parameter holder: who holds the lock now, as "pid N (label) since T" (read when asked).
-    package init(holder: @escaping @Sendable () -> String?) {
+    /// - Parameter holder: who holds the lock now (read when asked).
+    package init(holder: @escaping @Sendable () -> WriteLockHolder?) {
         holderProvider = holder
     }
 
-    /// Who holds the write lock now ("pid 4242 (strata demo --churn) since 2026-11-24 17:02:11
-    /// UTC"), or nil when nobody records holding it (it is being released).
-    package var holder: String? { holderProvider() }
+    /// Who holds the write lock now (pid, label, since when), or nil when nobody records
+    /// holding it (it is being released).
+    package var holder: WriteLockHolder? { holderProvider() }
 }
 
 extension BrowserDataSource {

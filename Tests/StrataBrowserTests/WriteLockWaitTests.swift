@@ -49,6 +49,17 @@ final class WriteLockWaitTests: XCTestCase {
         XCTAssertEqual(harness.source.status().version, version + 1)
     }
 
+    /// In 80 columns the line drops "since T" so that the way out stays visible.
+    func testWaitingLineKeepsEscVisibleIn80Columns() throws {
+        let harness = Harness()
+        let holder = try harness.other.write(label: "hold")
+        defer { holder.abort() }
+        harness.press("l", "e", "C-u").type("Held Back").press("Enter")
+        XCTAssertEqual(harness.lines[22].trimmingCharacters(in: .whitespaces),
+                       "waiting for the write lock held by pid \(getpid()) (strata demo --churn) — Esc cancels")
+        harness.press("Esc")
+    }
+
     func testEditWaitingForTheLockIsWrittenOnceTheHolderLetsGo() throws {
         let harness = Harness(columns: 140)
         let version = harness.source.status().version
