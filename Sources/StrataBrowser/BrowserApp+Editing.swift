@@ -149,7 +149,7 @@ extension BrowserApp {
         case .addCollectionItem(let owner, let property):
             write("added \(text) to \(property.name)", {
                 try self.dataSource.addCollectionItem(text: text, owner: owner, property: property.name)
-            }, then: {
+            }, then: { _ in
                 if case .table(var table)? = self.levels.last {
                     table.cursorRow = table.count.value - 1
                     table.clampCursor(visibleRows: self.dataLayout.visibleTableRows)
@@ -163,7 +163,7 @@ extension BrowserApp {
                 return
             }
             let created = CreatedObject()
-            write("created \(className)", { created.ref = try self.dataSource.createObject(className: className, values: values) }, then: {
+            write("created \(className)", { created.ref = try self.dataSource.createObject(className: className, values: values) }, then: { _ in
                 if let ref = created.ref, case .table(var table)? = self.levels.last,
                    let position = try? self.dataSource.position(of: ref, filter: table.filter, sort: table.sort) {
                     table.cursorRow = position
@@ -227,12 +227,12 @@ extension BrowserApp {
     }
 
     /// Runs one write; on success picks up the commit (log, marks, refresh) and confirms; then
-    /// runs `then` (cursor moves), whether the write succeeded or not.
+    /// runs `then` (cursor moves) with whether it was written.
     ///
     /// When another process or handle holds the write lock, the write waits for it off the UI
     /// thread (``PendingWrite``): after ``writeLockGraceSeconds`` the message line names the
     /// holder, the screen keeps drawing, and Esc gives up (nothing is written; the Log says so).
-    func write(_ what: String, _ body: @escaping () throws -> Void, then: @escaping () -> Void = {}) {
+    func write(_ what: String, _ body: @escaping () throws -> Void, then: @escaping (_ written: Bool) -> Void = { _ in }) {
         let wake = filterWake
         if let wait = dataSource.reserveWriteLock(finished: { wake?() }) {
             let pending = PendingWrite(what: what, body: body, then: then, wait: wait)
@@ -244,18 +244,20 @@ extension BrowserApp {
             complete(pending)
             return
         }
-        perform(what, body)
-        then()
+        then(perform(what, body))
     }
 
-    private func perform(_ what: String, _ body: () throws -> Void) {
+    /// Returns whether the write went through.
+    private func perform(_ what: String, _ body: () throws -> Void) -> Bool {
         defer { dataSource.releaseWriteLock() }
         do {
             try body()
             processChanges()
             show(what)
+            return true
         } catch {
             show(Self.describe(error), error: true)
+            return false
         }
     }
 
@@ -265,11 +267,10 @@ extension BrowserApp {
             try dataSource.finishWriteLockWait(pending.wait)
         } catch {
             show(Self.describe(error), error: true)
-            pending.then()
+            pending.then(false)
             return
         }
-        perform(pending.what, pending.body)
-        pending.then()
+        pending.then(perform(pending.what, pending.body))
     }
 
     /// Runs the waiting edit once its wait for the write lock has finished; returns whether it
@@ -292,7 +293,7 @@ extension BrowserApp {
             + (holder.map { " held by \($0)" } ?? "") + "): \(pending.what)"
         show(text)
         appendLog(.info, text)
-        pending.then()
+        pending.then(false)
     }
 
     /// The message line while an edit waits for the write lock: "waiting for the write lock held
@@ -310,7 +311,7 @@ extension BrowserApp {
 struct PendingWrite {
     var what: String
     var body: () throws -> Void
-    var then: () -> Void
+    var then: (_ written: Bool) -> Void
     var wait: WriteLockWait
 }
 

@@ -115,8 +115,8 @@ extension BrowserApp {
             prompt = nil
             shouldQuit = true
         case .deleteObject(let link):
-            write("deleted \(link.ref.className) \(link.label)", { try self.dataSource.deleteObject(link.ref) }, then: {
-                if case .detail(let detail)? = self.levels.last, detail.link.ref == link.ref, self.levels.count > 1 { self.levels.removeLast() }
+            write("deleted \(link.ref.className) \(link.label)", { try self.dataSource.deleteObject(link.ref) }, then: { written in
+                if written, case .detail(let detail)? = self.levels.last, detail.link.ref == link.ref, self.levels.count > 1 { self.levels.removeLast() }
                 self.reloadCurrentLevel()
             })
         case .removeCollectionItem(let owner, let property, let index, let label):

@@ -49,6 +49,21 @@ final class WriteLockWaitTests: XCTestCase {
         XCTAssertEqual(harness.source.status().version, version + 1)
     }
 
+    /// A delete given up while waiting leaves the object's detail open (nothing was deleted).
+    func testCancelledDeleteKeepsTheObjectShown() throws {
+        let harness = Harness(columns: 140)
+        harness.press("Enter")
+        let breadcrumb = harness.lines[1]
+        XCTAssertTrue(breadcrumb.contains("Person › "), breadcrumb)
+        let holder = try harness.other.write(label: "hold")
+        defer { holder.abort() }
+        harness.press("d", "y")
+        XCTAssertTrue(harness.lines[22].hasPrefix("waiting for the write lock"), harness.lines[22])
+        harness.press("Esc")
+        XCTAssertEqual(harness.lines[1], breadcrumb)
+        XCTAssertTrue(harness.lines[22].hasPrefix("not written (cancelled"), harness.lines[22])
+    }
+
     /// In 80 columns the line drops "since T" so that the way out stays visible.
     func testWaitingLineKeepsEscVisibleIn80Columns() throws {
         let harness = Harness()
