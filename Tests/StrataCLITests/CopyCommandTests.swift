@@ -83,6 +83,15 @@ final class CopyCommandTests: CLITestCase {
             va["address"] = nil; vb["address"] = nil  // embedded: a new key in the copy
             XCTAssertEqual(va, vb, "Person \(id)")
             XCTAssertEqual(try s.list("Person", a, "tags"), try t.list("Person", b, "tags"))
+            // Links re-pointed to the copied objects (Dog keys are new in the copy).
+            func dogIDs(_ txn: DBTransaction, _ person: ObjKey) throws -> [Value] {
+                try txn.list("Person", person, "dogs").map { v in
+                    guard case .object(let link) = v else { return .null }
+                    return try txn.value("Dog", link.key, "_id")
+                }
+            }
+            XCTAssertEqual(try dogIDs(t, b), try dogIDs(s, a), "Person \(id)'s dogs")
+            if id == 2 { XCTAssertFalse(try dogIDs(s, a).isEmpty, "Person 2 has a dog (the comparison means something)") }
         }
         XCTAssertEqual(try strayFiles(besides: ["demo.strata", "copy.strata"]), [])
 
