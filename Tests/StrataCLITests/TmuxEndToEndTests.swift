@@ -159,8 +159,18 @@ final class TmuxEndToEndTests: XCTestCase {
         try type("Free Corp")
         try keys("Enter")
         try waitForScreen("the edit once the lock is free") { $0.contains("Company.name = Free Corp") }
+
+        // A waiting edit is written, without a key press, as soon as the holder goes.
+        let second = try startWriteLockHolder(file, label: "second")
+        defer { stopWriteLockHolder(second) }
+        try keys("e", "C-u")
+        try type("Later Corp")
+        try keys("Enter")
+        try waitForScreen("the second wait") { $0.contains("held by pid \(second.processIdentifier) (second)") }
+        stopWriteLockHolder(second)
+        try waitForScreen("the waiting edit written") { $0.contains("Company.name = Later Corp") }
         try keys("q")
-        let query = try StrataCLI.run(["query", file, "Company", "name == 'Free Corp'", "--json"])
+        let query = try StrataCLI.run(["query", file, "Company", "name == 'Later Corp'", "--json"])
         XCTAssertEqual((query.json as? [Any])?.count, 1, query.stdout)
     }
 }
