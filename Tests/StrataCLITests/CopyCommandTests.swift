@@ -51,6 +51,10 @@ final class CopyCommandTests: CLITestCase {
     /// keys, block), links to it are removed, the copy is sound, and the exit code is 3.
     func testSkipUnreadableCopiesEveryReadableObjectAndListsTheRest() throws {
         let file = try damagedDemo()
+        // check's advice leads here, not into a copy that would be refused.
+        let check = try StrataCLI.run(["check", file])
+        XCTAssertEqual(check.code, 1, check.stderr)
+        XCTAssertTrue(check.stderr.contains("'strata copy \(file) NEW --skip-unreadable'"), check.stderr)
         let people = try count(file, "Person"), dogs = try count(file, "Dog"), events = try count(file, "Event")
         let r = try StrataCLI.run(["copy", file, path("copy.strata"), "--skip-unreadable"])
         XCTAssertEqual(r.code, 3, r.stderr)
