@@ -279,7 +279,7 @@ _strata_compact() {
 
 _strata_copy() {
     repeating_flags=()
-    non_repeating_flags=(--decrypt --json -h --help)
+    non_repeating_flags=(--decrypt --skip-unreadable --json -h --help)
     repeating_options=()
     non_repeating_options=(--output-encryption-key-file --encryption-key-file)
     __strata_offer_flags_options 2

@@ -166,6 +166,7 @@ _strata_copy() {
         ':destination:'
         '--output-encryption-key-file[Encrypt the copy with this key (64 raw bytes or 128 hex characters).]:K2:'
         '--decrypt[Write the copy unencrypted.]'
+        '--skip-unreadable[When a block fails its checksum, copy object by object instead, leaving out (and listing) the objects that cannot be read; exit 3 when any were left out.]'
         '--json[Print one JSON document.]'
         '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -10,20 +10,23 @@ extension BrowserApp {
         overlay = .compaction(plan.otherParticipants.isEmpty ? .confirm(plan) : .onlineOffer(plan))
     }
 
+    /// Keys of the compaction dialog (`compaction` context of `Resources/keymap.json`). Enter
+    /// takes the dialog's one way forward: a full compaction, or the online one when others
+    /// have the file open.
     func handleCompactionKey(_ key: Key, _ step: CompactionStep) {
+        let action = KeyMap.standard.action(for: key, in: .compaction)
         switch step {
         case .confirm:
-            switch key {
-            case .character("y"), .character("Y"), .enter: runCompaction(online: false)
-            case .character("n"), .escape, .character("q"): overlay = nil; show("compaction cancelled")
+            switch action {
+            case .compactionConfirm?: runCompaction(online: false)
+            case .compactionCancel?: overlay = nil; show("compaction cancelled")
             default: break
             }
         case .onlineOffer(let plan):
-            switch key {
-            case .character("o") where plan.onlineAvailable, .character("O") where plan.onlineAvailable,
-                 .enter where plan.onlineAvailable:
-                runCompaction(online: true)
-            case .character("n"), .escape, .character("q"): overlay = nil; show("compaction cancelled")
+            switch action {
+            case .compactionOnline? where plan.onlineAvailable: runCompaction(online: true)
+            case .compactionConfirm? where plan.onlineAvailable && key == .enter: runCompaction(online: true)
+            case .compactionCancel?: overlay = nil; show("compaction cancelled")
             default: break
             }
         case .running:

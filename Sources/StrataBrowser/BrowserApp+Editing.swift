@@ -140,35 +140,37 @@ extension BrowserApp {
             applyFilter(text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text, className: className)
         case .editValue(let ref, let property):
             write("\(ref.className).\(property.name) = \(text)") {
-                try dataSource.setValue(text: text, property: property.name, of: ref)
+                try self.dataSource.setValue(text: text, property: property.name, of: ref)
             }
         case .editCollectionItem(let owner, let property, let index):
             write("\(property.name)[\(index + 1)] = \(text)") {
-                try dataSource.setCollectionItem(text: text, at: index, owner: owner, property: property.name)
+                try self.dataSource.setCollectionItem(text: text, at: index, owner: owner, property: property.name)
             }
         case .addCollectionItem(let owner, let property):
-            write("added \(text) to \(property.name)") {
-                try dataSource.addCollectionItem(text: text, owner: owner, property: property.name)
-            }
-            if case .table(var table)? = levels.last {
-                table.cursorRow = table.count.value - 1
-                table.clampCursor(visibleRows: dataLayout.visibleTableRows)
-                levels[levels.count - 1] = .table(table)
-            }
+            write("added \(text) to \(property.name)", {
+                try self.dataSource.addCollectionItem(text: text, owner: owner, property: property.name)
+            }, then: { _ in
+                if case .table(var table)? = self.levels.last {
+                    table.cursorRow = table.count.value - 1
+                    table.clampCursor(visibleRows: self.dataLayout.visibleTableRows)
+                    self.levels[self.levels.count - 1] = .table(table)
+                }
+            })
         case .addObject(let className, let fields, let field, var values):
             values[fields[field].name] = text
             if field + 1 < fields.count {
                 prompt = addObjectPrompt(className: className, fields: fields, field: field + 1, values: values)
                 return
             }
-            var created: ObjectRef?
-            write("created \(className)") { created = try dataSource.createObject(className: className, values: values) }
-            if let created, case .table(var table)? = levels.last,
-               let position = try? dataSource.position(of: created, filter: table.filter, sort: table.sort) {
-                table.cursorRow = position
-                table.clampCursor(visibleRows: dataLayout.visibleTableRows)
-                levels[levels.count - 1] = .table(table)
-            }
+            let created = CreatedObject()
+            write("created \(className)", { created.ref = try self.dataSource.createObject(className: className, values: values) }, then: { _ in
+                if let ref = created.ref, case .table(var table)? = self.levels.last,
+                   let position = try? self.dataSource.position(of: ref, filter: table.filter, sort: table.sort) {
+                    table.cursorRow = position
+                    table.clampCursor(visibleRows: self.dataLayout.visibleTableRows)
+                    self.levels[self.levels.count - 1] = .table(table)
+                }
+            })
         }
     }
 
@@ -224,14 +226,96 @@ extension BrowserApp {
         }
     }
 
-    /// Runs one write; on success picks up the commit (log, marks, refresh) and confirms.
-    func write(_ what: String, _ body: () throws -> Void) {
+    /// Runs one write; on success picks up the commit (log, marks, refresh) and confirms; then
+    /// runs `then` (cursor moves) with whether it was written.
+    ///
+    /// When another process or handle holds the write lock, the write waits for it off the UI
+    /// thread (``PendingWrite``): after ``writeLockGraceSeconds`` the message line names the
+    /// holder, the screen keeps drawing, and Esc gives up (nothing is written; the Log says so).
+    func write(_ what: String, _ body: @escaping () throws -> Void, then: @escaping (_ written: Bool) -> Void = { _ in }) {
+        let wake = filterWake
+        if let wait = dataSource.reserveWriteLock(finished: { wake?() }) {
+            let pending = PendingWrite(what: what, body: body, then: then, wait: wait)
+            guard wait.wait(seconds: writeLockGraceSeconds) else {
+                pendingWrite = pending
+                appendLog(.info, "waiting for the write lock held by \(wait.holder.map { "\($0)" } ?? "another writer") to write \(what)")
+                return
+            }
+            complete(pending)
+            return
+        }
+        then(perform(what, body))
+    }
+
+    /// Returns whether the write went through.
+    private func perform(_ what: String, _ body: () throws -> Void) -> Bool {
+        defer { dataSource.releaseWriteLock() }
         do {
             try body()
             processChanges()
             show(what)
+            return true
         } catch {
             show(Self.describe(error), error: true)
+            return false
         }
     }
+
+    /// A finished wait: the edit runs with the lock it took (or the wait's error is shown).
+    private func complete(_ pending: PendingWrite) {
+        do {
+            try dataSource.finishWriteLockWait(pending.wait)
+        } catch {
+            show(Self.describe(error), error: true)
+            pending.then(false)
+            return
+        }
+        pending.then(perform(pending.what, pending.body))
+    }
+
+    /// Runs the waiting edit once its wait for the write lock has finished; returns whether it
+    /// did. The run loop calls it when the wait wakes it (``processChanges()`` does too).
+    @discardableResult
+    package func pollWriteLockWait() -> Bool {
+        guard let pending = pendingWrite, pending.wait.isFinished else { return false }
+        pendingWrite = nil
+        complete(pending)
+        return true
+    }
+
+    /// Esc (or Ctrl-C) while an edit waits for the write lock: give up; nothing is written.
+    func cancelWriteLockWait() {
+        guard let pending = pendingWrite else { return }
+        let holder = pending.wait.holder
+        pending.wait.cancel()
+        pendingWrite = nil
+        let text = "not written (cancelled while waiting for the write lock"
+            + (holder.map { " held by \($0)" } ?? "") + "): \(pending.what)"
+        show(text)
+        appendLog(.info, text)
+        pending.then(false)
+    }
+
+    /// The message line while an edit waits for the write lock: "waiting for the write lock held
+    /// by pid N (label) since T — Esc cancels", without "since T" when that does not fit `width`.
+    func writeLockWaitLine(width: Int) -> String? {
+        guard let pending = pendingWrite else { return nil }
+        guard let holder = pending.wait.holder else { return "waiting for the write lock — Esc cancels" }
+        let full = "waiting for the write lock held by \(holder) — Esc cancels"
+        if DisplayWidth.of(full) <= width { return full }
+        return "waiting for the write lock held by pid \(holder.pid)" + (holder.label.isEmpty ? "" : " (\(holder.label))") + " — Esc cancels"
+    }
+}
+
+/// An edit waiting for the write lock: what it writes, the write itself, what follows it.
+struct PendingWrite {
+    var what: String
+    var body: () throws -> Void
+    var then: (_ written: Bool) -> Void
+    var wait: WriteLockWait
+}
+
+/// The object an add creates, filled in by the write (which may run after a wait).
+final class CreatedObject {
+    var ref: ObjectRef?
 }

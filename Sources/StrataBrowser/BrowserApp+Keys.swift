@@ -115,12 +115,13 @@ extension BrowserApp {
             prompt = nil
             shouldQuit = true
         case .deleteObject(let link):
-            write("deleted \(link.ref.className) \(link.label)") { try dataSource.deleteObject(link.ref) }
-            if case .detail(let detail)? = levels.last, detail.link.ref == link.ref, levels.count > 1 { levels.removeLast() }
-            reloadCurrentLevel()
+            write("deleted \(link.ref.className) \(link.label)", { try self.dataSource.deleteObject(link.ref) }, then: { written in
+                if written, case .detail(let detail)? = self.levels.last, detail.link.ref == link.ref, self.levels.count > 1 { self.levels.removeLast() }
+                self.reloadCurrentLevel()
+            })
         case .removeCollectionItem(let owner, let property, let index, let label):
             write("removed \(label) from \(property.name)") {
-                try dataSource.removeCollectionItem(at: index, owner: owner, property: property.name)
+                try self.dataSource.removeCollectionItem(at: index, owner: owner, property: property.name)
             }
         }
     }

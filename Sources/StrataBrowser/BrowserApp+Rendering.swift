@@ -8,7 +8,9 @@ extension BrowserApp {
         switch screen {
         case .data: renderData(into: &buffer, rect: rect)
         case .versions:
-            let report = versionsReport ?? dataSource.versions()
+            var report = versionsReport ?? dataSource.versions()
+            // Read afresh on every frame: the lock is taken and released without a commit.
+            report.writeLockHolder = dataSource.writeLockHolderNow()
             versionsReport = report
             let lines = VersionsScreenRenderer.lines(report, now: now, width: rect.width, theme: theme)
             scroll[.versions] = LinesRenderer.draw(lines, scroll: scroll[.versions, default: 0], into: &buffer, rect: rect)
@@ -92,6 +94,10 @@ extension BrowserApp {
             buffer.write(shown, x: rect.x + labelWidth, y: rect.y, maxWidth: available, style: theme.text)
             let cursorX = rect.x + labelWidth + DisplayWidth.of(String(characters[start..<cursor]))
             buffer.cursor = (min(cursorX, rect.maxX - 1), rect.y)
+            return
+        }
+        if let waiting = writeLockWaitLine(width: rect.width) {
+            buffer.write(waiting, x: rect.x, y: rect.y, width: rect.width, style: theme.message)
             return
         }
         if let filterJob {

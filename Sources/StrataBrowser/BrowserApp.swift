@@ -32,8 +32,14 @@ package final class BrowserApp {
     var filterJob: FilterJob?
     /// How long Enter waits for a filter before showing "filtering…" and returning to the loop.
     package var filterGraceSeconds = 0.15
-    /// Wakes the run loop when a background filter finishes (set by `runBrowser`).
+    /// Wakes the run loop when a background filter or a wait for the write lock finishes (set
+    /// by `runBrowser`).
     package var filterWake: (@Sendable () -> Void)?
+    /// An edit waiting for the write lock held by another process or handle; while it waits only
+    /// Esc / Ctrl-C (give up) and resize act.
+    var pendingWrite: PendingWrite?
+    /// How long an edit waits for the write lock before the message line names the holder.
+    package var writeLockGraceSeconds = 0.15
     var overlay: Overlay?
     var message: StatusMessage?
     /// Objects changed by recent commits → when their mark expires.
@@ -76,6 +82,10 @@ package final class BrowserApp {
             resize(to: TerminalSize(columns: columns, rows: rows))
             return
         }
+        if pendingWrite != nil && !pollWriteLockWait() {
+            if key == .escape || key == .control("c") { cancelWriteLockWait() }
+            return
+        }
         if filterJob != nil {
             if pollFilter() {
                 // Finished meanwhile: the key acts on the new view below.
@@ -114,6 +124,7 @@ package final class BrowserApp {
     /// marks changed rows and logs each event. Call when the change handler fired.
     package func processChanges() {
         pollFilter()
+        pollWriteLockWait()
         let events = dataSource.pollChanges()
         guard !events.isEmpty else { return }
         let now = clock()
@@ -133,8 +144,12 @@ package final class BrowserApp {
     /// Milliseconds until a timed change of the frame (a mark expiring), or `nil` when nothing
     /// is pending: the run loop then sleeps until a key or a change arrives.
     package func millisecondsUntilNextTimedEvent() -> Int? {
-        guard let next = marks.values.min() else { return nil }
-        return max(0, Int((next.timeIntervalSince(clock()) * 1000).rounded(.up)))
+        // Who holds the write lock changes without a commit: redraw each second while an edit
+        // waits for it or the Versions screen shows it.
+        let tick: Int? = pendingWrite != nil || screen == .versions ? 1000 : nil
+        guard let next = marks.values.min() else { return tick }
+        let untilMark = max(0, Int((next.timeIntervalSince(clock()) * 1000).rounded(.up)))
+        return min(untilMark, tick ?? untilMark)
     }
 
     /// Whether any row is marked as recently changed.

@@ -17,7 +17,7 @@ package func runBrowser(dataSource: BrowserDataSource,
 }
 
 /// Runs the browser on any backend: draw, sleep until a key / a change / a timed event, handle,
-/// draw again. ``MemoryTerminalBackend`` runs it in tests (ending when its keys run out).
+/// draw again. The tests run it on an in-memory backend (ending when its keys run out).
 @discardableResult
 package func runBrowser(dataSource: BrowserDataSource, backend: TerminalBackend,
                        environment: [String: String] = ProcessInfo.processInfo.environment,

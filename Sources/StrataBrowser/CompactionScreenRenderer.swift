@@ -60,7 +60,7 @@ enum CompactionScreenRenderer {
                     + "giving back \(Formatting.bytes(plan.expectedGain)) (\(Formatting.percent(plan.expectedGain, of: plan.totalBytes))).",
                 width: width)
             lines.append(.blank)
-            lines.append(keys([("y", "compact"), ("n", "cancel")]))
+            lines.append(keys(KeyMap.standard.hints(forDialog: "compaction")))
             return ("Compaction", lines)
         case .onlineOffer(let plan):
             var lines = ChromeRenderer.wrapped("\(fileName) is also open in:", width: width)
@@ -76,10 +76,11 @@ enum CompactionScreenRenderer {
                     "Online compaction runs beside them and gives back about \(Formatting.bytes(plan.onlineExpectedGain)) "
                         + "(\(Formatting.bytes(plan.totalBytes)) → \(Formatting.bytes(plan.onlineExpectedBytes))).", width: width)
                 lines.append(.blank)
-                lines.append(keys([("o", "online compaction"), ("n", "cancel")]))
+                lines.append(keys(KeyMap.standard.hints(forDialog: "online")))
             } else {
                 lines.append(.blank)
-                lines.append(keys([("n", "close")]))
+                // Only the way out is left: the cancel key, which closes the dialog.
+                lines.append(keys(KeyMap.standard.hints(forDialog: "online").filter { $0.1 == "cancel" }.map { ($0.0, "close") }))
             }
             return ("Other processes have the file open", lines)
         case .running(let online, let progress):

@@ -3,7 +3,7 @@ import StrataTooling
 
 /// Where a key is read: overlays and prompts first, then the global keys, then the screen's own.
 enum KeyContext: String, Decodable, Sendable, CaseIterable {
-    case global, help, confirm, prompt, sidebar, data, table, detail, report
+    case global, help, confirm, compaction, prompt, sidebar, data, table, detail, report
 }
 
 /// What a key does. The raw values are the action ids of `Resources/keymap.json`; the key
@@ -16,6 +16,8 @@ enum KeyAction: String, Decodable, Sendable, CaseIterable {
     case compact, help, quit
     case helpClose = "help.close"
     case confirmYes = "confirm.yes", confirmNo = "confirm.no"
+    case compactionConfirm = "compaction.confirm", compactionOnline = "compaction.online"
+    case compactionCancel = "compaction.cancel"
     case promptAccept = "prompt.accept", promptCancel = "prompt.cancel", promptEdit = "prompt.edit"
     case promptQuit = "prompt.quit"
     case sidebarDown = "sidebar.down", sidebarUp = "sidebar.up", sidebarFirst = "sidebar.first"
@@ -126,7 +128,15 @@ struct KeyMap: Sendable {
 
     /// The hint bar of `screen`: (keys, text) in the order the key map gives.
     func hints(for screen: BrowserScreen) -> [(String, String)] {
-        let name = screen.title.lowercased()
+        hints(named: screen.title.lowercased())
+    }
+
+    /// The keys line of a dialog (`dialog.compaction`, `dialog.online`), as for a screen.
+    func hints(forDialog name: String) -> [(String, String)] {
+        hints(named: "dialog." + name)
+    }
+
+    private func hints(named name: String) -> [(String, String)] {
         let placed: [(position: Int, label: String, text: String)] = bindings.compactMap { binding in
             guard let hint = binding.hint, let position = hint.screens[name] else { return nil }
             return (position, hint.label, hint.text)

@@ -22,7 +22,7 @@ package enum BackendWake: Hashable, Sendable {
 }
 
 /// A terminal: draws cell buffers and delivers keys. Screens never talk to it; the run loop
-/// hands it finished frames. ``NcursesBackend`` is the real one; ``MemoryTerminalBackend`` serves tests.
+/// hands it finished frames. ``NcursesBackend`` is the real one; the tests have an in-memory one.
 package protocol TerminalBackend: AnyObject {
     /// Current size (after the latest resize event).
     var size: TerminalSize { get }

@@ -98,6 +98,17 @@ public final class Database: @unchecked Sendable {
         DBTransaction(storage: try store.beginWrite(label: label), schema: schema)
     }
 
+    /// The write transaction, waiting for other writers until `cancellation` is cancelled
+    /// (then `StorageError.writeLockWaitCancelled`); see `Store.beginWrite(label:cancellation:)`.
+    public func write(label: String = "", cancellation: WriteLockWaitCancellation) throws -> DBTransaction {
+        DBTransaction(storage: try store.beginWrite(label: label, cancellation: cancellation), schema: schema)
+    }
+
+    /// The write transaction if no other writer holds the write lock now; nil otherwise (no wait).
+    public func tryWrite(label: String = "") throws -> DBTransaction? {
+        try store.tryBeginWrite(label: label).map { DBTransaction(storage: $0, schema: schema) }
+    }
+
     /// Closes the file: later transactions fail. Transactions still open keep their version readable until they end.
     public func close() { store.close() }
 }

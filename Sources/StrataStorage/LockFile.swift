@@ -172,8 +172,13 @@ final class LockFile: @unchecked Sendable {
             let ok = memcmp(base, Self.magic, 8) == 0 && base.load(fromByteOffset: 8, as: UInt32.self) == Self.layoutVersion
                 && Int(base.load(fromByteOffset: 12, as: UInt32.self)) == Self.readerSlots
             if !ok {
+                // Others use it, yet its header is gone: it was emptied under them (they restore
+                // its size, not its contents).
+                let truncated = Int(st.st_size) < Self.fileSize || (0..<16).allSatisfy { p.load(fromByteOffset: $0, as: UInt8.self) == 0 }
                 munmap(p, Self.fileSize); Glibc.close(fd)
-                throw StorageError.badLockFile(path: path, detail: "unknown layout")
+                throw StorageError.badLockFile(path: path, detail: truncated
+                    ? "it was truncated while other processes used it (by another program?); once they have closed the database it is rebuilt"
+                    : "unknown layout")
             }
         }
         participantSlot = try claimParticipant(label: label)
@@ -185,6 +190,7 @@ final class LockFile: @unchecked Sendable {
     func close() {
         if closed { return }
         closed = true
+        restoreSizeIfTruncated()
         if participantSlot >= 0 {
             let s = participantPointer(participantSlot)
             memset(s + 4, 0, Self.slotSize - 4)
@@ -199,11 +205,12 @@ final class LockFile: @unchecked Sendable {
     private var latestPtr: UnsafeMutablePointer<UInt64> { (base + 16).assumingMemoryBound(to: UInt64.self) }
     private var sequencePtr: UnsafeMutablePointer<UInt32> { (base + 24).assumingMemoryBound(to: UInt32.self) }
 
-    var latestVersion: UInt64 { strata_atomic_load_u64(latestPtr) }
-    var commitSequence: UInt32 { strata_atomic_load_u32(sequencePtr) }
+    var latestVersion: UInt64 { restoreSizeIfTruncated(); return strata_atomic_load_u64(latestPtr) }
+    var commitSequence: UInt32 { restoreSizeIfTruncated(); return strata_atomic_load_u32(sequencePtr) }
 
     /// Publishes a commit: every process waiting in `waitForCommit` wakes up.
     func publish(version: UInt64) {
+        restoreSizeIfTruncated()
         strata_atomic_store_u64(latestPtr, version)
         _ = strata_atomic_fetch_add_u32(sequencePtr, 1)
         _ = strata_futex_wake_all(sequencePtr)
@@ -211,12 +218,14 @@ final class LockFile: @unchecked Sendable {
 
     /// Blocks (using no CPU) until the commit sequence differs from `seen` or the timeout passes.
     func waitForCommit(seen: UInt32, timeoutMs: Int32) {
+        restoreSizeIfTruncated()
         _ = strata_futex_wait(sequencePtr, seen, timeoutMs)
     }
 
     /// Wakes waiters without a commit (used to stop watcher threads). Waiters in other
     /// processes wake too, see the version unchanged and sleep again.
     func poke() {
+        restoreSizeIfTruncated()
         _ = strata_atomic_fetch_add_u32(sequencePtr, 1)
         _ = strata_futex_wake_all(sequencePtr)
     }
@@ -284,6 +293,7 @@ final class LockFile: @unchecked Sendable {
     }
 
     func unlockWriter() {
+        restoreSizeIfTruncated()
         strata_atomic_store_u64((base + 32).assumingMemoryBound(to: UInt64.self), 0)
         _ = strata_ofd_lock(fd, 1, 1, 0, 0)
         // Waiters sleeping on the futex learn at once (a plain lockWriter waits in the kernel).
@@ -297,6 +307,7 @@ final class LockFile: @unchecked Sendable {
 
     /// The process holding the writer lock as it recorded itself, or nil when none does.
     func writeLockHolder() -> WriteLockHolder? {
+        restoreSizeIfTruncated()
         let pid = writerPid
         guard pid != 0 else { return nil }
         let ticks = base.load(fromByteOffset: 56, as: UInt64.self)
@@ -308,12 +319,21 @@ final class LockFile: @unchecked Sendable {
     /// truncated under the running processes: its contents are lost, so the handles of every
     /// process must be reopened.
     func checkSize() throws {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return }
-        if Int(st.st_size) < Self.fileSize {
-            _ = ftruncate(fd, off_t(Self.fileSize))
-            throw StorageError.badLockFile(path: path, detail: "it was truncated to \(st.st_size) bytes while in use (by another program?)")
+        if let size = restoreSizeIfTruncated() {
+            throw StorageError.badLockFile(path: path, detail: "it was truncated to \(size) bytes while in use (by another program?)")
         }
+    }
+
+    /// Restores the file's size when another program truncated it under this process: a page of
+    /// the mapping past the end of the file is a SIGBUS at the next access, so every path that
+    /// touches the mapping calls this first (an fstat; the contents lost stay lost: zeros).
+    /// Returns the size found when it was short.
+    @discardableResult
+    private func restoreSizeIfTruncated() -> Int? {
+        var st = stat()
+        guard fstat(fd, &st) == 0, Int(st.st_size) < Self.fileSize else { return nil }
+        _ = ftruncate(fd, off_t(Self.fileSize))
+        return Int(st.st_size)
     }
 
     // MARK: exclusivity (full compaction)
@@ -380,6 +400,7 @@ final class LockFile: @unchecked Sendable {
     }
 
     func participants() -> [ParticipantInfo] {
+        restoreSizeIfTruncated()
         var out: [ParticipantInfo] = []
         for i in 0..<Self.participantSlots {
             let p = participantPointer(i)
@@ -413,12 +434,14 @@ final class LockFile: @unchecked Sendable {
     }
 
     func updateReader(_ slot: Int, version: UInt64) {
+        restoreSizeIfTruncated()
         let p = readerPointer(slot)
         strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), version)
         p.putLE(Self.nowNanos(), at: 24)
     }
 
     func releaseReader(_ slot: Int) {
+        restoreSizeIfTruncated()
         let p = readerPointer(slot)
         strata_atomic_store_u64((p + 8).assumingMemoryBound(to: UInt64.self), 0)
         strata_atomic_store_u32(p.assumingMemoryBound(to: UInt32.self), 0)
@@ -437,6 +460,7 @@ final class LockFile: @unchecked Sendable {
 
     /// All occupied reader slots, alive or not.
     func readers() -> [ReaderInfo] {
+        restoreSizeIfTruncated()
         var out: [ReaderInfo] = []
         // The slot is published (pid CAS) before the mark is raised; a reader re-checks the
         // newest version after both, so a writer that misses it here misses only a reader that

@@ -10,6 +10,10 @@
 //   StrataTestWriter add-encrypted PATH ID COUNT   as add, on a file encrypted with the test
 //                                         key; each commit also puts "v<ID>-<n>" (600 bytes)
 //   StrataTestWriter reader PATH LABEL    pin the newest version, print "pinned V", then sleep
+//   StrataTestWriter step PATH            pin the newest version and begin a write transaction
+//                                         (print "ready V"); at each line read from stdin take the
+//                                         next step: put a key and commit ("committed V"), end the
+//                                         read ("released"), close ("closed", then exit 0)
 //   StrataTestWriter add PATH ID COUNT    COUNT commits, each adding 1 to keys "p<ID>" and "total"
 //   StrataTestWriter compact PATH         churn commits (as churn), after every third one a full
 //                                         compact(); prints "compacted V" after each
@@ -77,6 +81,21 @@ do {
         let r = try store.beginRead(label: args.count > 3 ? args[3] : "reader")
         emit("pinned \(r.version)")
         while true { sleep(1000) }
+    case "step":
+        let store = try Store(path: path)
+        let r = try store.beginRead(label: "step")
+        let w = try store.beginWrite(label: "step")
+        emit("ready \(r.version)")
+        _ = readLine()
+        try w.tree("t", create: true)!.put(Array("step".utf8), bytes: [1])
+        emit("committed \(try w.commit())")
+        _ = readLine()
+        r.end()
+        emit("released")
+        _ = readLine()
+        store.close()
+        emit("closed")
+        exit(0)
     case "add", "add-encrypted":
         guard args.count >= 5, let id = Int(args[3]), let count = Int(args[4]) else { fail("usage: add PATH ID COUNT") }
         var options = StoreOptions()

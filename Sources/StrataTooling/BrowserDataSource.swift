@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Everything the browser needs from a database file, by class name and object key.
 ///
@@ -74,6 +75,18 @@ package protocol BrowserDataSource: AnyObject {
     func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws
     /// Removes the item at `index`.
     func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws
+    /// Takes the write lock for the next edit call. Returns nil when no wait is needed (the lock
+    /// was free and is now held for the next edit, or the source takes no lock of its own);
+    /// otherwise a wait running off the caller's thread that calls `finished` (from any thread)
+    /// once it has the lock or failed. The default returns nil.
+    func reserveWriteLock(finished: @escaping @Sendable () -> Void) -> WriteLockWait?
+    /// Makes the lock of a finished wait the one the next edit call uses; throws its error (or
+    /// when it was cancelled).
+    func finishWriteLockWait(_ wait: WriteLockWait) throws
+    /// Releases a reserved write lock that no edit used (an edit refused before writing).
+    func releaseWriteLock()
+    /// Who holds the write lock now, read afresh (nil: nobody, or no lock file).
+    func writeLockHolderNow() -> WriteLockHolder?
 
     // MARK: Reports
 

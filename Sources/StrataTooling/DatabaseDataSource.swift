@@ -341,10 +341,63 @@ package final class DatabaseDataSource: BrowserDataSource {
     }
 
     private var txnVersionAfterWrite: UInt64 = 0
+    /// The write transaction taken by `reserveWriteLock` / `finishWriteLockWait` for the next edit.
+    private var reservedWrite: DBTransaction?
+    /// Waits for the write lock still running: `close()` cancels them.
+    private var lockWaits: [WriteLockWait] = []
 
-    /// One write transaction: runs `body`, commits; on any error aborts (nothing written).
+    package func reserveWriteLock(finished: @escaping @Sendable () -> Void) -> WriteLockWait? {
+        if reservedWrite != nil || fileInfo.isReadOnly || isCompacting { return nil }
+        // Free now (the common case): taken at once, no thread. An error here (a damaged lock
+        // file) is left for the edit's own write to report.
+        switch Result(catching: { try self.database.tryWrite(label: "strata browser") }) {
+        case .success(let w?): reservedWrite = w; return nil
+        case .failure: return nil
+        case .success(nil): break
+        }
+        nonisolated(unsafe) let database = self.database
+        let store = self.database.store
+        let wait = WriteLockWait(holder: { store.writeLockHolder })
+        let cancellation = WriteLockWaitCancellation()
+        wait.whenCancelled { cancellation.cancel() }
+        lockWaits = lockWaits.filter { !$0.isFinished } + [wait]
+        runInBackground("strata browser write lock", finished: finished) {
+            do {
+                let w = try database.write(label: "strata browser", cancellation: cancellation)
+                nonisolated(unsafe) let taken = w
+                wait.finish(.success(()), payload: taken, discard: { ($0 as? DBTransaction)?.abort() })
+            } catch {
+                wait.finish(.failure(error))
+            }
+        }
+        return wait
+    }
+
+    package func finishWriteLockWait(_ wait: WriteLockWait) throws {
+        if wait.isCancelled { throw BrowserError("the wait for the write lock was cancelled; nothing was written") }
+        guard let (result, payload) = wait.take() else { throw BrowserError("the wait for the write lock has not finished yet") }
+        do { try result.get() } catch { throw Self.browserError(error) }
+        reservedWrite?.abort()
+        reservedWrite = payload as? DBTransaction
+    }
+
+    package func releaseWriteLock() {
+        reservedWrite?.abort()
+        reservedWrite = nil
+    }
+
+    /// A holder recorded by a process that has died is not shown: the kernel released its lock
+    /// with it (only the record stays behind until the next writer).
+    package func writeLockHolderNow() -> WriteLockHolder? {
+        isCompacting ? nil : database.store.writeLockHolder.flatMap { $0.isAlive ? $0 : nil }
+    }
+
+    /// One write transaction: runs `body`, commits; on any error aborts (nothing written). Uses
+    /// the reserved write transaction when there is one.
     private func write(changed: [ObjectRef], deleted: [ObjectRef] = [], _ body: (DBTransaction) throws -> Void) throws {
-        let w = try wrap { try database.write(label: "strata browser") }
+        let reserved = reservedWrite
+        reservedWrite = nil
+        let w = try reserved ?? wrap { try database.write(label: "strata browser") }
         do {
             try body(w)
             let version = try w.commit()
@@ -420,7 +473,9 @@ package final class DatabaseDataSource: BrowserDataSource {
     // MARK: Reports
 
     package func versions() -> VersionsReport {
-        if let cachedVersions { return cachedVersions }
+        // The holder changes without a commit (a writer takes the lock, or stops while holding
+        // it): read afresh on every call, not kept with the report cached per version.
+        if var cachedVersions { cachedVersions.writeLockHolder = writeLockHolderNow(); return cachedVersions }
         if isCompacting { return VersionsReport(currentVersion: txn.version, commits: [], readers: []) }
         let report = (try? DatabaseReports.versions(store: database.store)) ?? VersionsReport(currentVersion: txn.version, commits: [], readers: [])
         cachedVersions = report
@@ -671,12 +726,10 @@ package final class DatabaseDataSource: BrowserDataSource {
         let cancellation = QueryCancellation()
         job.whenCancelled { cancellation.cancel() }
         filterJobs = filterJobs.filter { !$0.isFinished } + [job]
-        let group = filterThreads
-        group.enter()
         // The engine's Database is safe to use from several threads, each with its own transaction.
         nonisolated(unsafe) let database = self.database
         nonisolated(unsafe) let schema = database.schema
-        let thread = Thread {
+        runInBackground("strata browser filter", finished: finished) {
             do {
                 let reader = try database.read(label: "strata browser filter")
                 defer { reader.end() }
@@ -685,18 +738,30 @@ package final class DatabaseDataSource: BrowserDataSource {
             } catch {
                 job.finish(.failure(error))
             }
+        }
+        return job
+    }
+
+    /// Runs `work` on a thread of its own, then `finished`; `close()` waits for it.
+    private func runInBackground(_ name: String, finished: @escaping @Sendable () -> Void, _ work: @escaping @Sendable () -> Void) {
+        let group = filterThreads
+        group.enter()
+        let thread = Thread {
+            work()
             finished()
             group.leave()
         }
-        thread.name = "strata browser filter"
+        thread.name = name
         thread.start()
-        return job
     }
 
     /// Cancels the running filters and waits for their threads.
     private func stopFilters() {
         for job in filterJobs { job.cancel() }
         filterJobs = []
+        for wait in lockWaits { wait.cancel() }
+        lockWaits = []
+        releaseWriteLock()
         filterThreads.wait()
     }
 

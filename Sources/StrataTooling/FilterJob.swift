@@ -1,33 +1,37 @@
 import Foundation
 
-/// A filter being counted away from the browser's thread, so a slow query (key paths through
-/// to-many links, a huge class) does not freeze the screen and Esc can stop it.
+/// Work the data source runs away from the browser's thread, so the screen keeps drawing and
+/// Esc can stop it: a filter (``FilterJob``) or a wait for the write lock (``WriteLockWait``).
 ///
-/// The data source creates it in ``BrowserDataSource/startFilter(className:filter:finished:)``
-/// and finishes it once (from any thread); the browser polls ``isFinished`` and then hands the
-/// job back to ``BrowserDataSource/finishFilter(_:)`` on its own thread. ``cancel()`` asks the
-/// running query to stop and makes ``finishFilter(_:)`` throw; it is safe from any thread.
-package final class FilterJob: @unchecked Sendable {
-    package let className: String
-    package let filter: String
+/// The data source creates the job and finishes it once (from any thread); the browser polls
+/// ``isFinished`` and then hands the job back to the data source on its own thread. ``cancel()``
+/// asks the running work to stop; it is safe from any thread.
+package class BackgroundJob<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
-    private var outcome: Result<RowCount, Error>?
-    /// Data-source-specific result (for the database: the matching keys and their version).
+    private var outcome: Result<Value, Error>?
+    /// Data-source-specific result (the matching keys; the write transaction taken).
     private var payload: Any?
+    /// Gives back a payload nobody will take (a lock taken after the wait was cancelled).
+    private var discard: (@Sendable (Any) -> Void)?
     private var onCancel: (@Sendable () -> Void)?
 
-    package init(className: String, filter: String) {
-        self.className = className
-        self.filter = filter
-    }
+    package init() {}
 
-    /// Records the result (first call wins) with data the data source wants back in `finishFilter`.
-    package func finish(_ result: Result<RowCount, Error>, payload: Any? = nil) {
-        lock.lock(); defer { lock.unlock() }
-        guard outcome == nil else { return }
+    /// Records the result (first call wins) with data the data source wants back when the
+    /// browser hands the job over. A payload that arrives after ``cancel()``, or is still there
+    /// when it comes, goes to `discard`.
+    package func finish(_ result: Result<Value, Error>, payload: Any? = nil, discard: (@Sendable (Any) -> Void)? = nil) {
+        lock.lock()
+        guard outcome == nil else { lock.unlock(); return }
         outcome = result
-        self.payload = payload
+        let dropNow = cancelled
+        if !dropNow {
+            self.payload = payload
+            self.discard = discard
+        }
+        lock.unlock()
+        if dropNow, let payload { discard?(payload) }
     }
 
     /// Registers what stops the running work (called once by the data source that runs it).
@@ -45,17 +49,30 @@ package final class FilterJob: @unchecked Sendable {
         cancelled = true
         let action = onCancel
         onCancel = nil
+        let dropped = payload
+        payload = nil
+        let discard = self.discard
         lock.unlock()
         action?()
+        if let dropped { discard?(dropped) }
     }
 
     package var isCancelled: Bool { lock.lock(); defer { lock.unlock() }; return cancelled }
     package var isFinished: Bool { lock.lock(); defer { lock.unlock() }; return outcome != nil }
 
     /// The result and payload once finished (`nil` while running).
-    package var result: (Result<RowCount, Error>, Any?)? {
+    package var result: (Result<Value, Error>, Any?)? {
         lock.lock(); defer { lock.unlock() }
         return outcome.map { ($0, payload) }
+    }
+
+    /// The result and the payload, which is handed over once (later calls: no payload).
+    package func take() -> (Result<Value, Error>, Any?)? {
+        lock.lock(); defer { lock.unlock() }
+        guard let outcome else { return nil }
+        let taken = payload
+        payload = nil
+        return (outcome, taken)
     }
 
     /// Waits up to `seconds` for the result; returns whether it is there.
@@ -66,6 +83,21 @@ package final class FilterJob: @unchecked Sendable {
             usleep(1000)
         }
         return true
+    }
+}
+
+/// A filter being counted away from the browser's thread, so a slow query (key paths through
+/// to-many links, a huge class) does not freeze the screen and Esc can stop it.
+///
+/// Created by ``BrowserDataSource/startFilter(className:filter:finished:)``, handed back to
+/// ``BrowserDataSource/finishFilter(_:)``; ``cancel()`` makes ``finishFilter(_:)`` throw.
+package final class FilterJob: BackgroundJob<RowCount>, @unchecked Sendable {
+    package let className: String
+    package let filter: String
+
+    package init(className: String, filter: String) {
+        self.className = className
+        self.filter = filter
     }
 }
 

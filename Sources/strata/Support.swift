@@ -178,7 +178,8 @@ final class ProgressBar {
 }
 
 /// Opens a database for a command. Missing files are refused (never created).
-func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) throws -> Database {
+/// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
     var st = stat()
     guard stat(path, &st) == 0 else {
         switch errno {
@@ -200,7 +201,7 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?) 
     options.readOnly = readOnly
     options.label = label
     options.encryptionKey = key
-    if !readOnly { options.onWriteLockWait = announceWriteLockWait }
+    if !readOnly && announceWaits { options.onWriteLockWait = announceWriteLockWait }
     do {
         return try Database(path: path, options: options)
     } catch {

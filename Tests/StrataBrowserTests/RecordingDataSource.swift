@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 import StrataTooling
 @testable import StrataBrowser
 
@@ -94,6 +95,11 @@ final class RecordingDataSource: BrowserDataSource {
     func removeCollectionItem(at index: Int, owner: ObjectRef, property: String) throws {
         try base.removeCollectionItem(at: index, owner: owner, property: property)
     }
+
+    func reserveWriteLock(finished: @escaping @Sendable () -> Void) -> WriteLockWait? { base.reserveWriteLock(finished: finished) }
+    func finishWriteLockWait(_ wait: WriteLockWait) throws { try base.finishWriteLockWait(wait) }
+    func releaseWriteLock() { base.releaseWriteLock() }
+    func writeLockHolderNow() -> WriteLockHolder? { base.writeLockHolderNow() }
 
     func versions() -> VersionsReport {
         var report = base.versions()

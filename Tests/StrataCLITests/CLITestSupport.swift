@@ -204,3 +204,33 @@ class CLITestCase: XCTestCase {
         return try t.schema[className] == nil ? 0 : t.count(className)
     }
 }
+
+/// Starts `StrataTestWriter hold FILE LABEL` (a process that takes the write lock and keeps it)
+/// and waits until it holds the lock.
+func startWriteLockHolder(_ file: String, label: String) throws -> Process {
+    let exe = StrataCLI.productsDirectory.appendingPathComponent("StrataTestWriter")
+    guard FileManager.default.fileExists(atPath: exe.path) else {
+        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("StrataTestWriter not built (CI is set)") }
+        throw XCTSkip("StrataTestWriter not built")
+    }
+    let p = Process()
+    p.executableURL = exe
+    p.arguments = ["hold", file, label]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    // Its first line is "holding V" once the lock is taken.
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains("holding") {
+        let chunk = out.fileHandleForReading.availableData
+        if chunk.isEmpty { XCTFail("the holder exited before taking the lock"); break }
+        seen.append(chunk)
+    }
+    return p
+}
+
+/// Ends a holder started by `startWriteLockHolder` (SIGKILL: the kernel frees its lock).
+func stopWriteLockHolder(_ p: Process) {
+    if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+}

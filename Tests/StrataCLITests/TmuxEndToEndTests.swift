@@ -120,4 +120,58 @@ final class TmuxEndToEndTests: XCTestCase {
         let check = try StrataCLI.run(["check", file])
         XCTAssertEqual(check.code, 0, check.stdout + check.stderr)
     }
+
+    /// An edit while another process holds the write lock (issue 18 item 13): the browser's
+    /// message line names the holder and keeps the screen intact (nothing printed over it), Esc
+    /// gives up, and once the holder is gone the edit goes through.
+    func testEditWaitingForTheWriteLockInTmux() throws {
+        guard Self.tmuxPath != nil else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("tmux is not installed and CI is set: install tmux on the runner"); return }
+            throw XCTSkip("tmux is not installed: skipping the end-to-end terminal test")
+        }
+        let file = dir.appendingPathComponent("wait.strata").path
+        XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "300"]).code, 0)
+        let holder = try startWriteLockHolder(file, label: "lock-test")
+        defer { stopWriteLockHolder(holder) }
+        try tmux(["new-session", "-d", "-s", "e2e", "-x", "140", "-y", "30",
+                  "env TERM=xterm-256color LANG=C.UTF-8 '\(StrataCLI.binary.path)' '\(file)'"], output: false)
+        try waitForScreen("the Data screen") { $0.contains("Classes") && $0.contains("Person") }
+        try keys("e")
+        try waitForScreen("the edit prompt") { $0.contains("Company.name") }
+        try keys("C-u")
+        try type("Held Corp")
+        try keys("Enter")
+        var text = try waitForScreen("the waiting line") {
+            $0.contains("waiting for the write lock held by pid \(holder.processIdentifier) (lock-test) since ") && $0.contains("Esc cancels")
+        }
+        // The engine's own notice comes after a second of waiting: still nothing over the screen.
+        Thread.sleep(forTimeInterval: 1.5)
+        text = try screen()
+        XCTAssertFalse(text.contains("Ctrl-C to give up"), "the CLI's stderr notice was printed over the screen:\n\(text)")
+        XCTAssertTrue(text.contains("Esc cancels"), text)
+        XCTAssertTrue(text.contains("Classes"), text)
+        try keys("Escape")
+        text = try waitForScreen("the cancelled edit") { $0.contains("not written (cancelled while waiting for the write lock") }
+        XCTAssertFalse(text.contains("Held Corp"), text)
+
+        stopWriteLockHolder(holder)
+        try keys("e", "C-u")
+        try type("Free Corp")
+        try keys("Enter")
+        try waitForScreen("the edit once the lock is free") { $0.contains("Company.name = Free Corp") }
+
+        // A waiting edit is written, without a key press, as soon as the holder goes.
+        let second = try startWriteLockHolder(file, label: "second")
+        defer { stopWriteLockHolder(second) }
+        try keys("e", "C-u")
+        try type("Later Corp")
+        try keys("Enter")
+        try waitForScreen("the second wait") { $0.contains("held by pid \(second.processIdentifier) (second)") }
+        stopWriteLockHolder(second)
+        try waitForScreen("the waiting edit written") { $0.contains("Company.name = Later Corp") }
+        try keys("q")
+        let query = try StrataCLI.run(["query", file, "Company", "name == 'Later Corp'", "--json"])
+        XCTAssertEqual((query.json as? [Any])?.count, 1, query.stdout)
+    }
 }
+

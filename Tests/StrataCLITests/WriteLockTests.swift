@@ -10,33 +10,9 @@ import Glibc
 /// whom it waits for) and a damaged newer meta slot (`info` warns, `check` fails) — issue 18
 /// items 13 and 4.
 final class WriteLockTests: CLITestCase {
-    /// Starts `StrataTestWriter hold FILE LABEL` and waits until it holds the write lock.
-    func startHolder(_ file: String, label: String) throws -> Process {
-        let exe = StrataCLI.productsDirectory.appendingPathComponent("StrataTestWriter")
-        guard FileManager.default.fileExists(atPath: exe.path) else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("StrataTestWriter not built (CI is set)") }
-            throw XCTSkip("StrataTestWriter not built")
-        }
-        let p = Process()
-        p.executableURL = exe
-        p.arguments = ["hold", file, label]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        // Its first line is "holding V" once the lock is taken.
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("holding") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { XCTFail("the holder exited before taking the lock"); break }
-            seen.append(chunk)
-        }
-        return p
-    }
+    func startHolder(_ file: String, label: String) throws -> Process { try startWriteLockHolder(file, label: label) }
 
-    func stop(_ p: Process) {
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        p.waitUntilExit()
-    }
+    func stop(_ p: Process) { stopWriteLockHolder(p) }
 
     func testInfoShowsTheWriteLockHolder() throws {
         let file = try makeDemo()

@@ -7,6 +7,8 @@ import Glibc
 final class ChildProcess {
     let process = Process()
     private let pipe = Pipe()
+    /// The child's stdin (modes that wait for a line read it).
+    private let input = Pipe()
     private var buffer = Data()
     var lines: [String] = []
 
@@ -15,7 +17,15 @@ final class ChildProcess {
         process.arguments = arguments
         process.standardOutput = pipe
         process.standardError = FileHandle.standardError
+        process.standardInput = input
         try process.run()
+    }
+
+    /// Writes one line to the child's stdin (nothing when the child has gone: no SIGPIPE).
+    func send(_ line: String) {
+        signal(SIGPIPE, SIG_IGN)
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count) }
     }
 
     /// Reads whatever output is available (waiting up to `timeout` for the first bytes).

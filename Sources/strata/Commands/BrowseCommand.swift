@@ -41,14 +41,14 @@ struct Browse: StrataSubcommand {
         let key = try common.key()
         if RealmFileCommands.isRealmFile(path) { return try RealmFileCommands.browse(path, common: common) }
         do {
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
         } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {
             // An encrypted file and no key file: ask for the key (not echoed).
             guard let typed = getpass("\(path) is encrypted. Key (128 hex characters): ").map({ String(cString: $0) }),
                   let key = ValueConversion.bytes(hex: typed.trimmingCharacters(in: .whitespaces)), key.count == 64 else {
                 throw CLIError("the key must be 128 hex characters (or use --encryption-key-file)", code: ExitCode32.encryption)
             }
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key)
+            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
         }
         let source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         let signal: Int32

@@ -62,7 +62,7 @@ struct Check: StrataSubcommand {
             for p in problems { try out.line("  - \(p)") }
         }
         if !problems.isEmpty {
-            throw CLIError("check found \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(file); restore it from a copy, or 'strata copy' what is readable", code: ExitCode32.checkFailed)
+            throw CLIError("check found \(problems.count) problem\(problems.count == 1 ? "" : "s") in \(file); restore it from a copy, or save what is readable with 'strata copy \(file) NEW --skip-unreadable'", code: ExitCode32.checkFailed)
         }
         return 0
     }

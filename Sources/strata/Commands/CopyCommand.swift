@@ -16,6 +16,8 @@ struct Copy: StrataSubcommand {
     @Option(name: .customLong("output-encryption-key-file"), help: ArgumentHelp("Encrypt the copy with this key (64 raw bytes or 128 hex characters).", valueName: "K2"))
     var outputKeyFile: String?
     @Flag(help: "Write the copy unencrypted.") var decrypt = false
+    @Flag(help: "When a block fails its checksum, copy object by object instead, leaving out (and listing) the objects that cannot be read; exit 3 when any were left out.")
+    var skipUnreadable = false
     @Flag(help: "Print one JSON document.") var json = false
     @OptionGroup var common: CommonOptions
 
@@ -37,16 +39,46 @@ struct Copy: StrataSubcommand {
         let version = try db.store.newestMeta().version
         // No flag: the copy keeps the source's key; --decrypt: a plain copy; K2: encrypted with K2.
         let copyKey: [UInt8]? = try decrypt ? nil : (outputKey ?? common.key())
+        var salvage: SalvageResult?
         do {
             try db.store.writeCopy(toPath: destination, encryptionKey: copyKey, progress: { bar.update($0.fraction, "copying") })
+        } catch StorageError.corrupted(_, let detail) where skipUnreadable {
+            // The block copy refuses a damaged block: copy what can be read, object by object.
+            bar.finish()
+            out.note("strata: \(source): \(detail); copying object by object (--skip-unreadable)")
+            do {
+                salvage = try SalvageCopy.copy(from: db, to: destination, encryptionKey: copyKey,
+                                               progress: { bar.update($0, "copying readable objects") })
+            } catch { bar.finish(); throw cliError(error) }
         } catch { bar.finish(); throw cliError(error) }
         bar.finish()
         let seconds = Date().timeIntervalSince(started)
         let after = (try? FileManager.default.attributesOfItem(atPath: destination)[.size] as? NSNumber)??.int64Value ?? 0
         if json {
-            try out.json(.object([("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
-                               ("sourceBytes", .int(before)), ("destinationBytes", .int(after)), ("seconds", .double(seconds)),
-                               ("encrypted", .bool(copyKey != nil))]))
+            var fields: [(String, JSON)] = [("source", .string(source)), ("destination", .string(destination)), ("version", .int(version)),
+                                                 ("sourceBytes", .int(before)), ("destinationBytes", .int(after)), ("seconds", .double(seconds)),
+                                                 ("encrypted", .bool(copyKey != nil))]
+            if let salvage {
+                fields += [("objects", .int(salvage.sourceObjects)), ("copiedObjects", .int(salvage.copiedObjects)),
+                           ("droppedLinks", .int(salvage.droppedLinks)),
+                           ("skipped", .array(salvage.skipped.map { s in
+                               .object([("class", .string(s.className)), ("objects", .int(s.count)), ("keys", .string(s.keyRange)),
+                                        ("firstPosition", .int(s.firstPosition)), ("lastPosition", .int(s.lastPosition)),
+                                        ("problem", .string(s.problem))])
+                           }))]
+            }
+            try out.json(.object(fields))
+            return salvage.map { $0.skipped.isEmpty ? 0 : ExitCode32.badFile } ?? 0
+        }
+        if let salvage {
+            for skipped in salvage.skipped { try out.line("skipped " + skipped.description) }
+            let left = salvage.sourceObjects - salvage.copiedObjects
+            try out.line("copied \(Formatting.number(salvage.copiedObjects)) of \(Formatting.number(salvage.sourceObjects)) objects of \(source) to \(destination) (\(Formatting.bytes(after)))"
+                         + (salvage.droppedLinks > 0 ? "; \(Formatting.number(salvage.droppedLinks)) link\(salvage.droppedLinks == 1 ? "" : "s") to objects left out removed" : ""))
+            if left > 0 || !salvage.skipped.isEmpty {
+                out.note("strata: \(Formatting.number(left)) object\(left == 1 ? "" : "s") of \(source) could not be read and \(left == 1 ? "is" : "are") not in the copy (listed above); \(source) is damaged: keep it, run strata check")
+                return ExitCode32.badFile
+            }
             return 0
         }
         if decrypt && !db.store.isEncrypted { out.note("strata: \(source) is not encrypted; the copy is a plain (unencrypted) file") }

@@ -1,54 +1,55 @@
 import Foundation
+@testable import StrataBrowser
 
 /// An in-memory terminal for tests and scripted runs: keys come from a queue, frames are kept.
-package final class MemoryTerminalBackend: TerminalBackend {
-    package private(set) var size: TerminalSize
-    package var supportsColor: Bool
+final class MemoryTerminalBackend: TerminalBackend {
+    private(set) var size: TerminalSize
+    var supportsColor: Bool
     /// Every frame drawn, oldest first.
-    package private(set) var frames: [CellBuffer] = []
+    private(set) var frames: [CellBuffer] = []
     /// Keys not read yet.
-    package var pendingKeys: [Key] = []
-    package private(set) var isStarted = false
+    var pendingKeys: [Key] = []
+    private(set) var isStarted = false
     /// How many times the run loop waited, and with which timeouts.
-    package private(set) var waits: [Int?] = []
+    private(set) var waits: [Int?] = []
     /// Called before each wait with the number of earlier waits (tests feed changes here).
-    package var beforeWait: ((Int) -> Void)?
+    var beforeWait: ((Int) -> Void)?
     private let wakeCount = WakeCounter()
 
-    package init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), supportsColor: Bool = true) {
+    init(size: TerminalSize = TerminalSize(columns: 80, rows: 24), supportsColor: Bool = true) {
         self.size = size
         self.supportsColor = supportsColor
     }
 
-    package func start() throws { isStarted = true }
-    package func stop() { isStarted = false }
+    func start() throws { isStarted = true }
+    func stop() { isStarted = false }
 
-    package func draw(_ buffer: CellBuffer) {
+    func draw(_ buffer: CellBuffer) {
         var frame = buffer
         if !supportsColor { frame.stripColors() }
         frames.append(frame)
     }
 
     /// Queues keys; a `.resize` key also changes ``size`` when it is read.
-    package func type(_ keys: [Key]) { pendingKeys += keys }
+    func type(_ keys: [Key]) { pendingKeys += keys }
 
     /// Returns `.changes` after a wake-up, `.input` while keys are queued, and
     /// `.terminate(signal: 0)` once the script is exhausted (so a scripted run always ends).
-    package func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
+    func waitForEvent(timeoutMilliseconds: Int?) -> BackendWake {
         beforeWait?(waits.count)
         waits.append(timeoutMilliseconds)
         if wakeCount.take() { return .changes }
         return pendingKeys.isEmpty ? .terminate(signal: 0) : .input
     }
 
-    package func readKey() -> Key? {
+    func readKey() -> Key? {
         guard !pendingKeys.isEmpty else { return nil }
         let key = pendingKeys.removeFirst()
         if case .resize(let columns, let rows) = key { size = TerminalSize(columns: columns, rows: rows) }
         return key
     }
 
-    package func makeWaker() -> @Sendable () -> Void {
+    func makeWaker() -> @Sendable () -> Void {
         let counter = wakeCount
         return { counter.add() }
     }
