@@ -20,7 +20,9 @@ package struct SkippedObjects: Equatable, Sendable {
     /// V) fails its checksum").
     package var problem: String
 
-    package var count: Int { lastPosition - firstPosition + 1 }
+    /// How many objects the run holds; nil when the class's own tree could not be read (its
+    /// objects cannot even be counted).
+    package var count: Int? { lastPosition >= firstPosition ? lastPosition - firstPosition + 1 : nil }
 
     /// The keys the run can hold: between the readable neighbours' keys ("keys 120…239",
     /// "keys ≥ 5", "keys ≤ 9", "every key").
@@ -35,14 +37,16 @@ package struct SkippedObjects: Equatable, Sendable {
 
     /// `Person: 1,024 objects (keys 1…1024, positions 1–1,024): block at offset 81920 (…) fails its checksum`.
     package var description: String {
-        "\(className): \(Formatting.number(count)) object\(count == 1 ? "" : "s") (\(keyRange), positions "
+        guard let count else { return "\(className): every object (the class cannot be read, not even counted): \(problem)" }
+        return "\(className): \(Formatting.number(count)) object\(count == 1 ? "" : "s") (\(keyRange), positions "
             + "\(Formatting.number(firstPosition + 1))–\(Formatting.number(lastPosition + 1))): \(problem)"
     }
 }
 
 /// What a salvage copy wrote and left out.
 package struct SalvageResult: Sendable {
-    /// Objects of top-level classes in the source, and how many the copy holds.
+    /// Objects of top-level classes in the source (of those that could be counted), and how many
+    /// the copy holds.
     package var sourceObjects: Int
     package var copiedObjects: Int
     package var skipped: [SkippedObjects]
@@ -101,10 +105,18 @@ package enum SalvageCopy {
         defer { target.close() }
         let classes = schema.objectSchemas.filter { !$0.isEmbedded }
         var counts: [String: Int] = [:]
-        for os in classes { counts[os.className] = try reader.count(os.className) }
+        var uncountable: [SkippedObjects] = []
+        for os in classes {
+            do {
+                counts[os.className] = try reader.count(os.className)
+            } catch StorageError.corrupted(_, let detail) {
+                uncountable.append(SkippedObjects(className: os.className, firstPosition: 0, lastPosition: -1,
+                                                  keyBefore: nil, keyAfter: nil, problem: detail))
+            }
+        }
         let total = counts.values.reduce(0, +)
         var done = 0
-        var result = SalvageResult(sourceObjects: total, copiedObjects: 0, skipped: [], droppedLinks: 0)
+        var result = SalvageResult(sourceObjects: total, copiedObjects: 0, skipped: uncountable, droppedLinks: 0)
         var keys: [String: [ObjKey: ObjKey]] = [:]
         var order: [String: [ObjKey]] = [:]
         let writer = try target.write(label: "strata copy")
