@@ -59,7 +59,8 @@ package struct SalvageResult: Sendable {
 /// The block-level copy (`Store.writeCopy`) refuses a block that fails its checksum. This copy
 /// goes object by object instead, through the same reads as every other command (each block's
 /// checksum verified): pass 1 reads each object of each top-level class completely (values,
-/// collections, embedded objects) and creates it in the new file with its plain values; objects
+/// collections, embedded objects; links as stored, without reading their targets) and creates it
+/// in the new file with its plain values; objects
 /// that cannot be read are left out and listed, grouped by the block that failed. Pass 2 sets
 /// links (mapped to the new objects' keys; a link to an object left out becomes null or is
 /// dropped from its list), collections, `AnyRealmValue` values and embedded objects. Indexes are
@@ -186,14 +187,19 @@ package enum SalvageCopy {
         var embedded: [String: [ObjectData]] = [:]
     }
 
+    /// Reads the object's own blocks only: links are taken as stored, not checked against their
+    /// target (whose class may be the damaged part; a link to an object left out is dropped in
+    /// pass 2).
     private static func read(_ txn: DBTransaction, _ os: ObjectSchema, _ key: ObjKey, schema: Schema) throws -> ObjectData {
         var data = ObjectData()
-        let single = try txn.values(os.className, key)
+        guard let (cluster, row) = try txn.clusterOf(os.className, key) else {
+            throw ObjectError.noSuchObject(className: os.className, key: key)
+        }
         for p in os.storedProperties {
             let embeddedClass = p.type == .object ? p.objectClassName.flatMap { schema[$0] }.flatMap { $0.isEmbedded ? $0 : nil } : nil
             switch p.collection {
             case .single:
-                let v = single[p.name] ?? .null
+                let v = try cluster.column(p.name).value(row)
                 if let embeddedClass {
                     if case .object(let link) = v { data.embedded[p.name] = [try read(txn, embeddedClass, link.key, schema: schema)] }
                 } else if p.type == .object || p.type == .mixed {
@@ -202,7 +208,7 @@ package enum SalvageCopy {
                     data.plain[p.name] = v
                 }
             case .list, .set:
-                let items = try txn.list(os.className, key, p.name)
+                let items = try cluster.collection(p.name, row: row)
                 if let embeddedClass {
                     data.embedded[p.name] = try items.compactMap { item in
                         guard case .object(let link) = item else { return nil }
