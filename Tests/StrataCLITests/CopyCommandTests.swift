@@ -20,19 +20,6 @@ final class CopyCommandTests: CLITestCase {
 
     }
 
-    /// One flipped byte inside a stored value (the Company class's only cluster): the damaged
-    /// block's objects are unreadable.
-    func damagedDemo() throws -> String {
-        let file = try makeDemo()
-        let marker = "Société Générale de Logiciels"
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        let range = try XCTUnwrap(bytes.range(of: Data(marker.utf8)), "the value is stored as written")
-        XCTAssertNil(bytes[range.upperBound...].range(of: Data(marker.utf8)), "stored once")
-        bytes[range.lowerBound + 2] ^= 0x01
-        try bytes.write(to: URL(fileURLWithPath: file))
-        return file
-    }
-
     /// Files in the test directory besides the given ones (a temporary copy left behind).
     func strayFiles(besides names: Set<String>) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !names.contains($0) && !$0.hasSuffix(".lock") }
