@@ -20,7 +20,9 @@ package struct SkippedObjects: Equatable, Sendable {
     /// V) fails its checksum").
     package var problem: String
 
-    package var count: Int { lastPosition - firstPosition + 1 }
+    /// How many objects the run holds; nil when the class's own tree could not be read (its
+    /// objects cannot even be counted).
+    package var count: Int? { lastPosition >= firstPosition ? lastPosition - firstPosition + 1 : nil }
 
     /// The keys the run can hold: between the readable neighbours' keys ("keys 120…239",
     /// "keys ≥ 5", "keys ≤ 9", "every key").
@@ -35,14 +37,16 @@ package struct SkippedObjects: Equatable, Sendable {
 
     /// `Person: 1,024 objects (keys 1…1024, positions 1–1,024): block at offset 81920 (…) fails its checksum`.
     package var description: String {
-        "\(className): \(Formatting.number(count)) object\(count == 1 ? "" : "s") (\(keyRange), positions "
+        guard let count else { return "\(className): every object (the class cannot be read, not even counted): \(problem)" }
+        return "\(className): \(Formatting.number(count)) object\(count == 1 ? "" : "s") (\(keyRange), positions "
             + "\(Formatting.number(firstPosition + 1))–\(Formatting.number(lastPosition + 1))): \(problem)"
     }
 }
 
 /// What a salvage copy wrote and left out.
 package struct SalvageResult: Sendable {
-    /// Objects of top-level classes in the source, and how many the copy holds.
+    /// Objects of top-level classes in the source (of those that could be counted), and how many
+    /// the copy holds.
     package var sourceObjects: Int
     package var copiedObjects: Int
     package var skipped: [SkippedObjects]
@@ -55,7 +59,8 @@ package struct SalvageResult: Sendable {
 /// The block-level copy (`Store.writeCopy`) refuses a block that fails its checksum. This copy
 /// goes object by object instead, through the same reads as every other command (each block's
 /// checksum verified): pass 1 reads each object of each top-level class completely (values,
-/// collections, embedded objects) and creates it in the new file with its plain values; objects
+/// collections, embedded objects; links as stored, without reading their targets) and creates it
+/// in the new file with its plain values; objects
 /// that cannot be read are left out and listed, grouped by the block that failed. Pass 2 sets
 /// links (mapped to the new objects' keys; a link to an object left out becomes null or is
 /// dropped from its list), collections, `AnyRealmValue` values and embedded objects. Indexes are
@@ -101,10 +106,18 @@ package enum SalvageCopy {
         defer { target.close() }
         let classes = schema.objectSchemas.filter { !$0.isEmbedded }
         var counts: [String: Int] = [:]
-        for os in classes { counts[os.className] = try reader.count(os.className) }
+        var uncountable: [SkippedObjects] = []
+        for os in classes {
+            do {
+                counts[os.className] = try reader.count(os.className)
+            } catch StorageError.corrupted(_, let detail) {
+                uncountable.append(SkippedObjects(className: os.className, firstPosition: 0, lastPosition: -1,
+                                                  keyBefore: nil, keyAfter: nil, problem: detail))
+            }
+        }
         let total = counts.values.reduce(0, +)
         var done = 0
-        var result = SalvageResult(sourceObjects: total, copiedObjects: 0, skipped: [], droppedLinks: 0)
+        var result = SalvageResult(sourceObjects: total, copiedObjects: 0, skipped: uncountable, droppedLinks: 0)
         var keys: [String: [ObjKey: ObjKey]] = [:]
         var order: [String: [ObjKey]] = [:]
         let writer = try target.write(label: "strata copy")
@@ -174,14 +187,19 @@ package enum SalvageCopy {
         var embedded: [String: [ObjectData]] = [:]
     }
 
+    /// Reads the object's own blocks only: links are taken as stored, not checked against their
+    /// target (whose class may be the damaged part; a link to an object left out is dropped in
+    /// pass 2).
     private static func read(_ txn: DBTransaction, _ os: ObjectSchema, _ key: ObjKey, schema: Schema) throws -> ObjectData {
         var data = ObjectData()
-        let single = try txn.values(os.className, key)
+        guard let (cluster, row) = try txn.clusterOf(os.className, key) else {
+            throw ObjectError.noSuchObject(className: os.className, key: key)
+        }
         for p in os.storedProperties {
             let embeddedClass = p.type == .object ? p.objectClassName.flatMap { schema[$0] }.flatMap { $0.isEmbedded ? $0 : nil } : nil
             switch p.collection {
             case .single:
-                let v = single[p.name] ?? .null
+                let v = try cluster.column(p.name).value(row)
                 if let embeddedClass {
                     if case .object(let link) = v { data.embedded[p.name] = [try read(txn, embeddedClass, link.key, schema: schema)] }
                 } else if p.type == .object || p.type == .mixed {
@@ -190,7 +208,7 @@ package enum SalvageCopy {
                     data.plain[p.name] = v
                 }
             case .list, .set:
-                let items = try txn.list(os.className, key, p.name)
+                let items = try cluster.collection(p.name, row: row)
                 if let embeddedClass {
                     data.embedded[p.name] = try items.compactMap { item in
                         guard case .object(let link) = item else { return nil }

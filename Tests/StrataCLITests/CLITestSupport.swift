@@ -169,6 +169,19 @@ class CLITestCase: XCTestCase {
         return file
     }
 
+    /// A small demo database with one flipped byte inside a stored value: a company name,
+    /// stored once, in the Company class's only cluster, whose block then fails its checksum.
+    func damagedDemo() throws -> String {
+        let file = try makeDemo()
+        let marker = "Société Générale de Logiciels"
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        let range = try XCTUnwrap(bytes.range(of: Data(marker.utf8)), "the value is stored as written")
+        XCTAssertNil(bytes[range.upperBound...].range(of: Data(marker.utf8)), "stored once")
+        bytes[range.lowerBound + 2] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     func write(_ text: String, to name: String) throws -> String {
         try Data(text.utf8).write(to: dir.appendingPathComponent(name))
         return path(name)

@@ -7,14 +7,7 @@ final class CheckCommandTests: CLITestCase {
     /// One flipped byte inside a stored string: the file opens, and check finds the block that
     /// fails its checksum (exit 1 exactly, not 3).
     func testAFlippedByteInAStoredValueIsExit1WithTheProblem() throws {
-        let file = try makeDemo()
-        // A company name of the demo database, stored once (in the Company class's leaf).
-        let marker = "Société Générale de Logiciels"
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        let range = try XCTUnwrap(bytes.range(of: Data(marker.utf8)), "the value is stored as written")
-        XCTAssertNil(bytes[range.upperBound...].range(of: Data(marker.utf8)), "stored once")
-        bytes[range.lowerBound + 2] ^= 0x01
-        try bytes.write(to: URL(fileURLWithPath: file))
+        let file = try damagedDemo()
         let r = try StrataCLI.run(["check", file, "--json"])
         XCTAssertEqual(r.code, 1, "\(r.stdout) \(r.stderr)")
         XCTAssertEqual(r.object["sound"] as? Bool, false)

@@ -61,12 +61,16 @@ final class TmuxEndToEndTests: XCTestCase {
         return text
     }
 
+    /// Whether tmux is there; skips the test when it is not, except under CI, where a missing
+    /// tmux is a broken runner (the test fails), not a reason to pass silently.
+    func requireTmux() throws -> Bool {
+        if Self.tmuxPath != nil { return true }
+        if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("tmux is not installed and CI is set: install tmux on the runner"); return false }
+        throw XCTSkip("tmux is not installed: skipping the end-to-end terminal test")
+    }
+
     func testBrowseEditLiveCommitAndCompactInTmux() throws {
-        guard Self.tmuxPath != nil else {
-            // Under CI a missing tmux is a broken runner, not a reason to pass silently.
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("tmux is not installed and CI is set: install tmux on the runner"); return }
-            throw XCTSkip("tmux is not installed: skipping the end-to-end terminal test")
-        }
+        guard try requireTmux() else { return }
         let file = dir.appendingPathComponent("e2e.strata").path
         XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "3000"]).code, 0)
 
@@ -125,10 +129,7 @@ final class TmuxEndToEndTests: XCTestCase {
     /// message line names the holder and keeps the screen intact (nothing printed over it), Esc
     /// gives up, and once the holder is gone the edit goes through.
     func testEditWaitingForTheWriteLockInTmux() throws {
-        guard Self.tmuxPath != nil else {
-            if ProcessInfo.processInfo.environment["CI"] != nil { XCTFail("tmux is not installed and CI is set: install tmux on the runner"); return }
-            throw XCTSkip("tmux is not installed: skipping the end-to-end terminal test")
-        }
+        guard try requireTmux() else { return }
         let file = dir.appendingPathComponent("wait.strata").path
         XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "300"]).code, 0)
         let holder = try startWriteLockHolder(file, label: "lock-test")

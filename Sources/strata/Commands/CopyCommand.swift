@@ -62,7 +62,7 @@ struct Copy: StrataSubcommand {
                 fields += [("objects", .int(salvage.sourceObjects)), ("copiedObjects", .int(salvage.copiedObjects)),
                            ("droppedLinks", .int(salvage.droppedLinks)),
                            ("skipped", .array(salvage.skipped.map { s in
-                               .object([("class", .string(s.className)), ("objects", .int(s.count)), ("keys", .string(s.keyRange)),
+                               .object([("class", .string(s.className)), ("objects", s.count.map { .int($0) } ?? .null), ("keys", .string(s.keyRange)),
                                         ("firstPosition", .int(s.firstPosition)), ("lastPosition", .int(s.lastPosition)),
                                         ("problem", .string(s.problem))])
                            }))]
@@ -73,10 +73,12 @@ struct Copy: StrataSubcommand {
         if let salvage {
             for skipped in salvage.skipped { try out.line("skipped " + skipped.description) }
             let left = salvage.sourceObjects - salvage.copiedObjects
+            let countable = salvage.skipped.allSatisfy { $0.count != nil }
             try out.line("copied \(Formatting.number(salvage.copiedObjects)) of \(Formatting.number(salvage.sourceObjects)) objects of \(source) to \(destination) (\(Formatting.bytes(after)))"
                          + (salvage.droppedLinks > 0 ? "; \(Formatting.number(salvage.droppedLinks)) link\(salvage.droppedLinks == 1 ? "" : "s") to objects left out removed" : ""))
             if left > 0 || !salvage.skipped.isEmpty {
-                out.note("strata: \(Formatting.number(left)) object\(left == 1 ? "" : "s") of \(source) could not be read and \(left == 1 ? "is" : "are") not in the copy (listed above); \(source) is damaged: keep it, run strata check")
+                let what = countable ? "\(Formatting.number(left)) object\(left == 1 ? "" : "s")" : "objects"
+                out.note("strata: \(what) of \(source) could not be read and \(left == 1 && countable ? "is" : "are") not in the copy (listed above); \(source) is damaged: keep it, run strata check")
                 return ExitCode32.badFile
             }
             return 0
