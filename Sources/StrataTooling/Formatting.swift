@@ -1,23 +1,16 @@
 import Foundation
+import StrataStorage
 import StrataQuery
 
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
 /// Dates are shown in UTC so the same file reads the same everywhere (and tests are stable).
 package enum Formatting {
     /// `1,234,567`.
-    package static func number<T: BinaryInteger>(_ value: T) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return (value < 0 ? "-" : "") + result
-    }
+    package static func number<T: BinaryInteger>(_ value: T) -> String { QuantityText.grouped(value) }
 
     /// `512B`, `4.0K`, `12.3M`, `1.5G`: for the status bar on narrow terminals.
     package static func shortBytes(_ value: Int64) -> String {
-        scaledBytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
+        QuantityText.bytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
     }
 
     /// A row count in at most 7 columns: `12,345`, `123k`, `10.0M` (`≈` marks an estimate).
@@ -37,20 +30,9 @@ package enum Formatting {
 
     /// `512 B`, `4.0 KiB`, `12.3 MiB`, `1.50 GiB`.
     package static func bytes(_ value: Int64) -> String {
-        scaledBytes(value, units: ["B", "KiB", "MiB", "GiB", "TiB"], separator: " ")
+        QuantityText.bytes(value)
     }
 
-    /// The one byte-size scaling: whole bytes below 1 KiB, else one decimal below 100 and none
-    /// from 100 on, in powers of 1024. `units[0]` names bytes.
-    private static func scaledBytes(_ value: Int64, units: [String], separator: String) -> String {
-        let sign = value < 0 ? "-" : ""
-        let magnitude = Double(value.magnitude)
-        if magnitude < 1024 { return "\(sign)\(value.magnitude)\(separator)\(units[0])" }
-        var scaled = magnitude / 1024
-        var unit = 1
-        while scaled >= 1024, unit < units.count - 1 { scaled /= 1024; unit += 1 }
-        return sign + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + separator + units[unit]
-    }
 
     /// `42%` of `part` in `whole` (0 when `whole` is 0).
     package static func percent(_ part: Int64, of whole: Int64) -> String {
