@@ -47,11 +47,12 @@ let package = Package(
         .target(
             name: "StrataRealm",
             dependencies: [
+                "StrataStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
+        .target(name: "StrataQuery", dependencies: ["StrataObjects", "StrataStorage"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery", "StrataStorage"]),
         .target(
             name: "CNcurses",

@@ -42,15 +42,13 @@ package enum Formatting {
 
     /// `2024-05-01 12:30:05` (UTC).
     package static func dateTime(_ date: Date) -> String {
-        let parts = civil(date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year, parts.month, parts.day,
-                      parts.hour, parts.minute, parts.second)
+        utcDateTimeText(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// `12:30:05` (UTC).
     package static func time(_ date: Date) -> String {
         let parts = civil(date)
-        return String(format: "%02d:%02d:%02d", parts.hour, parts.minute, parts.second)
+        return String(format: "%02lld:%02lld:%02lld", parts.hour, parts.minute, parts.second)
     }
 
     /// `850 ms`, `42 s`, `3 m 20 s`, `2 h 14 m`, `3 d 4 h`.
@@ -64,13 +62,8 @@ package enum Formatting {
         return "\(whole / 86400) d \(whole % 86400 / 3600) h"
     }
 
-    /// Calendar fields of a date in UTC (the query layer's civil-from-days; no time zone database).
-    private static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
-        var days = total / 86400
-        var secondsOfDay = total % 86400
-        if secondsOfDay < 0 { secondsOfDay += 86400; days -= 1 }
-        let (year, month, day) = civilFromDays(Int64(days))
-        return (Int(year), Int(month), Int(day), secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60)
+    /// Calendar fields of a date in UTC (StrataStorage's civil calendar; no time zone database).
+    private static func civil(_ date: Date) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
+        civilFields(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 }
