@@ -246,4 +246,74 @@ final class QueryNotificationTests: XCTestCase {
             check(rankChanges, since: counts.1, old: oldRank, new: newRank, modified: modified, "sort by team.rank, id", step: step)
         }
     }
+
+    /// Every object of a class (`realm.objects(T.self)`, kept as object keys and updated from
+    /// the records): inserts anywhere in key order (primary keys are object keys), deletes and
+    /// modifications, single and many per commit, checked against a model.
+    func testWholeClassResultsWithInsertsAnywhereAgainstAModel() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["STRATA_SEED"] ?? "") ?? 99
+        var rng = SplitMix64(seed: seed)
+        func rand(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let dir = CompatDir()
+        let config = dir.config(types: [NoteTeam.self, NoteMember.self])
+        let realm = try Realm(configuration: config)
+        func write(_ body: (Realm) throws -> Void) throws {
+            var failure: Error?
+            DispatchQueue.global().sync {
+                do {
+                    let writer = try Realm(configuration: config, queue: nil)
+                    try writer.write { try body(writer) }
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        var model: Set<Int> = []
+        try write { w in
+            for _ in 0..<500 { let id = rand(20_000); if model.insert(id).inserted { let m = NoteMember(); m.id = id; w.add(m) } }
+        }
+        realm.refresh()
+        var changes: [RealmCollectionChange<Results<NoteMember>>] = []
+        let token = realm.objects(NoteMember.self).observe { changes.append($0) }
+        defer { token.invalidate() }
+        XCTAssertTrue(waitFor { changes.count == 1 }, "seed \(seed): no .initial")
+        for step in 0..<15 {
+            let old = model.sorted()
+            var modified = Set<Int>(), deleted = Set<Int>()
+            let count = changes.count
+            try write { w in
+                for _ in 0..<(step % 5 == 4 ? 600 : 1 + rand(6)) {
+                    switch rand(3) {
+                    case 0:
+                        let id = rand(20_000)
+                        if model.insert(id).inserted {
+                            let m = NoteMember(); m.id = id; m.score = rand(9); w.add(m)
+                            // Deleted and added again in one commit: the object at that
+                            // position was replaced, reported as modified.
+                            if deleted.contains(id) { modified.insert(id) }
+                        }
+                    case 1:
+                        guard let id = model.randomElement(using: &rng) else { break }
+                        w.delete(w.object(ofType: NoteMember.self, forPrimaryKey: id)!)
+                        model.remove(id); modified.remove(id); deleted.insert(id)
+                    default:
+                        guard let id = model.randomElement(using: &rng) else { break }
+                        w.object(ofType: NoteMember.self, forPrimaryKey: id)!.score += 1
+                        modified.insert(id)
+                    }
+                }
+            }
+            let new = model.sorted()
+            XCTAssertTrue(waitFor { changes.count > count }, "seed \(seed) step \(step): no notification")
+            _ = waitFor(0.05) { false }
+            guard changes.count == count + 1, case .update(let results, let del, let ins, let mods) = changes.last! else {
+                XCTFail("seed \(seed) step \(step): expected one update, got \(changes.count - count)"); continue
+            }
+            XCTAssertEqual(results.map(\.id), new, "seed \(seed) step \(step): results")
+            var order = old
+            for i in del.sorted().reversed() { order.remove(at: i) }
+            for i in ins.sorted() { order.insert(new[i], at: i) }
+            XCTAssertEqual(order, new, "seed \(seed) step \(step): deletions and insertions do not turn the old order into the new")
+            XCTAssertEqual(Set(mods.map { old[$0] }), modified.intersection(old), "seed \(seed) step \(step): modifications")
+        }
+    }
 }
