@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Context handed to value conversions: the realm an object belongs to (nil when unmanaged)
 /// and, inside a write, the object adder that adds unmanaged linked objects on the way.
@@ -59,9 +60,11 @@ extension _Persistable where Self: _StrataValue {
         _PropertyShape(type: _strataType, collection: .single, optional: _strataOptional, objectType: _strataObjectType)
     }
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
-        let core = object._rlmCore!
         let v = object._rlmReadValue(index)
-        return _strataDecode(v, _StrataContext(core: core))
+        // Only links (and mixed values, which may hold one) need the realm to decode.
+        let t = _strataType
+        if t != .object && t != .mixed { return _strataDecode(v, _StrataContext(core: nil)) }
+        return _strataDecode(v, _StrataContext(core: object._rlmCore))
     }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Self) {
         object._rlmWriteSingle(index, value)
@@ -69,10 +72,14 @@ extension _Persistable where Self: _StrataValue {
 }
 
 let probeTagCounter = ThreadLocalInt()
+/// Schema probes being built in the process (any thread): while 0, wrapper initialisers skip
+/// the thread-local counter.
+let probesBeingBuilt = Atomic<Int>(0)
 
 /// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
 /// Not generic, so wrapper initialisers do not instantiate metadata.
 @usableFromInline func persistedNextTag() -> Int32 {
+    if probesBeingBuilt.load(ordering: .relaxed) == 0 { return -1 }
     let c = probeTagCounter.value
     if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
     return -1
@@ -157,7 +164,7 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             if object._rlmCore != nil {
                 Value._strataSet(object, index, newValue)
             } else {
-                object._rlmValues[index] = newValue
+                object._rlmValues.set(index, newValue, capacity: object._rlmClassInfo.properties.count)
             }
         }
     }
