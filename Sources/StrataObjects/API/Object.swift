@@ -56,6 +56,8 @@ final class ClassInfo: @unchecked Sendable {
     let className: String
     let isEmbedded: Bool
     private(set) var properties: [PropInfo] = []
+    /// `properties.count`.
+    let propertyCount: Int
     private(set) var objectSchema: ObjectSchema
     private var tagToIndex: [Int32: Int] = [:]
     private var keyPathIndex: [AnyKeyPath: Int] = [:]
@@ -73,12 +75,19 @@ final class ClassInfo: @unchecked Sendable {
 
     /// The class info of `type`, built on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        // Class infos live as long as the process: the lock-free table holds unretained pointers.
+        if let p = known.find(UInt(bitPattern: ObjectIdentifier(type))) {
+            return Unmanaged<ClassInfo>.fromOpaque(UnsafeRawPointer(bitPattern: p)!).takeUnretainedValue()
+        }
         globalLock.lock(); defer { globalLock.unlock() }
         if let i = byType[ObjectIdentifier(type)] { return i }
         let i = ClassInfo(type)
         byType[ObjectIdentifier(type)] = i
+        _ = known.add(UInt(bitPattern: ObjectIdentifier(type)), Int(bitPattern: Unmanaged.passUnretained(i).toOpaque()))
         return i
     }
+    /// Type → class info (unretained) for the first classes, read without the lock.
+    private static let known = IdentityTable(capacity: 4096)
 
     private init(_ type: ObjectBase.Type) {
         guard type != Object.self && type != EmbeddedObject.self && type != ObjectBase.self else {
@@ -124,6 +133,7 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        propertyCount = props.count
         encoders = props.map(\.encode)
         isPlain = props.allSatisfy { p in
             p.schema.type == .linkingObjects
@@ -140,6 +150,7 @@ final class ClassInfo: @unchecked Sendable {
         isEmbedded = objectSchema.isEmbedded
         self.objectSchema = objectSchema
         keyPathIdentity = IdentityTable(capacity: 16)
+        propertyCount = 0
         probe = DynamicObject()
         probe._rlmIsProbe = true
     }
@@ -219,7 +230,7 @@ open class ObjectBase: CustomStringConvertible {
     final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index.
     final var _rlmValues = UnmanagedValues()
-    final var _rlmIsProbe = false
+    @usableFromInline final var _rlmIsProbe = false
     final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
@@ -371,7 +382,12 @@ struct UnmanagedValues: ExpressibleByDictionaryLiteral {
     @inline(__always)
     mutating func set(_ index: Int, _ value: Any, capacity: Int) {
         if slots.isEmpty { slots = Array(repeating: nil, count: Swift.max(capacity, index + 1)) }
-        self[index] = value
+        if index < slots.count {
+            if slots[index] == nil { count += 1 }
+            slots[index] = value
+        } else {
+            self[index] = value
+        }
     }
     subscript(index: Int) -> Any? {
         get { index < slots.count ? slots[index] : nil }

@@ -68,7 +68,7 @@ final class ObjectAdder {
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
         if isMine(o) { return o._rlmKey }
-        if let k = inProgress[ObjectIdentifier(o)] { return k }
+        if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
         let plainColumns: [Int]?
         if let c = checkedClass, c.info == ObjectIdentifier(info) { plainColumns = c.plainColumns } else {
