@@ -98,9 +98,9 @@ final class ClassInfo: @unchecked Sendable {
         self.isEmbedded = type is EmbeddedObject.Type
         let saved = probeTagCounter.value
         probeTagCounter.value = 1
-        probesBeingBuilt.add(1, ordering: .sequentiallyConsistent)
+        probesBeingBuilt += 1
         let probe = type.init()
-        probesBeingBuilt.subtract(1, ordering: .sequentiallyConsistent)
+        probesBeingBuilt -= 1
         probeTagCounter.value = saved
         probe._rlmIsProbe = true
         self.probe = probe

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Context handed to value conversions: the realm an object belongs to (nil when unmanaged)
 /// and, inside a write, the object adder that adds unmanaged linked objects on the way.
@@ -72,14 +71,16 @@ extension _Persistable where Self: _StrataValue {
 }
 
 let probeTagCounter = ThreadLocalInt()
-/// Schema probes being built in the process (any thread): while 0, wrapper initialisers skip
-/// the thread-local counter.
-let probesBeingBuilt = Atomic<Int>(0)
+/// Schema probes being built (written under `ClassInfo.globalLock`): while 0, wrapper
+/// initialisers skip the thread-local counter. A plain, statically initialised global: only the
+/// thread building a probe must see its own increment; other threads seeing a stale value take
+/// the thread-local check, which is exact.
+nonisolated(unsafe) var probesBeingBuilt = 0
 
 /// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
 /// Not generic, so wrapper initialisers do not instantiate metadata.
 @usableFromInline func persistedNextTag() -> Int32 {
-    if probesBeingBuilt.load(ordering: .relaxed) == 0 { return -1 }
+    if probesBeingBuilt == 0 { return -1 }
     let c = probeTagCounter.value
     if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
     return -1
