@@ -39,7 +39,7 @@ final class ClassTable {
     /// Read transactions: the cluster of the last `readSingle` and its column views.
     private var lastRead: ReadCache?
     /// The typed API's property index → column map of one model class (see `typedColumn`).
-    private var typedColumns: (info: ObjectIdentifier, columns: [Int])?
+    private var typedColumns: (info: AnyObject, columns: [Int])?
 
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
@@ -262,8 +262,9 @@ final class ClassTable {
     /// Column of each property of a typed class (`propertyNames`, declaration order), -1 for
     /// properties that are not single stored values of a fixed type (links, mixed, collections,
     /// linking objects: those take `DBTransaction.value`). Cached per class.
-    func typedColumn(_ info: ObjectIdentifier, _ index: Int, propertyNames: () -> [String]) -> Int {
-        if let m = typedColumns, m.info == info { return m.columns[index] }
+    func typedColumn(_ info: AnyObject, _ index: Int, propertyNames: () -> [String]) -> Int {
+        // The class info is held (not its identity): a freed info's address could be reused.
+        if let m = typedColumns, m.info === info { return m.columns[index] }
         let cols = propertyNames().map { name -> Int in
             guard let c = columnByName[name] else { return -1 }
             let p = columns[c]

@@ -8,7 +8,7 @@ extension DBTransaction {
     /// mixed values and errors take `value(_:_:_:)`.
     func typedValue(_ info: ClassInfo, _ key: ObjKey, _ index: Int) throws -> Value {
         let t = try table(info.className)
-        let column = t.typedColumn(ObjectIdentifier(info), index) { info.properties.map(\.name) }
+        let column = t.typedColumn(info, index) { info.properties.map(\.name) }
         if column >= 0, let v = try t.readSingle(key: key, column: column) { return v }
         return try value(info.className, key, info.properties[index].name)
     }

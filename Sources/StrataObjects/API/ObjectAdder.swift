@@ -63,7 +63,7 @@ final class ObjectAdder {
 
     /// The class last checked against the schema by `add`, and for a class of plain values
     /// (`ClassInfo.isPlain`) the property index of each column in the file's column order.
-    private var checkedClass: (info: ObjectIdentifier, plainColumns: [Int]?)?
+    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?)?
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
@@ -71,7 +71,7 @@ final class ObjectAdder {
         if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
         let plainColumns: [Int]?
-        if let c = checkedClass, c.info == ObjectIdentifier(info) { plainColumns = c.plainColumns } else {
+        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns } else {
             if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
             guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
                 throw SchemaError.noSuchClass(info.className)
@@ -82,7 +82,7 @@ final class ObjectAdder {
                 if !order.contains(-1) { columns = order }
             }
             plainColumns = columns
-            checkedClass = (ObjectIdentifier(info), columns)
+            checkedClass = (info, columns)
         }
         if policy == .error, let plainColumns {
             // Only plain values: one row in column order, inserted as the dynamic API's
