@@ -6,8 +6,8 @@ import StrataRealm
 /// row), links, embedded objects, collections and backlinks.
 ///
 /// The file is never written and nothing is created beside it: every edit, add, delete and
-/// compaction is refused with ``readOnlyMessage``. Filter and sort are not run over the reader
-/// yet; they are refused with one line saying how to get a queryable copy.
+/// compaction is refused with ``readOnlyMessage``. Filter (`/`, RQL) and sort (`s`) run the
+/// query layer over the reader (``RealmQueryRunner``).
 package final class RealmFileDataSource: BrowserDataSource {
     package let realm: RealmFile
     package let fileInfo: FileInfo
@@ -96,33 +96,73 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Reading
 
-    private func refuseQuery(_ filter: String?, _ sort: SortSpec?) throws {
-        if let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw BrowserError("filtering a Realm file is not supported yet; convert it with 'strata convert' to query it")
+    private func isEmpty(_ filter: String?) -> Bool {
+        filter?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true
+    }
+
+    /// The query runner (built on the first filter or sort; the snapshot never changes, so
+    /// the columns it reads and the results below are kept for the session).
+    private lazy var queries = RealmQueryRunner(realm: realm)
+    private var resultCache: [String: [Int]] = [:]
+
+    /// The rows (positions in key order) of a class after filter and sort, by the query layer:
+    /// the filter is RQL, and `s` sorts a value column as `SORT(property ASC|DESC)` does (the
+    /// query layer's value order), a list, set, map or backlinks by its number of items
+    /// (`@count`), and a link by the target's primary key when it has one.
+    private func resultRows(_ className: String, filter: String?, sort: SortSpec?) throws -> [Int] {
+        let cacheKey = "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+        if let cached = resultCache[cacheKey] { return cached }
+        let c = try realmClass(className)
+        var query = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        if let sort {
+            query += " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
         }
-        if sort != nil {
-            throw BrowserError("sorting a Realm file is not supported yet; convert it with 'strata convert' to sort it")
+        let rows = try queries.rows(className: className, query: query)
+        if resultCache.count > 8 { resultCache = [:] }
+        resultCache[cacheKey] = rows
+        return rows
+    }
+
+    /// The key path `s` sorts a column by.
+    private func sortPath(_ c: RealmClass, _ property: String) throws -> String {
+        if let b = c.backlinks.first(where: { $0.name == property }), let origin = b.targetClass, let via = b.originProperty {
+            return "@links.\(origin).\(via).@count"
         }
+        guard let p = c.properties.first(where: { $0.name == property }) else { throw BrowserError("no property '\(property)' to sort by") }
+        if p.collection != nil { return "\(p.name).@count" }
+        if p.type == .link {
+            guard let target = p.targetClass.flatMap({ classByName[$0] }), let pk = target.primaryKey else {
+                throw BrowserError("\(c.name).\(p.name) links to objects without a primary key; sort by one of their properties with a query, e.g. SORT(\(p.name).someProperty ASC)")
+            }
+            return "\(p.name).\(pk)"
+        }
+        return p.name
     }
 
     package func count(className: String, filter: String?) throws -> RowCount {
-        try refuseQuery(filter, nil)
-        return RowCount(try realmClass(className).objectCount)
+        if isEmpty(filter) { return RowCount(try realmClass(className).objectCount) }
+        return RowCount(try resultRows(className, filter: filter, sort: nil).count)
     }
 
     package func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
-        try refuseQuery(filter, sort)
         let c = try realmClass(className)
-        let window = range.clamped(to: 0..<c.objectCount)
-        return try window.map { index in
+        let positions: [Int]
+        if isEmpty(filter) && sort == nil {
+            positions = Array(range.clamped(to: 0..<c.objectCount))
+        } else {
+            let all = try resultRows(className, filter: filter, sort: sort)
+            positions = Array(all[range.clamped(to: 0..<all.count)])
+        }
+        return try positions.map { index in
             let o = try wrap { try realm.object(at: index, in: className) }
             return ObjectRow(ref: ObjectRef(className: className, key: o.key), values: displayValues(c, o))
         }
     }
 
     package func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
-        try refuseQuery(filter, sort)
-        return try wrap { try realm.index(ofKey: object.key, in: object.className) }
+        guard let row = try wrap({ try realm.index(ofKey: object.key, in: object.className) }) else { return nil }
+        if isEmpty(filter) && sort == nil { return row }
+        return try resultRows(object.className, filter: filter, sort: sort).firstIndex(of: row)
     }
 
     package func object(_ ref: ObjectRef) throws -> ObjectDetail {

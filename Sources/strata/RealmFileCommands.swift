@@ -283,6 +283,64 @@ enum RealmFileCommands {
         "{" + (try zip(c.properties, o.values).map { p, v in JSON.quote(p.name) + ":" + (try json(v, realm, mixed: p.type == .mixed)) }.joined(separator: ",")) + "}"
     }
 
+    /// A value as `strata query` shows it in a table cell (the Strata file's conventions:
+    /// `null`, dates in local time, `<n bytes>`, `→ primary key` for links, `[n Type]` for
+    /// collections).
+    static func cellText(_ p: RealmProperty, _ v: RealmValue, _ realm: RealmFile) throws -> String {
+        if p.collection != nil {
+            let n: Int
+            switch v {
+            case let .list(x), let .set(x): n = x.count
+            case let .dictionary(d): n = d.count
+            default: n = 0
+            }
+            return "[\(n) \(p.type == .link ? (p.targetClass ?? "Object") : elementName(p.type))]"
+        }
+        switch v {
+        case .null: return "null"
+        case let .string(s): return s.replacingOccurrences(of: "\n", with: "⏎")
+        case let .timestamp(s, n): return Formatting.dateTime(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9))
+        case let .binary(b): return "<\(b.count) bytes>"
+        case let .float(f): return ValueConversion.numberText(.float(f))
+        case let .double(d): return ValueConversion.numberText(.double(d))
+        case let .link(cls, key):
+            guard let target = realm.realmClass(named: cls), let o = try realm.object(withKey: key, in: cls) else { return "#\(key)" }
+            if let pk = target.primaryKey, let i = target.properties.firstIndex(where: { $0.name == pk }) { return "→ " + o.values[i].description }
+            if target.isEmbedded {
+                return "{" + o.values.filter { !$0.isNull && !isCollection($0) }.prefix(2).map(\.description).joined(separator: ", ") + "}"
+            }
+            return "→ #\(key)"
+        case let .list(x), let .set(x): return "[\(x.count) AnyRealmValue]"
+        case let .dictionary(d): return "[\(d.count) AnyRealmValue]"
+        default: return v.description
+        }
+    }
+
+    /// The type word `strata query` shows for collection elements (as for Strata files).
+    static func elementName(_ t: RealmPropertyType) -> String {
+        switch t {
+        case .int: "Int"
+        case .bool: "Bool"
+        case .string: "String"
+        case .binary: "Data"
+        case .mixed, .typedLink: "AnyRealmValue"
+        case .timestamp: "Date"
+        case .float: "Float"
+        case .double: "Double"
+        case .decimal128: "Decimal128"
+        case .link, .linkingObjects: "Object"
+        case .objectId: "ObjectId"
+        case .uuid: "UUID"
+        }
+    }
+
+    static func isCollection(_ v: RealmValue) -> Bool {
+        switch v {
+        case .list, .set, .dictionary: return true
+        default: return false
+        }
+    }
+
     static func csvField(_ p: RealmProperty, _ v: RealmValue, _ realm: RealmFile) throws -> String {
         if case .null = v { return "" }
         if case let .string(s) = v, p.collection == nil, p.type != .mixed { return CSV.quote(s, force: s.isEmpty) }
