@@ -30,3 +30,13 @@ extension RealmFile {
         return out
     }
 }
+
+extension RealmFile {
+    /// Tables written without the object store (no `class_` prefix, not internal).
+    package var plainTables: [RealmClass] { otherTables.filter { $0.tableKind == .plainTable } }
+    /// The object store's and sync's internal tables (`metadata`, `pk`, …).
+    package var internalTables: [RealmClass] { otherTables.filter { $0.tableKind == .internalTable } }
+    /// What the browser and the commands list as classes: the object-store classes, then the
+    /// plain tables (named by their table names).
+    package var browsableClasses: [RealmClass] { classes + plainTables }
+}

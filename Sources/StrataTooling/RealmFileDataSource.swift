@@ -8,23 +8,32 @@ import StrataRealm
 /// The file is never written and nothing is created beside it: every edit, add, delete and
 /// compaction is refused with ``readOnlyMessage``. Filter (`/`, RQL) and sort (`s`) run the
 /// query layer over the reader (``RealmQueryRunner``).
-package final class RealmFileDataSource: BrowserDataSource {
-    package let realm: RealmFile
+package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
+    /// The snapshot shown; replaced by ``reloadSnapshot()``.
+    package private(set) var realm: RealmFile
     package let fileInfo: FileInfo
     private var classByName: [String: RealmClass] = [:]
+    /// The key the file was opened with (to reload it).
+    private let encryptionKey: [UInt8]?
 
     /// Opens `path` read-only (`encryptionKey`: the 64-byte key of an encrypted file).
     package convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
         let realm: RealmFile
         do { realm = try RealmFile.open(path: path, encryptionKey: encryptionKey) } catch { throw Self.browserError(error) }
-        self.init(realm: realm, path: path)
+        self.init(realm: realm, path: path, encryptionKey: encryptionKey)
     }
 
-    package init(realm: RealmFile, path: String) {
+    package init(realm: RealmFile, path: String, encryptionKey: [UInt8]? = nil) {
         self.realm = realm
+        self.encryptionKey = encryptionKey
         self.fileInfo = FileInfo(path: path, isReadOnly: true, isEncrypted: realm.isEncrypted,
                                  modeDescription: "Realm file, format \(realm.formatVersion), read-only",
                                  readOnlyReason: Self.readOnlyMessage(path: path))
+        indexClasses()
+    }
+
+    private func indexClasses() {
+        classByName = [:]
         for c in realm.classes + realm.otherTables { classByName[c.name] = c }
     }
 
@@ -292,14 +301,56 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Live changes
 
-    private var changeHandler: (@Sendable () -> Void)?
+    /// Watches the file's header (24 bytes read with `pread` once a second; nothing is written
+    /// or created) and wakes the browser once when an app commits.
+    private var watcher: DispatchSourceTimer?
+    private let watchLock = NSLock()
+    private var notified = false
 
-    /// The reader holds one snapshot; a newer commit on disk is reported by ``hasNewerCommit``.
-    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) { changeHandler = handler }
+    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
+        watcher?.cancel()
+        watcher = nil
+        guard let handler else { return }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        nonisolated(unsafe) let me = self
+        timer.setEventHandler {
+            guard me.takeNewCommitNotification() else { return }
+            handler()
+        }
+        watcher = timer
+        timer.resume()
+    }
+
+    /// True once per newer commit (until the next reload).
+    private func takeNewCommitNotification() -> Bool {
+        watchLock.lock(); defer { watchLock.unlock() }
+        guard !notified, realm.hasNewerCommit() else { return false }
+        notified = true
+        return true
+    }
+
+    /// The reader holds one snapshot: moving to a newer commit is the user's choice
+    /// (``reloadSnapshot()``), so there are never events to report here.
     package func pollChanges() -> [ChangeEvent] { [] }
 
-    /// True when an app committed to the file after it was opened (reopen to see it).
+    /// True when an app committed to the file after it was opened (reload to see it).
     package var hasNewerCommit: Bool { realm.hasNewerCommit() }
+
+    package var newerCommitNotice: String? {
+        hasNewerCommit ? "newer commit on disk · R reloads" : nil
+    }
+
+    package func reloadSnapshot() throws {
+        let fresh = try wrap { try RealmFile.open(path: fileInfo.path, encryptionKey: encryptionKey) }
+        watchLock.lock()
+        realm = fresh
+        notified = false
+        watchLock.unlock()
+        indexClasses()
+        queries = RealmQueryRunner(realm: fresh)
+        resultCache = [:]
+    }
 
     // MARK: Display
 

@@ -23,7 +23,11 @@ enum RealmFileCommands {
 
     /// Opens a Realm file read-only with the command's key; reader errors become CLI errors.
     static func open(_ path: String, common: CommonOptions) throws -> RealmFile {
-        let key = try common.key()
+        try open(path, key: try common.key())
+    }
+
+    /// Opens a Realm file read-only with `key` (nil: not encrypted).
+    static func open(_ path: String, key: [UInt8]?) throws -> RealmFile {
         do {
             return try RealmFile.open(path: path, encryptionKey: key)
         } catch let e as RealmFileError {
@@ -393,19 +397,5 @@ enum RealmFileCommands {
         try file?.close()
         try out.flush()
         return 0
-    }
-}
-
-extension RealmFileCommands {
-    /// `strata app.realm`: the browser over the reader (read-only; edits refused with one line).
-    static func browse(_ path: String, common: CommonOptions) throws -> Int32 {
-        let source = RealmFileDataSource(realm: try open(path, common: common), path: path)
-        let signal: Int32
-        do {
-            signal = try runBrowser(dataSource: source)
-        } catch {
-            throw CLIError((error as? BrowserError)?.message ?? String(describing: error), code: ExitCode32.usage)
-        }
-        return signal != 0 ? 128 + signal : 0
     }
 }
