@@ -57,7 +57,9 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     // MARK: Schema
 
     package func classes() -> [ClassSummary] {
-        realm.classes.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
+        // Object-store classes, then tables written without the object store (realm-core's own
+        // files); the internal tables (metadata, pk) are not listed.
+        realm.browsableClasses.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
     }
 
     package func properties(className: String) throws -> [PropertyDescription] {
@@ -277,16 +279,18 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
 
     /// The Realm space report in the tooling's shape (columns, indexes, free space by size and version).
     package static func spaceReport(_ r: RealmSpaceReport) -> SpaceReport {
-        let classes = r.classes.map { c in
+        let classes = r.classes.filter { $0.kind != .internalTable }.map { c in
             ClassSpace(name: c.name,
                        columns: [NamedBytes(name: "(clusters and keys)", bytes: Int64(c.clusterBytes))]
                            + c.columns.map { NamedBytes(name: $0.name, bytes: Int64($0.bytes)) },
                        indexes: c.columns.filter { $0.indexBytes > 0 }.map { NamedBytes(name: $0.name, bytes: Int64($0.indexBytes)) })
         }
+        let internals = r.classes.filter { $0.kind == .internalTable }
+        let internalSpace = internals.isEmpty ? [] : [ClassSpace(name: "(internal tables)", columns: internals.map { NamedBytes(name: $0.name, bytes: Int64($0.totalBytes)) }, indexes: [])]
         let buckets = r.freeBySize.map { FreeSpaceBucket(minBytes: Int64($0.minSize), maxBytes: Int64($0.minSize * 2 - 1), extents: $0.extents, bytes: Int64($0.bytes)) }
         let byVersion = r.freeByVersion.map { FreedAtVersion(version: UInt64(max(0, $0.version ?? 0)), bytes: Int64($0.bytes), isLocked: false) }
         return SpaceReport(totalBytes: Int64(r.fileSize), usedBytes: Int64(max(0, r.fileSize - r.freeBytes)), freeBytes: Int64(r.freeBytes),
-                           lockedBytes: 0, classes: classes, freeBySize: buckets, freeByVersion: byVersion,
+                           lockedBytes: 0, classes: classes + internalSpace, freeBySize: buckets, freeByVersion: byVersion,
                            compactedBytes: Int64(max(0, r.fileSize - r.reclaimableBytes)))
     }
 

@@ -190,6 +190,38 @@ final class RealmFileCommandTests: CLITestCase {
         XCTAssertEqual(again.code, 5, again.stderr)
     }
 
+    func testTablesWithoutTheObjectStoreAreClassesAndInternalTablesStandApart() throws {
+        // The fixture README: realm-core's test file holds table `table` (10,001 objects) and
+        // `target` (1 object), written without the object store (its JSON lists them as otherTables).
+        let file = try fixture("test_upgrade_database_1000_24.realm")
+        try assertUntouched(file) {
+            let info = try StrataCLI.run(["info", file, "--json"])
+            XCTAssertEqual(info.code, 0, info.stderr)
+            let classes = try XCTUnwrap(info.object["classes"] as? [[String: Any]])
+            XCTAssertEqual(classes.map { $0["name"] as? String }, ["table", "target"])
+            XCTAssertEqual(classes.map { $0["count"] as? Int }, [10_001, 1])
+            XCTAssertEqual(classes.map { $0["objectStore"] as? Bool }, [false, false])
+            let text = try StrataCLI.run(["info", file])
+            XCTAssertTrue(text.stdout.contains("table               10,001  (table written without the object store)"), text.stdout)
+            let query = try StrataCLI.run(["query", file, "target", "TRUEPREDICATE"])
+            XCTAssertEqual(query.code, 0, query.stderr)
+            XCTAssertTrue(query.stdout.hasSuffix("(1 object)\n"), query.stdout)
+        }
+        // all-types.realm: `metadata` (the schema version) is internal: not a class in info or
+        // space, listed apart in space.
+        let allTypes = try fixture("all-types.realm")
+        let info = try StrataCLI.run(["info", allTypes, "--json"])
+        XCTAssertFalse((info.object["classes"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "metadata" })
+        XCTAssertEqual(info.object["internalTables"] as? [String], ["metadata"])
+        let space = try StrataCLI.run(["space", allTypes, "--json"])
+        XCTAssertFalse((space.object["classes"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "metadata" })
+        XCTAssertEqual((space.object["internalTables"] as? [[String: Any]])?.map { $0["name"] as? String }, ["metadata"])
+        let text = try StrataCLI.run(["space", allTypes])
+        let byClass = try XCTUnwrap(text.stdout.components(separatedBy: "Internal tables").first)
+        XCTAssertFalse(byClass.contains("metadata"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Internal tables"), text.stdout)
+    }
+
     /// Whether realm-core's decimal text (`+123E-6`, `1E-6176`) fits Foundation's Decimal:
     /// at most 38 digits and an exponent in -128...127 (trailing zeros may move into it).
     static func fitsFoundationDecimal(_ text: String) -> Bool {

@@ -40,10 +40,10 @@ struct Browse: StrataSubcommand {
         // An encrypted file and no key file: the browser asks for the key (not echoed).
         let key = try common.key()
         let source: BrowserDataSource
-        if RealmFileCommands.isRealmFile(path) {
+        if ReadableFile.isRealmFile(path) {
             // A Realm file is only read: nothing is written or created beside it.
             source = try BrowserKeyPrompt.opening(path, key: key) { key in
-                RealmFileDataSource(realm: try RealmFileCommands.open(path, key: key), path: path, encryptionKey: key)
+                RealmFileDataSource(realm: try openRealmFile(path, key: key), path: path, encryptionKey: key)
             }
         } else {
             let database = try BrowserKeyPrompt.opening(path, key: key) { key in

@@ -25,7 +25,7 @@ struct Query: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(file) { return try runOnRealmFile(output: out) }
+        if ReadableFile.isRealmFile(file) { return try runOnRealmFile(output: out) }
         let db = try common.open(file, readOnly: true, label: "strata query")
         defer { db.close() }
         guard let os = db.schema[className] else {
@@ -53,9 +53,9 @@ struct Query: StrataSubcommand {
     /// The query on a Realm file: the same query layer (parser, binder, evaluator, value
     /// order) run over the reader; the same table and JSON shapes as for Strata files.
     func runOnRealmFile(output out: CommandOutput) throws -> Int32 {
-        let realm = try RealmFileCommands.open(file, common: common)
+        let realm = try openRealmFile(file, key: try common.key())
         guard let c = realm.realmClass(named: className) else {
-            throw CLIError("no class named '\(className)' in \(file) (classes: \((realm.classes + realm.otherTables).map(\.name).joined(separator: ", ")))", code: ExitCode32.badInput)
+            throw CLIError("no class named '\(className)' in \(file) (classes: \(realm.browsableClasses.map(\.name).joined(separator: ", ")))", code: ExitCode32.badInput)
         }
         var rows: [Int]
         do {
@@ -66,9 +66,9 @@ struct Query: StrataSubcommand {
         if let limit { rows = Array(rows.prefix(limit)) }
         do {
             let objects = try rows.map { try realm.object(at: $0, in: className) }
-            if json { return try printJSON(try objects.map { try RealmFileCommands.object(c, $0, realm) }, out) }
+            if json { return try printJSON(try objects.map { try RealmExport.object(c, $0, realm) }, out) }
             var table: [[String]] = [c.properties.map(\.name)]
-            for o in objects { table.append(try zip(c.properties, o.values).map { try RealmFileCommands.cellText($0, $1, realm) }) }
+            for o in objects { table.append(try zip(c.properties, o.values).map { try RealmExport.cellText($0, $1, realm) }) }
             return try printTable(table, out)
         } catch let e as RealmFileError {
             throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
