@@ -40,3 +40,8 @@ extension RealmFile {
     /// plain tables (named by their table names).
     package var browsableClasses: [RealmClass] { classes + plainTables }
 }
+
+extension RealmFile {
+    /// Bytes in the free list (read from the free-list arrays only, without walking the file).
+    package var freeListBytes: Int { freeExtents().reduce(0) { $0 &+ max(0, $1.length) } }
+}

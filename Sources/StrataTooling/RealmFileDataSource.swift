@@ -49,7 +49,8 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     // MARK: File
 
     package func status() -> FileStatus {
-        let free = (try? realm.checkStructure().freeBytes) ?? 0
+        // The free list alone (a structure walk of a large file would delay the first screen).
+        let free = realm.freeListBytes
         return FileStatus(version: UInt64(max(0, realm.transactionVersion ?? 0)), totalBytes: Int64(realm.fileSize),
                           usedBytes: Int64(max(0, realm.fileSize - free)), freeBytes: Int64(free), lockedBytes: 0, participants: 1)
     }
