@@ -21,10 +21,11 @@ package enum RealmExport {
         case let .uuid(u): return tagged("$uuid", u.description.uppercased())
         case let .decimal128(d): return tagged("$decimal", d.description)
         case let .link(cls, key):
-            guard let c = realm.realmClass(named: cls), let o = try realm.object(withKey: key, in: cls) else { return "null" }
-            if c.isEmbedded { return try object(c, o, realm) }
+            guard let c = realm.realmClass(named: cls), let row = try realm.index(ofKey: key, in: cls) else { return "null" }
+            if c.isEmbedded { return try object(c, try realm.object(at: row, in: cls), realm) }
             if mixed { return "{\"$link\":{\"class\":\(JSON.quote(cls)),\"key\":\(key)}}" }
-            if let pk = c.primaryKey, let i = c.properties.firstIndex(where: { $0.name == pk }) { return try json(o.values[i], realm, mixed: false) }
+            // Only the primary key is read (a target may have thousands of backlinks).
+            if let pk = c.primaryKey { return try json(try realm.value(at: row, property: pk, in: cls), realm, mixed: false) }
             return String(key)
         case let .list(x), let .set(x): return "[" + (try x.map { try json($0, realm, mixed: mixed) }.joined(separator: ",")) + "]"
         case let .dictionary(d): return "{" + (try d.map { JSON.quote($0.key) + ":" + (try json($0.value, realm, mixed: mixed)) }.joined(separator: ",")) + "}"
@@ -56,9 +57,10 @@ package enum RealmExport {
         case let .float(f): return ValueConversion.numberText(.float(f))
         case let .double(d): return ValueConversion.numberText(.double(d))
         case let .link(cls, key):
-            guard let target = realm.realmClass(named: cls), let o = try realm.object(withKey: key, in: cls) else { return "#\(key)" }
-            if let pk = target.primaryKey, let i = target.properties.firstIndex(where: { $0.name == pk }) { return "→ " + o.values[i].description }
+            guard let target = realm.realmClass(named: cls), let row = try realm.index(ofKey: key, in: cls) else { return "#\(key)" }
+            if let pk = target.primaryKey { return "→ " + (try realm.value(at: row, property: pk, in: cls)).description }
             if target.isEmbedded {
+                let o = try realm.object(at: row, in: cls)
                 return "{" + o.values.filter { !$0.isNull && !isCollection($0) }.prefix(2).map(\.description).joined(separator: ", ") + "}"
             }
             return "→ #\(key)"

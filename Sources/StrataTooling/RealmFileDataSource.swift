@@ -418,17 +418,19 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
 
     /// A short label: the primary key (plus a `name`/`title` string), else a name-like string, else `#key`.
     func label(_ ref: ObjectRef) -> String {
+        // Only the properties the label shows are read (a target may have thousands of backlinks).
         guard let c = classByName[ref.className],
-              let o = try? realm.object(withKey: ref.key, in: ref.className) else { return "#\(ref.key)" }
+              let row = try? realm.index(ofKey: ref.key, in: ref.className) else { return "#\(ref.key)" }
+        func value(_ name: String) -> RealmValue? { try? realm.value(at: row, property: name, in: ref.className) }
         func string(_ names: [String]) -> String? {
-            for n in names {
-                if let i = c.properties.firstIndex(where: { $0.name == n && $0.collection == nil }), case let .string(s) = o.values[i], !s.isEmpty { return s }
+            for n in names where c.properties.contains(where: { $0.name == n && $0.collection == nil }) {
+                if case let .string(s)? = value(n), !s.isEmpty { return s }
             }
             return nil
         }
         let name = string(["name", "title", "street"])
-        if let pk = c.primaryKey, let i = c.properties.firstIndex(where: { $0.name == pk }) {
-            let v = o.values[i].description
+        if let pk = c.primaryKey, let pkValue = value(pk) {
+            let v = pkValue.description
             return name.map { "\(v) \($0)" } ?? v
         }
         if let name { return c.isEmbedded ? name : "#\(ref.key) \(name)" }
