@@ -431,7 +431,7 @@ _strata_bench() {
 
 _strata_convert() {
     repeating_flags=()
-    non_repeating_flags=(-h --help)
+    non_repeating_flags=(--allow-loss -h --help)
     repeating_options=()
     non_repeating_options=(--encryption-key-file)
     __strata_offer_flags_options 2

@@ -49,7 +49,7 @@ function __strata_parse_tokens -S
         case 'bench'
             __strata_parse_subcommand 0 'objects=' 'repetitions=' 'lookups=' 'commits=' 'directory=' 'notify-changes=' 'json' 'h/help'
         case 'convert'
-            __strata_parse_subcommand 2 'encryption-key-file=' 'h/help'
+            __strata_parse_subcommand 2 'allow-loss' 'encryption-key-file=' 'h/help'
         case 'help'
             __strata_parse_subcommand -r 1 
         end
@@ -179,5 +179,6 @@ complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options 
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" notify-changes' -l 'notify-changes' -d 'Commits by another process in the notification workload (0: skip it).' -rfka ''
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" json' -l 'json' -d 'Print one JSON document.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata bench" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata convert" allow-loss' -l 'allow-loss' -d 'Convert even when some values cannot be stored in a Strata file (Decimal128 beyond 38 digits or exponents past ±127, collections nested in an AnyRealmValue, maps of embedded objects): they are left out and listed. Without it such a file is not converted.'
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata convert" encryption-key-file' -l 'encryption-key-file' -d 'A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.' -rfka ''
 complete -c 'strata' -n '__strata_should_offer_completions_for_flags_or_options "strata convert" h help' -s 'h' -l 'help' -d 'Show help information.'

@@ -277,6 +277,7 @@ _strata_convert() {
     local -ar arg_specs=(
         ':source:'
         ':destination:'
+        '--allow-loss[Convert even when some values cannot be stored in a Strata file (Decimal128 beyond 38 digits or exponents past ±127, collections nested in an AnyRealmValue, maps of embedded objects)\: they are left out and listed. Without it such a file is not converted.]'
         '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

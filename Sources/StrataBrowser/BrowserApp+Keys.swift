@@ -26,6 +26,7 @@ extension BrowserApp {
             case .screenLog: switchTo(.log)
             case .screenCompaction: switchTo(.compaction)
             case .compact: startCompaction()
+            case .reload: reloadSnapshot()
             default: break
             }
             return

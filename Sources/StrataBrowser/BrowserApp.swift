@@ -114,7 +114,7 @@ package final class BrowserApp {
         if let line = layout.messageLine { renderMessageLine(into: &buffer, rect: line) }
         if let bar = layout.statusBar {
             ChromeRenderer.statusBar(info: dataSource.fileInfo, status: status, lastCompaction: lastCompaction,
-                                     theme: theme, into: &buffer, rect: bar)
+                                     notice: reloadNotice, theme: theme, into: &buffer, rect: bar)
         }
         if let overlay { renderOverlay(overlay, into: &buffer, now: now) }
         return buffer

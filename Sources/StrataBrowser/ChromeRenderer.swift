@@ -20,9 +20,10 @@ enum ChromeRenderer {
     }
 
     /// File, version, sizes, participants, mode, and the last compaction; parts are dropped
-    /// from the least important end when the terminal is narrow.
-    static func statusBar(info: FileInfo, status: FileStatus, lastCompaction: CompactionOutcome?, theme: Theme,
-                          into buffer: inout CellBuffer, rect: Rect) {
+    /// from the least important end when the terminal is narrow. A `notice` (a newer commit
+    /// to reload) takes the place of the sizes, so it stays visible.
+    static func statusBar(info: FileInfo, status: FileStatus, lastCompaction: CompactionOutcome?, notice: String? = nil,
+                          theme: Theme, into buffer: inout CellBuffer, rect: Rect) {
         buffer.fill(rect, style: theme.statusBar)
         let wide = rect.width >= 100
         var mode = info.modeDescription ?? (info.isReadOnly ? (wide ? "read-only" : "ro") : (wide ? "read-write" : "rw"))
@@ -31,7 +32,7 @@ enum ChromeRenderer {
             ? "total \(Formatting.bytes(status.totalBytes)) · used \(Formatting.bytes(status.usedBytes)) · free \(Formatting.bytes(status.freeBytes))"
             : "\(Formatting.shortBytes(status.totalBytes)) total \(Formatting.shortBytes(status.usedBytes)) used \(Formatting.shortBytes(status.freeBytes)) free"
         let participants = wide ? "\(status.participants) process\(status.participants == 1 ? "" : "es")" : "\(status.participants) proc"
-        var parts = [info.fileName, "v\(status.version)", sizes, participants, mode]
+        var parts = [info.fileName, "v\(status.version)", notice ?? sizes, participants, mode]
         if let lastCompaction {
             let gain = lastCompaction.beforeBytes - lastCompaction.afterBytes
             parts.append(wide ? "compacted −\(Formatting.bytes(gain))" : "−\(Formatting.shortBytes(gain)) compacted")
@@ -39,7 +40,7 @@ enum ChromeRenderer {
         // Too narrow: drop the least important parts (compaction note, then sizes, participants).
         let separator = wide ? " │ " : " │"
         var text = " " + parts.joined(separator: separator)
-        for droppable in [5, 2, 3] where DisplayWidth.of(text) > rect.width && droppable < parts.count {
+        for droppable in (notice == nil ? [5, 2, 3] : [5, 3, 4]) where DisplayWidth.of(text) > rect.width && droppable < parts.count {
             parts[droppable] = ""
             text = " " + parts.filter { !$0.isEmpty }.joined(separator: separator)
         }

@@ -13,7 +13,7 @@ enum KeyAction: String, Decodable, Sendable, CaseIterable {
     case screenData = "screen.data", screenVersions = "screen.versions", screenSpace = "screen.space"
     case screenLog = "screen.log", screenCompaction = "screen.compaction"
     case screenNext = "screen.next", screenPrevious = "screen.previous"
-    case compact, help, quit
+    case compact, help, quit, reload
     case helpClose = "help.close"
     case confirmYes = "confirm.yes", confirmNo = "confirm.no"
     case compactionConfirm = "compaction.confirm", compactionOnline = "compaction.online"

@@ -102,3 +102,31 @@ struct RealmColumn {
     let oppositeColumnKey: UInt64
     var leafIndex: Int { key.leafIndex }
 }
+
+/// What a table of a Realm file is for.
+package enum RealmTableKind: Sendable, Equatable {
+    /// A class of the object store (`class_<Name>`), as every Realm SDK writes them.
+    case objectStoreClass
+    /// A table written with realm-core's own API (its test files, apps on the C++ core): no
+    /// `class_` prefix and not one of the internal names. Shown as a class named by its table.
+    case plainTable
+    /// The object store's or sync's own bookkeeping (`metadata`, `pk`, sync and flexible-sync
+    /// tables): hidden from the class list, shown apart in `space`.
+    case internalTable
+
+    package init(tableName: String) {
+        if tableName.hasPrefix("class_") { self = .objectStoreClass; return }
+        let internalNames: Set<String> = ["metadata", "pk"]
+        let internalPrefixes = ["!", "__", "sync_", "flx_", "client_reset"]
+        if internalNames.contains(tableName) || internalPrefixes.contains(where: { tableName.hasPrefix($0) }) {
+            self = .internalTable
+        } else {
+            self = .plainTable
+        }
+    }
+}
+
+extension RealmClass {
+    /// Whether this is an object-store class, a plain realm-core table or an internal table.
+    package var tableKind: RealmTableKind { RealmTableKind(tableName: tableName) }
+}

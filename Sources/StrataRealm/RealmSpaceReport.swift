@@ -15,6 +15,8 @@ package struct RealmSpaceReport: Sendable {
         /// Cluster nodes themselves (key arrays and the per-leaf arrays of column refs).
         package let clusterBytes: Int
         package let columns: [ColumnSpace]
+        /// An object-store class, a plain realm-core table or an internal table.
+        package let kind: RealmTableKind
     }
     package struct FreeBucket: Sendable {
         /// Extents of `minSize ..< 2 * minSize` bytes (a power of two).
@@ -82,7 +84,8 @@ extension RealmFile {
             let total = colBytes.reduce(0, &+) &+ idxBytes.reduce(0, &+) &+ clusterBytes &+ rest
             let name = t.name.hasPrefix("class_") ? String(t.name.dropFirst(6)) : t.name
             classSpaces.append(.init(name: name, objectCount: t.objectCount, totalBytes: total, clusterBytes: clusterBytes,
-                                     columns: t.columns.enumerated().map { .init(name: $1.name.isEmpty ? "(backlinks)" : $1.name, bytes: colBytes[$0], indexBytes: idxBytes[$0]) }))
+                                     columns: t.columns.enumerated().map { .init(name: $1.name.isEmpty ? "(backlinks)" : $1.name, bytes: colBytes[$0], indexBytes: idxBytes[$0]) },
+                                     kind: RealmTableKind(tableName: t.name)))
         }
         let extents = freeExtents()
         var bySize: [Int: (Int, Int)] = [:]

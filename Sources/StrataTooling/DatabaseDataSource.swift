@@ -777,13 +777,7 @@ package final class DatabaseDataSource: BrowserDataSource {
 
     /// Binds an RQL query to the schema; a bad query is a ``BrowserError`` with its 0-based position.
     package static func compileQuery(_ query: String, schema: Schema, className: String) throws -> BoundQuery {
-        let result: Result<BoundQuery, QueryError> = Result { () throws(QueryError) -> BoundQuery in
-            try RQL.compile(query, schema: ValueConversion.querySchema(schema), className: className)
-        }
-        switch result {
-        case .success(let bound): return bound
-        case .failure(let error): throw BrowserError(error.message, position: error.position.map { max(0, $0 - 1) })
-        }
+        try QueryText.compile(query, schema: ValueConversion.querySchema(schema), className: className)
     }
 
     /// Links sort by the target's key, collections and backlinks by their number of items: integers

@@ -6,25 +6,34 @@ import StrataRealm
 /// row), links, embedded objects, collections and backlinks.
 ///
 /// The file is never written and nothing is created beside it: every edit, add, delete and
-/// compaction is refused with ``readOnlyMessage``. Filter and sort are not run over the reader
-/// yet; they are refused with one line saying how to get a queryable copy.
-package final class RealmFileDataSource: BrowserDataSource {
-    package let realm: RealmFile
+/// compaction is refused with ``readOnlyMessage``. Filter (`/`, RQL) and sort (`s`) run the
+/// query layer over the reader (``RealmQueryRunner``).
+package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
+    /// The snapshot shown; replaced by ``reloadSnapshot()``.
+    package private(set) var realm: RealmFile
     package let fileInfo: FileInfo
     private var classByName: [String: RealmClass] = [:]
+    /// The key the file was opened with (to reload it).
+    private let encryptionKey: [UInt8]?
 
     /// Opens `path` read-only (`encryptionKey`: the 64-byte key of an encrypted file).
     package convenience init(path: String, encryptionKey: [UInt8]? = nil) throws {
         let realm: RealmFile
         do { realm = try RealmFile.open(path: path, encryptionKey: encryptionKey) } catch { throw Self.browserError(error) }
-        self.init(realm: realm, path: path)
+        self.init(realm: realm, path: path, encryptionKey: encryptionKey)
     }
 
-    package init(realm: RealmFile, path: String) {
+    package init(realm: RealmFile, path: String, encryptionKey: [UInt8]? = nil) {
         self.realm = realm
+        self.encryptionKey = encryptionKey
         self.fileInfo = FileInfo(path: path, isReadOnly: true, isEncrypted: realm.isEncrypted,
                                  modeDescription: "Realm file, format \(realm.formatVersion), read-only",
                                  readOnlyReason: Self.readOnlyMessage(path: path))
+        indexClasses()
+    }
+
+    private func indexClasses() {
+        classByName = [:]
         for c in realm.classes + realm.otherTables { classByName[c.name] = c }
     }
 
@@ -40,7 +49,8 @@ package final class RealmFileDataSource: BrowserDataSource {
     // MARK: File
 
     package func status() -> FileStatus {
-        let free = (try? realm.checkStructure().freeBytes) ?? 0
+        // The free list alone (a structure walk of a large file would delay the first screen).
+        let free = realm.freeListBytes
         return FileStatus(version: UInt64(max(0, realm.transactionVersion ?? 0)), totalBytes: Int64(realm.fileSize),
                           usedBytes: Int64(max(0, realm.fileSize - free)), freeBytes: Int64(free), lockedBytes: 0, participants: 1)
     }
@@ -48,7 +58,9 @@ package final class RealmFileDataSource: BrowserDataSource {
     // MARK: Schema
 
     package func classes() -> [ClassSummary] {
-        realm.classes.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
+        // Object-store classes, then tables written without the object store (realm-core's own
+        // files); the internal tables (metadata, pk) are not listed.
+        realm.browsableClasses.map { ClassSummary(name: $0.name, count: RowCount($0.objectCount), isEmbedded: $0.isEmbedded, primaryKey: $0.primaryKey) }
     }
 
     package func properties(className: String) throws -> [PropertyDescription] {
@@ -96,33 +108,73 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Reading
 
-    private func refuseQuery(_ filter: String?, _ sort: SortSpec?) throws {
-        if let filter, !filter.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw BrowserError("filtering a Realm file is not supported yet; convert it with 'strata convert' to query it")
+    private func isEmpty(_ filter: String?) -> Bool {
+        filter?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true
+    }
+
+    /// The query runner (built on the first filter or sort; the snapshot never changes, so
+    /// the columns it reads and the results below are kept for the session).
+    private lazy var queries = RealmQueryRunner(realm: realm)
+    private var resultCache: [String: [Int]] = [:]
+
+    /// The rows (positions in key order) of a class after filter and sort, by the query layer:
+    /// the filter is RQL, and `s` sorts a value column as `SORT(property ASC|DESC)` does (the
+    /// query layer's value order), a list, set, map or backlinks by its number of items
+    /// (`@count`), and a link by the target's primary key when it has one.
+    private func resultRows(_ className: String, filter: String?, sort: SortSpec?) throws -> [Int] {
+        let cacheKey = "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+        if let cached = resultCache[cacheKey] { return cached }
+        let c = try realmClass(className)
+        var query = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        if let sort {
+            query += " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
         }
-        if sort != nil {
-            throw BrowserError("sorting a Realm file is not supported yet; convert it with 'strata convert' to sort it")
+        let rows = try queries.rows(className: className, query: query)
+        if resultCache.count > 8 { resultCache = [:] }
+        resultCache[cacheKey] = rows
+        return rows
+    }
+
+    /// The key path `s` sorts a column by.
+    private func sortPath(_ c: RealmClass, _ property: String) throws -> String {
+        if let b = c.backlinks.first(where: { $0.name == property }), let origin = b.targetClass, let via = b.originProperty {
+            return "@links.\(origin).\(via).@count"
         }
+        guard let p = c.properties.first(where: { $0.name == property }) else { throw BrowserError("no property '\(property)' to sort by") }
+        if p.collection != nil { return "\(p.name).@count" }
+        if p.type == .link {
+            guard let target = p.targetClass.flatMap({ classByName[$0] }), let pk = target.primaryKey else {
+                throw BrowserError("\(c.name).\(p.name) links to objects without a primary key; sort by one of their properties with a query, e.g. SORT(\(p.name).someProperty ASC)")
+            }
+            return "\(p.name).\(pk)"
+        }
+        return p.name
     }
 
     package func count(className: String, filter: String?) throws -> RowCount {
-        try refuseQuery(filter, nil)
-        return RowCount(try realmClass(className).objectCount)
+        if isEmpty(filter) { return RowCount(try realmClass(className).objectCount) }
+        return RowCount(try resultRows(className, filter: filter, sort: nil).count)
     }
 
     package func rows(className: String, filter: String?, sort: SortSpec?, range: Range<Int>) throws -> [ObjectRow] {
-        try refuseQuery(filter, sort)
         let c = try realmClass(className)
-        let window = range.clamped(to: 0..<c.objectCount)
-        return try window.map { index in
+        let positions: [Int]
+        if isEmpty(filter) && sort == nil {
+            positions = Array(range.clamped(to: 0..<c.objectCount))
+        } else {
+            let all = try resultRows(className, filter: filter, sort: sort)
+            positions = Array(all[range.clamped(to: 0..<all.count)])
+        }
+        return try positions.map { index in
             let o = try wrap { try realm.object(at: index, in: className) }
             return ObjectRow(ref: ObjectRef(className: className, key: o.key), values: displayValues(c, o))
         }
     }
 
     package func position(of object: ObjectRef, filter: String?, sort: SortSpec?) throws -> Int? {
-        try refuseQuery(filter, sort)
-        return try wrap { try realm.index(ofKey: object.key, in: object.className) }
+        guard let row = try wrap({ try realm.index(ofKey: object.key, in: object.className) }) else { return nil }
+        if isEmpty(filter) && sort == nil { return row }
+        return try resultRows(object.className, filter: filter, sort: sort).firstIndex(of: row)
     }
 
     package func object(_ ref: ObjectRef) throws -> ObjectDetail {
@@ -228,16 +280,18 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     /// The Realm space report in the tooling's shape (columns, indexes, free space by size and version).
     package static func spaceReport(_ r: RealmSpaceReport) -> SpaceReport {
-        let classes = r.classes.map { c in
+        let classes = r.classes.filter { $0.kind != .internalTable }.map { c in
             ClassSpace(name: c.name,
                        columns: [NamedBytes(name: "(clusters and keys)", bytes: Int64(c.clusterBytes))]
                            + c.columns.map { NamedBytes(name: $0.name, bytes: Int64($0.bytes)) },
                        indexes: c.columns.filter { $0.indexBytes > 0 }.map { NamedBytes(name: $0.name, bytes: Int64($0.indexBytes)) })
         }
+        let internals = r.classes.filter { $0.kind == .internalTable }
+        let internalSpace = internals.isEmpty ? [] : [ClassSpace(name: "(internal tables)", columns: internals.map { NamedBytes(name: $0.name, bytes: Int64($0.totalBytes)) }, indexes: [])]
         let buckets = r.freeBySize.map { FreeSpaceBucket(minBytes: Int64($0.minSize), maxBytes: Int64($0.minSize * 2 - 1), extents: $0.extents, bytes: Int64($0.bytes)) }
         let byVersion = r.freeByVersion.map { FreedAtVersion(version: UInt64(max(0, $0.version ?? 0)), bytes: Int64($0.bytes), isLocked: false) }
         return SpaceReport(totalBytes: Int64(r.fileSize), usedBytes: Int64(max(0, r.fileSize - r.freeBytes)), freeBytes: Int64(r.freeBytes),
-                           lockedBytes: 0, classes: classes, freeBySize: buckets, freeByVersion: byVersion,
+                           lockedBytes: 0, classes: classes + internalSpace, freeBySize: buckets, freeByVersion: byVersion,
                            compactedBytes: Int64(max(0, r.fileSize - r.reclaimableBytes)))
     }
 
@@ -252,14 +306,56 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     // MARK: Live changes
 
-    private var changeHandler: (@Sendable () -> Void)?
+    /// Watches the file's header (24 bytes read with `pread` once a second; nothing is written
+    /// or created) and wakes the browser once when an app commits.
+    private var watcher: DispatchSourceTimer?
+    private let watchLock = NSLock()
+    private var notified = false
 
-    /// The reader holds one snapshot; a newer commit on disk is reported by ``hasNewerCommit``.
-    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) { changeHandler = handler }
+    package func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
+        watcher?.cancel()
+        watcher = nil
+        guard let handler else { return }
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        timer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(200))
+        nonisolated(unsafe) let me = self
+        timer.setEventHandler {
+            guard me.takeNewCommitNotification() else { return }
+            handler()
+        }
+        watcher = timer
+        timer.resume()
+    }
+
+    /// True once per newer commit (until the next reload).
+    private func takeNewCommitNotification() -> Bool {
+        watchLock.lock(); defer { watchLock.unlock() }
+        guard !notified, realm.hasNewerCommit() else { return false }
+        notified = true
+        return true
+    }
+
+    /// The reader holds one snapshot: moving to a newer commit is the user's choice
+    /// (``reloadSnapshot()``), so there are never events to report here.
     package func pollChanges() -> [ChangeEvent] { [] }
 
-    /// True when an app committed to the file after it was opened (reopen to see it).
+    /// True when an app committed to the file after it was opened (reload to see it).
     package var hasNewerCommit: Bool { realm.hasNewerCommit() }
+
+    package var newerCommitNotice: String? {
+        hasNewerCommit ? "newer commit on disk · R reloads" : nil
+    }
+
+    package func reloadSnapshot() throws {
+        let fresh = try wrap { try RealmFile.open(path: fileInfo.path, encryptionKey: encryptionKey) }
+        watchLock.lock()
+        realm = fresh
+        notified = false
+        watchLock.unlock()
+        indexClasses()
+        queries = RealmQueryRunner(realm: fresh)
+        resultCache = [:]
+    }
 
     // MARK: Display
 
@@ -322,17 +418,19 @@ package final class RealmFileDataSource: BrowserDataSource {
 
     /// A short label: the primary key (plus a `name`/`title` string), else a name-like string, else `#key`.
     func label(_ ref: ObjectRef) -> String {
+        // Only the properties the label shows are read (a target may have thousands of backlinks).
         guard let c = classByName[ref.className],
-              let o = try? realm.object(withKey: ref.key, in: ref.className) else { return "#\(ref.key)" }
+              let row = try? realm.index(ofKey: ref.key, in: ref.className) else { return "#\(ref.key)" }
+        func value(_ name: String) -> RealmValue? { try? realm.value(at: row, property: name, in: ref.className) }
         func string(_ names: [String]) -> String? {
-            for n in names {
-                if let i = c.properties.firstIndex(where: { $0.name == n && $0.collection == nil }), case let .string(s) = o.values[i], !s.isEmpty { return s }
+            for n in names where c.properties.contains(where: { $0.name == n && $0.collection == nil }) {
+                if case let .string(s)? = value(n), !s.isEmpty { return s }
             }
             return nil
         }
         let name = string(["name", "title", "street"])
-        if let pk = c.primaryKey, let i = c.properties.firstIndex(where: { $0.name == pk }) {
-            let v = o.values[i].description
+        if let pk = c.primaryKey, let pkValue = value(pk) {
+            let v = pkValue.description
             return name.map { "\(v) \($0)" } ?? v
         }
         if let name { return c.isEmbedded ? name : "#\(ref.key) \(name)" }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTooling
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,10 @@ protocol CommandOutput: AnyObject {
 extension CommandOutput {
     func line(_ text: String = "") throws { try write(text + "\n") }
     func json(_ value: JSON) throws { try line(value.render()) }
+    /// Prints a report: its JSON document, or its lines.
+    func print(_ report: CommandReport, json: Bool) throws {
+        if json { try self.json(report.json) } else { for l in report.lines { try line(l) } }
+    }
 }
 
 /// A buffered writer to a file descriptor: flushes every 64 KiB and on `flush()`.

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataRealm
 import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
@@ -209,92 +210,28 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     }
 }
 
-// MARK: JSON
-
-/// A JSON value that keeps object keys in the order given (stable output for scripts).
-indirect enum JSON {
-    case null
-    case bool(Bool)
-    case integer(Int64)
-    case double(Double)
-    case string(String)
-    case array([JSON])
-    case object([(String, JSON)])
-
-    static func int<T: BinaryInteger>(_ v: T) -> JSON { .integer(Int64(v)) }
-
-    func render(indent: Int = 0, pretty: Bool = true) -> String {
-        var out = ""
-        render(into: &out, indent: indent, pretty: pretty)
-        return out
-    }
-
-    func render(into out: inout String, indent: Int, pretty: Bool) {
-        let pad = pretty ? String(repeating: "  ", count: indent + 1) : ""
-        let end = pretty ? String(repeating: "  ", count: indent) : ""
-        let nl = pretty ? "\n" : ""
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? "\(d)" : "null"
-        case .string(let s): out += JSON.quote(s)
-        case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "[" + nl
-            for (i, item) in items.enumerated() {
-                out += pad
-                item.render(into: &out, indent: indent + 1, pretty: pretty)
-                out += (i < items.count - 1 ? "," : "") + nl
-            }
-            out += end + "]"
-        case .object(let fields):
-            if fields.isEmpty { out += "{}"; return }
-            out += "{" + nl
-            for (i, (key, value)) in fields.enumerated() {
-                out += pad + JSON.quote(key) + (pretty ? ": " : ":")
-                value.render(into: &out, indent: indent + 1, pretty: pretty)
-                out += (i < fields.count - 1 ? "," : "") + nl
-            }
-            out += end + "}"
+/// Opens a `.realm` file read-only with `key` (nil: not encrypted); reader errors become CLI
+/// errors (exit 6 for keys, 3 for the file).
+func openRealmFile(_ path: String, key: [UInt8]?) throws -> RealmFile {
+    do {
+        return try RealmFile.open(path: path, encryptionKey: key)
+    } catch let e as RealmFileError {
+        switch e {
+        case .encryptionKeyRequired, .invalidEncryptionKey, .wrongEncryptionKey:
+            throw CLIError("\(path): \(e.description)", code: ExitCode32.encryption)
+        default:
+            throw CLIError("\(path): \(e.description)", code: ExitCode32.badFile)
         }
     }
+}
 
-    /// A JSON string literal.
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += String(format: "\\u%04x", scalar.value) }
-                else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+/// The refusal of every command that would write a Realm file (exit 5).
+func refuseRealmWrite(_ path: String) -> CLIError {
+    CLIError(RealmFileDataSource.readOnlyMessage(path: path), code: ExitCode32.refused)
 }
 
 /// `2024-05-01T12:30:05.000Z`.
 func isoTime(_ date: Date) -> String { ValueConversion.isoDate(date) }
-
-/// Pads to a display width (wide characters count twice).
-func pad(_ s: String, _ width: Int, right: Bool = false) -> String {
-    let w = DisplayWidth.of(s)
-    if w >= width { return s }
-    let fill = String(repeating: " ", count: width - w)
-    return right ? fill + s : s + fill
-}
-
-/// `1.2 MiB (1,234,567 bytes)`.
-func bytesText(_ n: Int64) -> String {
-    n < 1024 ? "\(n) bytes" : "\(Formatting.bytes(n)) (\(Formatting.number(n)) bytes)"
-}
 
 /// Whether something (even a dangling symlink) is at `path`.
 func pathExists(_ path: String) -> Bool {

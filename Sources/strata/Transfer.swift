@@ -145,11 +145,7 @@ struct Exporter {
 
 enum CSV {
     /// A field, quoted when it holds a comma, quote, line break or outer spaces (or `force`).
-    static func quote(_ s: String, force: Bool) -> String {
-        let needs = force || s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-            || s.first == " " || s.last == " "
-        return needs ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
-    }
+    static func quote(_ s: String, force: Bool) -> String { CSVText.quote(s, force: force) }
 
     struct Field {
         var text: String

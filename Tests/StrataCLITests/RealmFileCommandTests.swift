@@ -127,9 +127,37 @@ final class RealmFileCommandTests: CLITestCase {
         let out = path("all-types.strata")
         let oracle = try oracle()
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
-        let r = try StrataCLI.run(["convert", file, out])
+        // all-types.realm holds values a Strata file cannot: converting without --allow-loss
+        // writes nothing and lists them (exit 5).
+        let refused = try StrataCLI.run(["convert", file, out])
+        XCTAssertEqual(refused.code, 5, refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        XCTAssertTrue(refused.stderr.contains("pass --allow-loss"), refused.stderr)
+        let r = try StrataCLI.run(["convert", file, out, "--allow-loss"])
         XCTAssertEqual(r.code, 0, r.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), bytes)
+        // What was left out, counted from the oracle: the embedded objects held in maps (with
+        // the children they own) and the Decimal128 values beyond Foundation's Decimal.
+        let allTypes = try XCTUnwrap(oracle["AllTypes"]?["objects"] as? [[String: Any]])
+        let inMaps = allTypes.flatMap { (($0["embeddedDict"] as? [String: Any]) ?? [:]).values.compactMap { $0 as? [String: Any] } }
+        let childrenInMaps = inMaps.filter { $0["child"] is [String: Any] }.count
+        XCTAssertTrue(r.stderr.contains("\(inMaps.count) × embedded object in a map"), r.stderr)
+        var decimals = 0
+        for (_, c) in oracle {
+            let properties = (c["properties"] as? [[String: Any]]) ?? []
+            for o in (c["objects"] as? [[String: Any]]) ?? [] {
+                for p in properties {
+                    let v = o[p["name"] as! String]
+                    if p["type"] as? String == "decimal128" {
+                        let items: [Any] = (v as? [Any]) ?? ((v as? [String: Any]).map { Array($0.values) } ?? [v as Any])
+                        decimals += items.compactMap { $0 as? String }.filter { !Self.fitsFoundationDecimal($0) }.count
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(decimals, 0)
+        XCTAssertTrue(r.stderr.contains("\(decimals) × Decimal128 outside the range"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(inMaps.count + decimals) values cannot be stored"), r.stderr)
 
         let db = try Database(path: out)
         defer { db.close() }
@@ -138,6 +166,9 @@ final class RealmFileCommandTests: CLITestCase {
         for (name, c) in oracle where (c["embedded"] as? Bool) == false {
             XCTAssertEqual(try txn.count(name), c["objectCount"] as? Int, name)
         }
+        // Every embedded object but those in maps (and their children) arrived.
+        XCTAssertEqual(try txn.count("EmbeddedObj"), (oracle["EmbeddedObj"]?["objectCount"] as? Int ?? 0) - inMaps.count)
+        XCTAssertEqual(try txn.count("EmbeddedChild"), (oracle["EmbeddedChild"]?["objectCount"] as? Int ?? 0) - childrenInMaps)
         XCTAssertEqual(db.schema["LinkTarget"]?.primaryKeyProperty?.name, "_id")
         XCTAssertEqual(db.schema["EmbeddedObj"]?.isEmbedded, true)
         // LinkTarget t0: name "target 0", parent = AllTypes with _id 1.
@@ -157,5 +188,52 @@ final class RealmFileCommandTests: CLITestCase {
 
         let again = try StrataCLI.run(["convert", file, out])
         XCTAssertEqual(again.code, 5, again.stderr)
+    }
+
+    func testTablesWithoutTheObjectStoreAreClassesAndInternalTablesStandApart() throws {
+        // The fixture README: realm-core's test file holds table `table` (10,001 objects) and
+        // `target` (1 object), written without the object store (its JSON lists them as otherTables).
+        let file = try fixture("test_upgrade_database_1000_24.realm")
+        try assertUntouched(file) {
+            let info = try StrataCLI.run(["info", file, "--json"])
+            XCTAssertEqual(info.code, 0, info.stderr)
+            let classes = try XCTUnwrap(info.object["classes"] as? [[String: Any]])
+            XCTAssertEqual(classes.map { $0["name"] as? String }, ["table", "target"])
+            XCTAssertEqual(classes.map { $0["count"] as? Int }, [10_001, 1])
+            XCTAssertEqual(classes.map { $0["objectStore"] as? Bool }, [false, false])
+            let text = try StrataCLI.run(["info", file])
+            XCTAssertTrue(text.stdout.contains("table               10,001  (table written without the object store)"), text.stdout)
+            let query = try StrataCLI.run(["query", file, "target", "TRUEPREDICATE"])
+            XCTAssertEqual(query.code, 0, query.stderr)
+            XCTAssertTrue(query.stdout.hasSuffix("(1 object)\n"), query.stdout)
+        }
+        // all-types.realm: `metadata` (the schema version) is internal: not a class in info or
+        // space, listed apart in space.
+        let allTypes = try fixture("all-types.realm")
+        let info = try StrataCLI.run(["info", allTypes, "--json"])
+        XCTAssertFalse((info.object["classes"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "metadata" })
+        XCTAssertEqual(info.object["internalTables"] as? [String], ["metadata"])
+        let space = try StrataCLI.run(["space", allTypes, "--json"])
+        XCTAssertFalse((space.object["classes"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "metadata" })
+        XCTAssertEqual((space.object["internalTables"] as? [[String: Any]])?.map { $0["name"] as? String }, ["metadata"])
+        let text = try StrataCLI.run(["space", allTypes])
+        let byClass = try XCTUnwrap(text.stdout.components(separatedBy: "Internal tables").first)
+        XCTAssertFalse(byClass.contains("metadata"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Internal tables"), text.stdout)
+    }
+
+    /// Whether realm-core's decimal text (`+123E-6`, `1E-6176`) fits Foundation's Decimal:
+    /// at most 38 digits and an exponent in -128...127 (trailing zeros may move into it).
+    static func fitsFoundationDecimal(_ text: String) -> Bool {
+        let upper = text.uppercased()
+        if upper.contains("NAN") || upper.contains("INF") { return true }
+        let parts = upper.split(separator: "E")
+        var exponent = parts.count > 1 ? Int(parts[1].replacingOccurrences(of: "+", with: ""))! : 0
+        var digits = String(parts[0]).filter(\.isNumber)
+        if let dot = parts[0].firstIndex(of: ".") { exponent -= parts[0][parts[0].index(after: dot)...].count }
+        digits = String(digits.drop { $0 == "0" })
+        if digits.isEmpty { return true }
+        while digits.hasSuffix("0") { digits.removeLast(); exponent += 1 }
+        return exponent >= -128 && exponent <= 127 + (38 - digits.count)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTooling
 import XCTest
 @testable import strata
 

@@ -37,28 +37,28 @@ struct Browse: StrataSubcommand {
                 out.note("strata: opening the demo database at \(path)")
             }
         }
-        let database: Database
+        // An encrypted file and no key file: the browser asks for the key (not echoed).
         let key = try common.key()
-        if RealmFileCommands.isRealmFile(path) { return try RealmFileCommands.browse(path, common: common) }
-        do {
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
-        } catch let e as CLIError where e.code == ExitCode32.encryption && key == nil && isatty(0) != 0 {
-            // An encrypted file and no key file: ask for the key (not echoed).
-            guard let typed = getpass("\(path) is encrypted. Key (128 hex characters): ").map({ String(cString: $0) }),
-                  let key = ValueConversion.bytes(hex: typed.trimmingCharacters(in: .whitespaces)), key.count == 64 else {
-                throw CLIError("the key must be 128 hex characters (or use --encryption-key-file)", code: ExitCode32.encryption)
+        let source: BrowserDataSource
+        if ReadableFile.isRealmFile(path) {
+            // A Realm file is only read: nothing is written or created beside it.
+            source = try BrowserKeyPrompt.opening(path, key: key) { key in
+                RealmFileDataSource(realm: try openRealmFile(path, key: key), path: path, encryptionKey: key)
             }
-            database = try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
+        } else {
+            let database = try BrowserKeyPrompt.opening(path, key: key) { key in
+                try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
+            }
+            source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         }
-        let source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         let signal: Int32
         do {
             signal = try runBrowser(dataSource: source)
         } catch {
-            source.close()
+            (source as? DatabaseDataSource)?.close()
             throw CLIError((error as? BrowserError)?.message ?? String(describing: error), code: ExitCode32.usage)
         }
-        source.close()
+        (source as? DatabaseDataSource)?.close()
         return signal != 0 ? 128 + signal : 0
     }
 }

@@ -19,6 +19,13 @@ struct CommonOptions: ParsableArguments {
     func open(_ path: String, readOnly: Bool, label: String) throws -> Database {
         try openDatabase(path, readOnly: readOnly, label: label, key: try key())
     }
+
+    /// Opens a file for a read-only command: a Strata database read-only, or a `.realm` file
+    /// through the Realm reader (never written, nothing created beside it).
+    func openReadable(_ path: String, label: String) throws -> ReadableFile {
+        if ReadableFile.isRealmFile(path) { return .realm(try openRealmFile(path, key: try key())) }
+        return .strata(try open(path, readOnly: true, label: label))
+    }
 }
 
 /// A subcommand whose work is `run(output:)`: output goes through a `CommandOutput` (the

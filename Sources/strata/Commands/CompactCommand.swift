@@ -18,7 +18,7 @@ struct Compact: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(file) { throw RealmFileCommands.refuseWrite(file) }
+        if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
         let db = try common.open(file, readOnly: false, label: "strata compact")
         defer { db.close() }
         let bar = ProgressBar()

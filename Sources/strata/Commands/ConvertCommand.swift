@@ -14,48 +14,75 @@ struct Convert: StrataSubcommand {
 
     @Argument(help: "The Realm file to read.") var source: String
     @Argument(help: "The new Strata file (must not exist).") var destination: String
+    @Flag(name: .customLong("allow-loss"),
+          help: "Convert even when some values cannot be stored in a Strata file (Decimal128 beyond 38 digits or exponents past ±127, collections nested in an AnyRealmValue, maps of embedded objects): they are left out and listed. Without it such a file is not converted.")
+    var allowLoss = false
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; convert never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
-        let realm = try RealmFileCommands.open(source, common: common)
+        let realm = try openRealmFile(source, key: try common.key())
         let converter = RealmConverter(realm: realm)
         let schema = try converter.schema()
         let bar = ProgressBar()
         do {
             let db = try Database(path: destination, schema: schema)
             defer { db.close() }
-            try converter.copyObjects(into: db) { bar.update($0, "converting") }
+            try converter.copyObjects(into: db, allowLoss: allowLoss) { bar.update($0, "converting") }
             bar.finish()
         } catch {
             bar.finish()
             // A failed conversion leaves nothing behind (the destination did not exist before).
             for path in [destination, destination + ".lock"] { try? FileManager.default.removeItem(atPath: path) }
+            if error is RealmConverter.LossRefused {
+                out.note("strata: \(converter.skipped.count) value\(converter.skipped.count == 1 ? "" : "s") of \(source) cannot be stored in a Strata file:")
+                noteSkipped(converter, out)
+                throw CLIError("nothing was written; pass --allow-loss to convert without these values", code: ExitCode32.refused)
+            }
             if let e = error as? CLIError { throw e }
             if let e = error as? RealmFileError { throw CLIError("\(source): \(e.description)", code: ExitCode32.badFile) }
             throw cliError(error)
         }
         let total = realm.classes.filter { !$0.isEmbedded }.reduce(0) { $0 + $1.objectCount }
         if !converter.skipped.isEmpty {
-            out.note("strata: \(converter.skipped.count) value\(converter.skipped.count == 1 ? "" : "s") cannot be stored in a Strata file yet and were left out:")
-            for line in converter.skipped.prefix(10) { out.note("  - \(line)") }
-            if converter.skipped.count > 10 { out.note("  … and \(converter.skipped.count - 10) more") }
+            out.note("strata: \(converter.skipped.count) value\(converter.skipped.count == 1 ? "" : "s") cannot be stored in a Strata file and were left out (--allow-loss):")
+            noteSkipped(converter, out)
         }
         try out.line("converted \(source) (Realm format \(realm.formatVersion), \(realm.classes.count) classes, \(Formatting.number(total)) objects) to \(destination)")
         return 0
     }
 }
 
+extension Convert {
+    /// What was left out: the count of each kind, then the first 20 values.
+    func noteSkipped(_ converter: RealmConverter, _ out: CommandOutput) {
+        var byReason: [String: Int] = [:]
+        for s in converter.skipped { byReason[s.reason, default: 0] += 1 }
+        for (reason, n) in byReason.sorted(by: { $0.key < $1.key }) { out.note("  \(Formatting.number(n)) × \(reason)") }
+        for s in converter.skipped.prefix(20) { out.note("  - \(s.place): \(s.detail)") }
+        if converter.skipped.count > 20 { out.note("  … and \(converter.skipped.count - 20) more") }
+    }
+}
+
 /// Maps a Realm file's schema and objects to Strata's. Objects get new keys; links are remapped
 /// (all top-level objects are created first, then links, collections and embedded objects set).
 /// Values a Strata file cannot hold yet (maps of embedded objects, collections nested inside an
-/// AnyRealmValue) are left out and listed in ``skipped``.
+/// AnyRealmValue, Decimal128 values beyond Foundation's `Decimal`) are listed in ``skipped``;
+/// unless the loss is allowed, the write is then abandoned (``LossRefused``).
 final class RealmConverter {
     let realm: RealmFile
-    /// "Class.property of #key: why" for every value left out.
-    private(set) var skipped: [String] = []
+    /// A value left out: where it is, the kind of value (for the summary) and the value.
+    struct Skipped {
+        let place: String
+        let reason: String
+        let detail: String
+    }
+    /// Every value left out.
+    private(set) var skipped: [Skipped] = []
+    /// Thrown (after the write is aborted) when values would be lost and that is not allowed.
+    struct LossRefused: Error {}
 
     init(realm: RealmFile) { self.realm = realm }
 
@@ -109,7 +136,7 @@ final class RealmConverter {
     /// Properties set at creation: single values that are not links.
     func isPlain(_ p: RealmProperty) -> Bool { p.collection == nil && p.type != .link && p.type != .mixed }
 
-    func copyObjects(into db: Database, progress: (Double) -> Void) throws {
+    func copyObjects(into db: Database, allowLoss: Bool, progress: (Double) -> Void) throws {
         let top = realm.classes.filter { !$0.isEmbedded }
         let total = Double(max(1, top.reduce(0) { $0 + $1.objectCount } * 2))
         var done = 0
@@ -139,6 +166,7 @@ final class RealmConverter {
                     if done % 1024 == 0 { progress(Double(done) / total) }
                 }
             }
+            if !skipped.isEmpty && !allowLoss { throw LossRefused() }
             try w.commit()
         } catch {
             w.abort()
@@ -170,11 +198,18 @@ final class RealmConverter {
                 continue
             }
             if p.collection != nil, p.type == .link, isEmbedded(p.targetClass) {
-                if count(v) > 0 { skipped.append("\(c.name).\(p.name) of #\(o.key): a \(p.collection?.rawValue ?? "") of embedded objects") }
+                if case let .dictionary(entries) = v {
+                    for e in entries where !e.value.isNull {
+                        skipped.append(Skipped(place: "\(c.name).\(p.name)['\(e.key)'] of #\(o.key)", reason: "embedded object in a map (Strata maps hold links, not embedded objects)",
+                                               detail: "\(p.targetClass ?? "embedded") object\(embeddedChildren(e.value))"))
+                    }
+                } else if count(v) > 0 {
+                    skipped.append(Skipped(place: "\(c.name).\(p.name) of #\(o.key)", reason: "set of embedded objects", detail: "\(count(v)) objects"))
+                }
                 continue
             }
             if p.type == .mixed, containsCollection(v, nested: p.collection == nil) {
-                skipped.append("\(c.name).\(p.name) of #\(o.key): a collection nested in an AnyRealmValue")
+                skipped.append(Skipped(place: "\(c.name).\(p.name) of #\(o.key)", reason: "collection nested in an AnyRealmValue", detail: String(v.description.prefix(60))))
                 continue
             }
             let at = "\(c.name).\(p.name) of #\(o.key)"
@@ -190,12 +225,25 @@ final class RealmConverter {
     }
 
     /// A value Strata cannot hold; the converter leaves it out and lists it.
-    struct Unstorable: Error { let reason: String }
+    struct Unstorable: Error {
+        let reason: String
+        let detail: String
+    }
+
+    /// " with its EmbeddedChild" when an embedded object owns others (they are lost with it).
+    private func embeddedChildren(_ v: RealmValue) -> String {
+        guard case let .link(cls, key) = v, let c = realm.realmClass(named: cls), let o = try? realm.object(withKey: key, in: cls) else { return "" }
+        var owned: [String] = []
+        for (p, value) in zip(c.properties, o.values) where p.type == .link && isEmbedded(p.targetClass) {
+            if case .link = value { owned.append(p.targetClass ?? "") } else if count(value) > 0 { owned.append("\(count(value)) \(p.targetClass ?? "")") }
+        }
+        return owned.isEmpty ? "" : " with its " + owned.joined(separator: ", ")
+    }
 
     /// `body`'s value, or nil (recorded in ``skipped``) when Strata cannot hold it.
     private func storable(_ at: String, _ body: () throws -> Value) throws -> Value? {
         do { return try body() } catch let e as Unstorable {
-            skipped.append("\(at): \(e.reason)")
+            skipped.append(Skipped(place: at, reason: e.reason, detail: e.detail))
             return nil
         }
     }
@@ -234,14 +282,17 @@ final class RealmConverter {
             guard let id = UUID(uuidString: u.description) else { throw CLIError("invalid UUID \(u)", code: ExitCode32.badFile) }
             return .uuid(id)
         case let .decimal128(d):
-            // Strata's Decimal128 holds Foundation's Decimal (exponent -128...127).
-            guard let x = try? Decimal128(string: d.description) else { throw Unstorable(reason: "Decimal128 \(d) is outside the range Strata stores") }
-            return .decimal(x)
+            // Strata's Decimal128 holds Foundation's Decimal (38 digits, exponent -128...127).
+            if d.description.lowercased().contains("nan") { return .decimal(Decimal128(.nan)) }
+            guard let x = RealmDecimalText.foundationDecimal(d.description) else {
+                throw Unstorable(reason: "Decimal128 outside the range of Strata's Decimal128 (Foundation Decimal)", detail: d.description)
+            }
+            return .decimal(Decimal128(x))
         case let .link(cls, k):
             guard let key = keys[cls]?[k] else { return .null }
             return .object(ObjectLink(className: cls, key: key))
         case .list, .set, .dictionary:
-            throw Unstorable(reason: "a collection nested in an AnyRealmValue")
+            throw Unstorable(reason: "collection nested in an AnyRealmValue", detail: String(v.description.prefix(60)))
         }
     }
 }

@@ -26,7 +26,7 @@ struct Copy: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(source) || RealmFileCommands.isRealmFile(destination) { throw RealmFileCommands.refuseWrite(RealmFileCommands.isRealmFile(source) ? source : destination) }
+        if ReadableFile.isRealmFile(source) || ReadableFile.isRealmFile(destination) { throw refuseRealmWrite(ReadableFile.isRealmFile(source) ? source : destination) }
         let outputKey = try outputKeyFile.map(readKeyFile)
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataRealm
 import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
@@ -31,7 +32,7 @@ struct Export: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(file) { return try RealmFileCommands.export(file, className: className, format: format, output: output, common: common, out: out) }
+        if ReadableFile.isRealmFile(file) { return try exportRealmFile(out) }
         let db = try common.open(file, readOnly: true, label: "strata export")
         defer { db.close() }
         let txn = try db.read(label: "strata export")
@@ -79,6 +80,25 @@ struct Export: StrataSubcommand {
         }
         bar.finish()
         try file?.close()
+        try out.flush()
+        return 0
+    }
+
+    /// A Realm file, read through the reader: the same JSON and CSV shapes (RealmExport).
+    func exportRealmFile(_ stdout: CommandOutput) throws -> Int32 {
+        let realm = try openRealmFile(file, key: try common.key())
+        let classes: [RealmClass]
+        do { classes = try RealmExport.classes(realm, className: className, path: file) } catch let e as BrowserError {
+            throw CLIError(e.message, code: ExitCode32.badInput)
+        }
+        let target = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: [file]) }
+        let out: CommandOutput = target ?? stdout
+        do {
+            try RealmExport.write(realm, classes: classes, csv: format == .csv, single: className != nil) { try out.write($0) }
+        } catch let e as RealmFileError {
+            throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
+        }
+        try target?.close()
         try out.flush()
         return 0
     }

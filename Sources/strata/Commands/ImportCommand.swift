@@ -20,7 +20,7 @@ struct Import: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(file) { throw RealmFileCommands.refuseWrite(file) }
+        if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
         let data: Data?
         if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: input) }
         guard let data else {

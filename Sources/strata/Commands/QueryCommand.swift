@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Strata
+import StrataRealm
 import StrataTooling
 import StrataStorage
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ struct Query: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if RealmFileCommands.isRealmFile(file) { throw CLIError("querying a Realm file is not supported yet; convert it with 'strata convert' and query the copy", code: ExitCode32.badInput) }
+        if ReadableFile.isRealmFile(file) { return try runOnRealmFile(output: out) }
         let db = try common.open(file, readOnly: true, label: "strata query")
         defer { db.close() }
         guard let os = db.schema[className] else {
@@ -40,24 +41,58 @@ struct Query: StrataSubcommand {
         }
         if let limit { keys = Array(keys.prefix(limit)) }
         let exporter = Exporter(txn: txn)
-        if json {
-            try out.write("[")
-            for (i, key) in keys.enumerated() { try out.write((i == 0 ? "\n" : ",\n") + (try exporter.jsonObject(os, key: key))) }
-            try out.write(keys.isEmpty ? "]\n" : "\n]\n")
-            return 0
-        }
+        if json { return try printJSON(keys.map { try exporter.jsonObject(os, key: $0) }, out) }
         let properties = os.properties.filter { $0.type != .linkingObjects }
         var table: [[String]] = [properties.map(\.name)]
         for key in keys {
             table.append(try properties.map { p in try cellText(txn, os, key, p) })
         }
+        return try printTable(table, out)
+    }
+
+    /// The query on a Realm file: the same query layer (parser, binder, evaluator, value
+    /// order) run over the reader; the same table and JSON shapes as for Strata files.
+    func runOnRealmFile(output out: CommandOutput) throws -> Int32 {
+        let realm = try openRealmFile(file, key: try common.key())
+        guard let c = realm.realmClass(named: className) else {
+            throw CLIError("no class named '\(className)' in \(file) (classes: \(realm.browsableClasses.map(\.name).joined(separator: ", ")))", code: ExitCode32.badInput)
+        }
+        var rows: [Int]
+        do {
+            rows = try RealmQueryRunner(realm: realm).rows(className: className, query: query)
+        } catch let e as BrowserError {
+            throw CLIError("bad query: \(e.message)" + (e.message.contains("position") ? "" : e.position.map { " (at \($0 + 1))" } ?? ""), code: ExitCode32.badInput)
+        }
+        if let limit { rows = Array(rows.prefix(limit)) }
+        do {
+            let objects = try rows.map { try realm.object(at: $0, in: className) }
+            if json { return try printJSON(try objects.map { try RealmExport.object(c, $0, realm) }, out) }
+            var table: [[String]] = [c.properties.map(\.name)]
+            for o in objects { table.append(try zip(c.properties, o.values).map { try RealmExport.cellText($0, $1, realm) }) }
+            return try printTable(table, out)
+        } catch let e as RealmFileError {
+            throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
+        }
+    }
+
+    func printJSON(_ objects: [String], _ out: CommandOutput) throws -> Int32 {
+        try out.write("[")
+        for (i, o) in objects.enumerated() { try out.write((i == 0 ? "\n" : ",\n") + o) }
+        try out.write(objects.isEmpty ? "]\n" : "\n]\n")
+        return 0
+    }
+
+    /// The header row, a rule, the rows (cells cut to 32 columns) and the object count.
+    func printTable(_ table: [[String]], _ out: CommandOutput) throws -> Int32 {
+        let properties = table[0]
+        let count = table.count - 1
         let widths = properties.indices.map { column in min(32, table.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
         for (index, row) in table.enumerated() {
             let line = row.enumerated().map { pad(truncate($0.element, widths[$0.offset]), widths[$0.offset]) }.joined(separator: "  ")
             try out.write(line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) + "\n")
             if index == 0 { try out.write(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  ") + "\n") }
         }
-        try out.write("(\(Formatting.number(keys.count)) object\(keys.count == 1 ? "" : "s"))\n")
+        try out.write("(\(Formatting.number(count)) object\(count == 1 ? "" : "s"))\n")
         return 0
     }
 
