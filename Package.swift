@@ -42,16 +42,20 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "StrataObjects", dependencies: ["StrataStorage"]),
+        // IEEE 754-2008 decimal128 (parsing, realm-core's printing, BID128, arithmetic): the one
+        // implementation under Strata's `Decimal128` and the Realm reader's decimals.
+        .target(name: "StrataDecimal"),
+        .target(name: "StrataObjects", dependencies: ["StrataStorage", "StrataDecimal"]),
         // Read-only reader of realm-core `.realm` files (formats 20-24); below StrataObjects.
         .target(
             name: "StrataRealm",
             dependencies: [
+                "StrataDecimal",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "StrataQuery", dependencies: ["StrataObjects"]),
+        .target(name: "StrataQuery", dependencies: ["StrataObjects", "StrataDecimal"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery", "StrataStorage"]),
         .target(
             name: "CNcurses",
