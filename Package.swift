@@ -4,6 +4,8 @@
 //
 // Layers (lower never imports higher):
 //   CStrataSupport  - tiny C shim: atomics and futex on shared memory (lock file), memfd
+//   StrataDecimal   - IEEE 754-2008 decimal128: parsing, realm-core's printing, BID128,
+//                     numeric order, round-half-even arithmetic (no dependencies)
 //   StrataStorage   - file, mmap, blocks, copy-on-write B+trees, meta slots, versioned free
 //                     list, lock file with reader slots, commit, integrity check
 //   StrataObjects   - schema, columnar clusters, links, collections, indexes, the
@@ -82,6 +84,7 @@ let package = Package(
             name: "StrataStorageTests",
             dependencies: ["StrataStorage", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
+        .testTarget(name: "StrataDecimalTests", dependencies: ["StrataDecimal"]),
         .testTarget(name: "StrataObjectsTests", dependencies: ["StrataStorage", "StrataObjects"]),
         .testTarget(name: "StrataQueryTests", dependencies: ["Strata", "StrataStorage", "StrataObjects", "StrataQuery"]),
         // RealmSwift-style tests of the compatibility API (issue 15).
