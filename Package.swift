@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "strata",
             dependencies: [
-                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench", "StrataRealm",
+                "Strata", "StrataStorage", "StrataTooling", "StrataBrowser", "StrataBench", "StrataRealm", "StrataDecimal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

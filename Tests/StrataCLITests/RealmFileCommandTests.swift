@@ -155,6 +155,21 @@ final class RealmFileCommandTests: CLITestCase {
         let list = try txn.list("AllTypes", a10, "objectList")
         XCTAssertEqual(list.filter { $0 == .object(ObjectLink(className: "LinkTarget", key: t0)) }.count, 2)
 
+        // Every decimal converts, the ones beyond Foundation's Decimal (1E-6176, 34 nines E+6111)
+        // included, and prints as realm-core printed it.
+        XCTAssertFalse(r.stdout.contains("Decimal128") || r.stderr.contains("Decimal128"), r.stdout + r.stderr)
+        var decimals = 0
+        for object in try XCTUnwrap(oracle["AllTypes"]?["objects"] as? [[String: Any]]) {
+            let key = try XCTUnwrap(try txn.find("AllTypes", primaryKey: .int(Int64(try XCTUnwrap(object["_id"] as? Int)))))
+            for column in ["decimalCol", "optdecimalCol"] {
+                guard let text = object[column] as? String else { continue }
+                guard case let .decimal(d) = try txn.value("AllTypes", key, column) else { XCTFail("\(column) of \(key) is not a decimal"); continue }
+                XCTAssertEqual(d.stringValue, text, column)
+                decimals += 1
+            }
+        }
+        XCTAssertGreaterThan(decimals, 10)
+
         let again = try StrataCLI.run(["convert", file, out])
         XCTAssertEqual(again.code, 5, again.stderr)
     }
