@@ -163,7 +163,7 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         }
         let n = v.normalized
         var c = n.coefficient, e = Int(n.exponent)
-        if c == 0 { return v.isNegative ? Decimal(sign: .minus, exponent: 0, significand: 0) : 0 }
+        if c == 0 { return 0 }  // Foundation has no negative zero (a negative empty Decimal is NaN)
         if e > 127 {
             let shift = e - 127
             guard digitCount(c) + shift <= 38 else { return v.isNegative ? -Decimal.greatestFiniteMagnitude : .greatestFiniteMagnitude }
