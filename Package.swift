@@ -53,11 +53,12 @@ let package = Package(
             name: "StrataRealm",
             dependencies: [
                 "StrataDecimal",
+                "StrataStorage",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        .target(name: "StrataQuery", dependencies: ["StrataObjects", "StrataDecimal"]),
+        .target(name: "StrataQuery", dependencies: ["StrataObjects", "StrataStorage", "StrataDecimal"]),
         .target(name: "Strata", dependencies: ["StrataObjects", "StrataQuery", "StrataStorage"]),
         .target(
             name: "CNcurses",

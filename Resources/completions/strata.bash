@@ -403,7 +403,7 @@ _strata_bench() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=()
-    non_repeating_options=(--objects --repetitions --lookups --commits --directory)
+    non_repeating_options=(--objects --repetitions --lookups --commits --directory --notify-changes)
     __strata_offer_flags_options 0
 
     # Offer option value completions
@@ -421,6 +421,9 @@ _strata_bench() {
         return
         ;;
     '--directory')
+        return
+        ;;
+    '--notify-changes')
         return
         ;;
     esac

@@ -263,6 +263,7 @@ _strata_bench() {
         '--lookups[Primary-key lookups.]:lookups:'
         '--commits[Small durable commits.]:commits:'
         '--directory[Directory for the temporary files (default\: the system temporary directory).]:directory:'
+        '--notify-changes[Commits by another process in the notification workload (0\: skip it).]:notify-changes:'
         '--json[Print one JSON document.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

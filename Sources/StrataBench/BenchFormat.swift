@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Number formatting for the table (fixed digits, thousands separators), independent of locale.
 enum BenchFormat {
@@ -14,27 +15,10 @@ enum BenchFormat {
     }
 
     /// An integer with "," between groups of three digits.
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return value < 0 ? "-" + result : result
-    }
+    static func grouped(_ value: Int) -> String { QuantityText.grouped(value) }
 
     /// Bytes in binary units, e.g. "45.3 MiB".
-    static func bytes(_ value: Int) -> String {
-        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
-        var amount = Double(value)
-        var unit = 0
-        while amount >= 1024 && unit < units.count - 1 {
-            amount /= 1024
-            unit += 1
-        }
-        return unit == 0 ? "\(value) B" : number(amount, digits: 1) + " " + units[unit]
-    }
+    static func bytes(_ value: Int) -> String { QuantityText.bytes(value) }
 
     /// `text` padded with spaces to `width` (on the left when `right` is true).
     static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {

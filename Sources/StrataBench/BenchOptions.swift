@@ -19,6 +19,13 @@ package struct BenchOptions: Sendable, Hashable {
     package var seed: UInt64
     /// Write progress lines to stderr: nil (default) means only when stderr is a terminal.
     package var progress: Bool?
+    /// The command that starts the other process of the notification workload (the `strata`
+    /// binary and its hidden `bench-notify-writer` subcommand); nil skips the workload.
+    package var notifyWriter: [String]? = nil
+    /// Commits of the notification workload (at least 100 when it runs).
+    package var notifyChanges: Int = 200
+    /// Seconds between the notification workload's commits.
+    package var notifyInterval: Double = 0.01
 
     /// Creates options; every parameter has the benchmark's default.
     package init(objects: Int = 1_000_000, repetitions: Int = 3, json: Bool = false,
@@ -40,5 +47,6 @@ package struct BenchOptions: Sendable, Hashable {
         guard repetitions >= 1 else { throw BenchError.invalidOptions("repetitions must be at least 1") }
         guard lookups >= 0 else { throw BenchError.invalidOptions("lookups must not be negative") }
         guard commits >= 0 else { throw BenchError.invalidOptions("commits must not be negative") }
+        guard notifyWriter == nil || notifyChanges >= 1 else { throw BenchError.invalidOptions("notification changes must be at least 1") }
     }
 }

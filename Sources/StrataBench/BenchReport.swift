@@ -80,6 +80,8 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     package var durableCopySeconds: BenchPair<Double>
     /// The machine.
     package var machine: BenchMachine
+    /// The notification workload (Strata only; nil when it did not run).
+    package var notifyLatency: BenchNotifyLatency? = nil
 
     /// The file-size goal: Strata's file at most this fraction of SQLite's.
     package static let fileGoal = BenchGoal.maxRatio(0.8)
@@ -132,7 +134,9 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(lookups, forKey: .lookups)
         try container.encode(commits, forKey: .commits)
         try container.encode(engines, forKey: .engines)
-        try container.encode(workloads, forKey: .workloads)
+        var list = container.nestedUnkeyedContainer(forKey: .workloads)
+        for w in workloads { try list.encode(w) }
+        if let notifyLatency { try list.encode(BenchNotifyLatencyEntry(notifyLatency)) }
         try container.encode(fileBytes, forKey: .fileBytes)
         try container.encode(fileRatio, forKey: .fileRatio)
         try container.encode(Self.fileGoal.text, forKey: .fileGoal)
@@ -183,6 +187,16 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                               BenchFormat.number(result.ratio, digits: 2), result.goal.text,
                               yesNo(result.met)]))
         }
+        if let n = notifyLatency {
+            let goals = [BenchNotifyLatency.goalP50, BenchNotifyLatency.goalP99]
+            for (label, l, count) in [("objects(T)", n.wholeClass, n.objects), ("filter+sort", n.filteredSorted, n.filteredObjects)] {
+                for (q, value) in [("p50", l.p50), ("p99", l.p99)] {
+                    let goal = q == "p50" ? goals[0] : goals[1]
+                    lines.append(row(["notify \(q), \(label) \(BenchFormat.grouped(count))", BenchFormat.seconds(value), "-", "",
+                                      "<= \(Int(goal * 1000)) ms", yesNo(n.missed == 0 && value <= goal)]))
+                }
+            }
+        }
         lines.append(row(["file size after load (bytes)", BenchFormat.grouped(fileBytes.strata),
                           BenchFormat.grouped(fileBytes.sqlite),
                           BenchFormat.number(fileRatio, digits: 2), Self.fileGoal.text,
@@ -205,7 +219,40 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                      + BenchFormat.number(durable.sqlite, digits: 2))
         lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
                      + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file + WAL after a truncating checkpoint)")
+        if let n = notifyLatency {
+            lines.append("notify: another process commits one change (\(n.changes) commits, one every ~10 ms); latency from its commit "
+                         + "returning to the observer's block (CLOCK_MONOTONIC), \(n.missed) missed")
+        }
         lines.append("machine: " + machine.summary)
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The JSON entry of the notification workload in `workloads` (`"workload": "notifyLatency"`).
+private struct BenchNotifyLatencyEntry: Encodable {
+    let latency: BenchNotifyLatency
+    init(_ latency: BenchNotifyLatency) { self.latency = latency }
+    private enum CodingKeys: String, CodingKey {
+        case workload, name, strataSeconds, sqliteSeconds, ratio, goal, met, p50Seconds, p99Seconds, wholeClass, filteredSorted,
+             changes, objects, filteredObjects, missed
+    }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode("notifyLatency", forKey: .workload)
+        try c.encode("cross-process notification latency, \(BenchFormat.grouped(latency.objects))-object Results", forKey: .name)
+        let worst = max(latency.wholeClass.p50, latency.filteredSorted.p50)
+        try c.encode(worst, forKey: .strataSeconds)
+        try c.encodeNil(forKey: .sqliteSeconds)
+        try c.encodeNil(forKey: .ratio)
+        try c.encode(BenchNotifyLatency.goalText, forKey: .goal)
+        try c.encode(latency.met, forKey: .met)
+        try c.encode(worst, forKey: .p50Seconds)
+        try c.encode(max(latency.wholeClass.p99, latency.filteredSorted.p99), forKey: .p99Seconds)
+        try c.encode(latency.wholeClass, forKey: .wholeClass)
+        try c.encode(latency.filteredSorted, forKey: .filteredSorted)
+        try c.encode(latency.changes, forKey: .changes)
+        try c.encode(latency.objects, forKey: .objects)
+        try c.encode(latency.filteredObjects, forKey: .filteredObjects)
+        try c.encode(latency.missed, forKey: .missed)
     }
 }

@@ -54,8 +54,14 @@ package struct BenchRunner {
                               directory: directory, into: &collector)
             try? FileManager.default.removeItem(at: directory)
         }
-        return try collector.report(options: options, dataset: dataset,
-                                    engines: engines.map(\.name), machine: .current())
+        var report = try collector.report(options: options, dataset: dataset,
+                                          engines: engines.map(\.name), machine: .current())
+        if let writer = options.notifyWriter {
+            report.notifyLatency = try BenchNotifyLatencyWorkload.run(
+                objects: options.objects, changes: options.notifyChanges, interval: options.notifyInterval, seed: options.seed,
+                directory: root.appendingPathComponent("notify"), writer: writer, progress: progress)
+        }
+        return report
     }
 
     /// What the repetitions measured, per engine index.

@@ -458,16 +458,38 @@ final class ClassTable {
         }
     }
 
-    /// Removes several objects, rewriting each affected cluster once.
+    /// Removes several objects, rewriting each affected cluster once. The keys are sorted and
+    /// walked cluster by cluster: one tree search per cluster, a search inside the cluster per
+    /// key. Every key is checked before anything changes (a missing one throws, nothing removed).
     func delete(keys: [ObjKey]) throws {
-        var byCluster: [Int64: [Int]] = [:]
-        for key in keys {
-            guard let (tk, row) = try locate(key: key) else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
-            byCluster[tk, default: []].append(row)
-            recorder.delete(key)
+        let sorted = keys.sorted()
+        var groups: [(treeKey: Int64, rows: [Int])] = []
+        var i = 0
+        while i < sorted.count {
+            guard let (tk, value) = try clusterEntry(for: sorted[i]) else { throw ObjectError.noSuchObject(className: schema.className, key: sorted[i]) }
+            let read: ClusterRead
+            if let m = dirty[tk] { read = .dirty(m) } else {
+                guard case .owned(let ref) = value else { throw ObjectError.noSuchObject(className: schema.className, key: sorted[i]) }
+                read = .stored(try StoredCluster(storage, ref: ref))
+            }
+            let last = read.count > 0 ? read.key(read.count - 1) : Int64.min
+            var rows: [Int] = []
+            repeat {
+                let key = sorted[i]
+                let row: Int?
+                switch read {
+                case .stored(let s): row = s.row(of: key)
+                case .dirty(let m): row = m.row(of: key)
+                }
+                guard let row else { throw ObjectError.noSuchObject(className: schema.className, key: key) }
+                if rows.last != row { rows.append(row) }
+                i += 1
+            } while i < sorted.count && sorted[i] <= last
+            groups.append((tk, rows))
         }
+        for k in sorted { recorder.delete(k) }
         weightsStale = true
-        for (tk, rows) in byCluster {
+        for (tk, rows) in groups {
             let m = try makeMutable(tk)
             var remove = [Bool](repeating: false, count: m.count)
             for r in rows { remove[r] = true }
@@ -479,7 +501,10 @@ final class ClassTable {
                 col.removeRows(remove)
             }
             try keysWillChange(m)
-            m.keys = m.keys.indices.filter { !remove[$0] }.map { m.keys[$0] }
+            var kept: [Int64] = []
+            kept.reserveCapacity(m.count - rows.count)
+            m.keys.withUnsafeBufferPointer { ks in for j in 0..<ks.count where !remove[j] { kept.append(ks[j]) } }
+            m.keys = kept
             if m.count == 0 {
                 try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
                 dirty[tk] = nil

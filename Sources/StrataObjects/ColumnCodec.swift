@@ -311,27 +311,52 @@ final class MutableColumn {
         }
     }
 
-    /// Removes the rows whose `remove` flag is set, in one pass.
+    /// Removes the rows whose `remove` flag is set, in one pass: the runs of kept rows are
+    /// copied in bulk.
     func removeRows(_ remove: [Bool]) {
-        let keep = remove.indices.filter { !remove[$0] }
-        if keep.count == count { return }
+        var runs: [Range<Int>] = []
+        var start = -1
+        for i in 0..<min(remove.count, count) {
+            if remove[i] {
+                if start >= 0 { runs.append(start..<i); start = -1 }
+            } else if start < 0 { start = i }
+        }
+        if start >= 0 { runs.append(start..<count) }
+        let kept = runs.reduce(0) { $0 + $1.count }
+        if kept == count { return }
         switch layout {
-        case .int: ints = keep.map { ints[$0] }
-        case .float: floats = keep.map { floats[$0] }
-        case .double: doubles = keep.map { doubles[$0] }
+        case .int: ints = Self.gather(ints, runs, kept)
+        case .float: floats = Self.gather(floats, runs, kept)
+        case .double: doubles = Self.gather(doubles, runs, kept)
         case .bytes:
             var nd: [UInt8] = []; nd.reserveCapacity(data.count)
-            var no: [UInt32] = [0]; no.reserveCapacity(keep.count + 1)
-            for i in keep { nd.append(contentsOf: data[bytesRange(i)]); no.append(UInt32(nd.count)) }
+            var no: [UInt32] = []; no.reserveCapacity(kept + 1); no.append(0)
+            offsets.withUnsafeBufferPointer { off in
+                data.withUnsafeBufferPointer { d in
+                    for r in runs {
+                        let lo = Int(off[r.lowerBound]), hi = Int(off[r.upperBound])
+                        let base = UInt32(nd.count)
+                        nd.append(contentsOf: UnsafeBufferPointer(rebasing: d[lo..<hi]))
+                        for j in r { no.append(off[j + 1] - UInt32(lo) + base) }
+                    }
+                }
+            }
             data = nd; offsets = no
         case .fixed:
-            var nd: [UInt8] = []; nd.reserveCapacity(keep.count * width)
-            for i in keep { nd.append(contentsOf: data[(i * width)..<((i + 1) * width)]) }
-            data = nd
-        case .refs: refs = keep.map { refs[$0] }
+            let w = width
+            data = Self.gather(data, runs.map { ($0.lowerBound * w)..<($0.upperBound * w) }, kept * w)
+        case .refs: refs = Self.gather(refs, runs, kept)
         }
-        if let n = nulls { nulls = keep.map { n[$0] }; if !nulls!.contains(true) { nulls = nil } }
-        count = keep.count
+        if let n = nulls { let g = Self.gather(n, runs, kept); nulls = g.contains(true) ? g : nil }
+        count = kept
+    }
+
+    /// The elements of `runs` (ascending, disjoint) of `a`, in order.
+    private static func gather<T>(_ a: [T], _ runs: [Range<Int>], _ n: Int) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(n)
+        a.withUnsafeBufferPointer { b in for r in runs { out.append(contentsOf: UnsafeBufferPointer(rebasing: b[r])) } }
+        return out
     }
 
     /// Splits off rows [at, count) into a new column.

@@ -446,8 +446,13 @@ public final class DBTransaction {
     public func delete(_ className: String, keys: [ObjKey]) throws {
         _ = try requireWrite()
         let t = try table(className)
-        var seen = Set<ObjKey>()
-        let unique = keys.filter { seen.insert($0).inserted }
+        // Sorted and without repeats: the table then walks its clusters in order.
+        var unique = keys.sorted()
+        if unique.count > 1 {
+            var w = 1
+            for r in 1..<unique.count where unique[r] != unique[w - 1] { unique[w] = unique[r]; w += 1 }
+            unique.removeSubrange(w...)
+        }
         var embeddedToDelete: [String: [ObjKey]] = [:]
         if !t.embeddedLinkColumns.isEmpty || !t.indexedColumns.isEmpty {
             for key in unique {
@@ -468,7 +473,7 @@ public final class DBTransaction {
         }
         try t.delete(keys: unique)
         t.changeCounts.deleted += unique.count
-        try removeLinks(to: className, keys: Set(unique))
+        if !incomingLinks(className).isEmpty { try removeLinks(to: className, keys: Set(unique)) }
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 // Canonical printing of the syntax tree. Invariant: for every tree `t` the parser can produce,
 // `try RQL.parse(t.description) == t` (tested by round-trip tests over generated trees).

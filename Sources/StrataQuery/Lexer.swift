@@ -1,3 +1,4 @@
+import StrataStorage
 import Foundation
 import StrataObjects
 
@@ -347,36 +348,4 @@ func parseDecimal(_ text: String) -> Decimal128? {
 
 // MARK: civil calendar (proleptic Gregorian, UTC), after Howard Hinnant's algorithms
 
-func isLeapYear(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-
-func daysInMonth(_ y: Int64, _ m: Int64) -> Int64 {
-    switch m {
-    case 2: return isLeapYear(y) ? 29 : 28
-    case 4, 6, 9, 11: return 30
-    default: return 31
-    }
-}
-
-/// Days since 1970-01-01 for a civil date (the one calendar conversion of the package).
-package func daysFromCivil(_ y0: Int64, _ m: Int64, _ d: Int64) -> Int64 {
-    let y = m <= 2 ? y0 - 1 : y0
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (m + 9) % 12
-    let doy = (153 * mp + 2) / 5 + d - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-}
-
-/// The civil date for a number of days since 1970-01-01 (the one calendar conversion of the package).
-package func civilFromDays(_ z0: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let z = z0 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-}
+// The calendar conversion (daysFromCivil, civilFromDays, daysInMonth) is StrataStorage's CivilCalendar.

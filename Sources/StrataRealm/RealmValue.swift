@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A value read from a Realm file. Mixed values use the same cases (a Mixed holding an int is
 /// `.int`); links carry the target class name and object key, so embedded objects and link
 /// targets are resolved through `RealmFile.object(withKey:in:)`.
@@ -85,7 +87,7 @@ package enum RealmTimestampFormat {
         if n < 0 { s = s &- 1; n = n &+ 1_000_000_000 }
         let days = s >= 0 ? s / 86400 : (s &- 86399) / 86400
         let rem = s &- days &* 86400
-        let (y, m, d) = civil(days)
+        let (y, m, d) = civilFromDays(days)   // StrataStorage's civil calendar
         func pad(_ v: Int64, _ w: Int) -> String {
             let t = String(v)
             return t.count >= w ? t : String(repeating: "0", count: w - t.count) + t
@@ -94,17 +96,4 @@ package enum RealmTimestampFormat {
         return "\(year)-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2)).\(pad(n, 9))Z"
     }
 
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    static func civil(_ z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 &+ 719468
-        let era = (z >= 0 ? z : z &- 146096) / 146097
-        let doe = z &- era &* 146097
-        let yoe = (doe &- doe / 1460 &+ doe / 36524 &- doe / 146096) / 365
-        let y = yoe &+ era &* 400
-        let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)
-        let mp = (5 &* doy &+ 2) / 153
-        let d = doy &- (153 &* mp &+ 2) / 5 &+ 1
-        let m = mp < 10 ? mp &+ 3 : mp &- 9
-        return (m <= 2 ? y &+ 1 : y, m, d)
-    }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Dispatch
 
 /// Where copied blocks go. Full compaction and `writeCopy` append them densely to a new file
 /// (`DenseBlockWriter`); online and automatic compaction allocate them below a limit inside an
@@ -9,6 +10,10 @@ protocol BlockSink {
     /// Places a block of `kind` with `payloadSize` payload bytes, lets `fill` write the payload,
     /// stamps the header (length, kind, the sink's birth version, checksum) and returns its ref.
     mutating func place(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef
+    /// Places a copy of a block whose bytes do not change (no ref field moved). A new file may
+    /// take it whole, header included (birth and checksum stay valid: nothing else needs the
+    /// new birth there); a transaction re-stamps it like any block it writes.
+    mutating func placeUnchanged(_ v: BlockView) throws -> BlockRef
     /// Called after a block was copied elsewhere: the old block is no longer reachable from the
     /// version being built (relocation frees it with its birth version; a new file ignores it).
     mutating func retire(_ old: BlockRef) throws
@@ -107,9 +112,14 @@ struct BlockCopier<Sink: BlockSink> {
         fields.removeAll { $0.ref == 0 }
         guard !fields.isEmpty || shouldMove(ref, v.length, v.birth) else { return ref }
         let payload = v.payload
-        let newRef = try sink.place(kind: v.kindByte, payloadSize: payload.count) { p in
-            memcpy(p, payload.baseAddress!, payload.count)
-            for f in fields { p.putLE(f.ref, at: f.offset) }
+        let newRef: BlockRef
+        if fields.isEmpty {
+            newRef = try sink.placeUnchanged(v)
+        } else {
+            newRef = try sink.place(kind: v.kindByte, payloadSize: payload.count) { p in
+                memcpy(p, payload.baseAddress!, payload.count)
+                for f in fields { p.putLE(f.ref, at: f.offset) }
+            }
         }
         try sink.retire(ref)
         bytesCopied += UInt64(v.length)
@@ -118,27 +128,59 @@ struct BlockCopier<Sink: BlockSink> {
     }
 }
 
-/// A sink that writes blocks one after another from `MetaSlot.dataStart`, through a large
-/// buffer, into a `FileIO` (the output of full compaction and `writeCopy`). Every byte goes
-/// through `output.write(_:at:)`, so an encryption layer can wrap the output file.
+/// A sink that writes blocks one after another from `MetaSlot.dataStart` into a `FileIO` (the
+/// output of full compaction and `writeCopy`). Every byte goes through `output.write`, so an
+/// encryption layer can wrap the output file.
+///
+/// The output is written in chunks of about `bufferSize` bytes by a background thread while the
+/// copy goes on (the kernel's copy into the page cache, and for encrypted output the
+/// encryption, overlap the reading and verifying of the next blocks). A chunk is a gathered
+/// write: blocks whose ref fields changed are stamped into one of two buffers; blocks copied
+/// whole are written straight from the source when `sourceIsStable` (a mapping of a pinned
+/// version, which nothing modifies), else copied into the buffer too. Calls on `output` never
+/// overlap: one chunk is in flight at a time, and direct writes wait for it.
 struct DenseBlockWriter: BlockSink {
     let output: FileIO
     let birth: UInt64
+    /// Blocks handed to `placeUnchanged` stay readable, unchanged, until the copy ends.
+    let sourceIsStable: Bool
     /// The next free offset: the logical size of the copy once done.
     private(set) var end: UInt64 = MetaSlot.dataStart
-    private let buffer: UnsafeMutableRawPointer
+    private var buffer: UnsafeMutableRawPointer
+    private var spare: UnsafeMutableRawPointer
     private let capacity: Int
     private var used = 0
+    /// The current chunk: consecutive byte ranges (in the buffer or the source), adjacent
+    /// ranges merged; it starts at `bufferStart` in the output.
+    private var parts: [UnsafeRawBufferPointer] = []
+    private var chunkBytes = 0
     private var bufferStart: UInt64 = MetaSlot.dataStart
+    private let background = BackgroundWriter()
 
-    init(output: FileIO, birth: UInt64, bufferSize: Int = 1 << 20) {
-        self.output = output; self.birth = birth
+    init(output: FileIO, birth: UInt64, sourceIsStable: Bool = false, bufferSize: Int = 1 << 20) {
+        self.output = output; self.birth = birth; self.sourceIsStable = sourceIsStable
         capacity = bufferSize
         buffer = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 8)
+        spare = UnsafeMutableRawPointer.allocate(byteCount: bufferSize, alignment: 8)
     }
 
-    /// Releases the buffer (call once, after `flush`).
-    func deallocate() { buffer.deallocate() }
+    /// Waits for the background write, then releases the buffers (call once, after `flush`, or
+    /// after a failure: nothing is written to `output` afterwards).
+    func deallocate() {
+        _ = try? background.wait()
+        buffer.deallocate(); spare.deallocate()
+    }
+
+    /// Adds `count` bytes at `p` to the current chunk.
+    private mutating func append(_ p: UnsafeRawPointer, _ count: Int) {
+        if let last = parts.last, last.baseAddress! + last.count == p {
+            parts[parts.count - 1] = UnsafeRawBufferPointer(start: last.baseAddress, count: last.count + count)
+        } else {
+            parts.append(UnsafeRawBufferPointer(start: p, count: count))
+        }
+        chunkBytes += count
+        end += UInt64(count)
+    }
 
     mutating func place(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
         let length = BlockHeader.roundUp(BlockHeader.size + payloadSize)
@@ -155,27 +197,96 @@ struct DenseBlockWriter: BlockSink {
             bufferStart = end
             return ref
         }
-        if used + length > capacity { try flush() }
+        if used + length > capacity || chunkBytes >= capacity { try submit() }
         let p = buffer + used
         memset(p + length - 8, 0, 8)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: birth)
         used += length
-        end += UInt64(length)
+        append(p, length)
+        return ref
+    }
+
+    /// The block's bytes as they are (its birth and checksum stay valid in the new file): the
+    /// checksum, already verified on reading, is not computed again.
+    mutating func placeUnchanged(_ v: BlockView) throws -> BlockRef {
+        let ref = end
+        if sourceIsStable {
+            if chunkBytes >= capacity { try submit() }
+            append(v.base, v.length)
+            return ref
+        }
+        if v.length > capacity {
+            try flush()
+            try output.write(UnsafeRawBufferPointer(start: v.base, count: v.length), at: ref)
+            end += UInt64(v.length)
+            bufferStart = end
+            return ref
+        }
+        if used + v.length > capacity || chunkBytes >= capacity { try submit() }
+        memcpy(buffer + used, v.base, v.length)
+        append(buffer + used, v.length)
+        used += v.length
         return ref
     }
 
     mutating func retire(_ old: BlockRef) throws {}
 
-    /// Writes what the buffer holds.
-    mutating func flush() throws {
-        if used > 0 {
-            try output.write(UnsafeRawBufferPointer(start: buffer, count: used), at: bufferStart)
-            // The disk starts on this part while the next is copied; the final sync waits less.
-            output.startWriteback(offset: bufferStart, length: UInt64(used))
+    /// Hands the current chunk to the background writer (after the previous one is written)
+    /// and continues in the other buffer.
+    private mutating func submit() throws {
+        try background.wait()
+        if chunkBytes > 0 {
+            background.run(BackgroundWriter.Job(output: output, parts: parts, at: bufferStart, count: chunkBytes))
+            swap(&buffer, &spare)
         }
+        parts.removeAll(keepingCapacity: true)
         used = 0
+        chunkBytes = 0
         bufferStart = end
+    }
+
+    /// Writes what is pending and waits until it is written.
+    mutating func flush() throws {
+        try submit()
+        try background.wait()
+    }
+}
+
+/// One write at a time on a background queue; `wait` returns when it is done and rethrows its
+/// error (the first one is kept: later writes do not run once one failed).
+final class BackgroundWriter: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "strata.dense-copy.writer")
+    private let idle = DispatchSemaphore(value: 1)
+    private var failure: Error?
+
+    /// A buffer to write (owned by the writer until `wait` returns).
+    struct Job: @unchecked Sendable {
+        let output: FileIO
+        let parts: [UnsafeRawBufferPointer]
+        let at: UInt64
+        let count: Int
+    }
+
+    func run(_ job: Job) {
+        idle.wait()
+        queue.async { [self] in
+            if failure == nil {
+                do {
+                    try job.output.write(parts: job.parts, at: job.at)
+                    // The disk starts on this part while the next is copied; the final sync waits less.
+                    job.output.startWriteback(offset: job.at, length: UInt64(job.count))
+                } catch { failure = error }
+            }
+            idle.signal()
+        }
+    }
+
+    func wait() throws {
+        idle.wait()
+        let f = failure
+        idle.signal()
+        if let f { throw f }
     }
 }
 
@@ -186,6 +297,10 @@ struct TransactionBlockSink: BlockSink {
     let txn: WriteTransaction
     mutating func place(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
         try txn.writeBlock(kind: kind, payloadSize: payloadSize, fill: fill)
+    }
+    mutating func placeUnchanged(_ v: BlockView) throws -> BlockRef {
+        let payload = v.payload
+        return try place(kind: v.kindByte, payloadSize: payload.count) { memcpy($0, payload.baseAddress!, payload.count) }
     }
     mutating func retire(_ old: BlockRef) throws { try txn.release(old) }
 }

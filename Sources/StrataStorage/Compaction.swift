@@ -139,7 +139,9 @@ extension Store {
             let entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path)
             total -= entries.reduce(0) { $0 + $1.length } + UInt64(v.length)
         }
-        let writer = DenseBlockWriter(output: output, birth: newVersion)
+        // Plain files are read through the mapping of a pinned version: blocks copied whole are
+        // written straight from it. Encrypted ones are read through pages released per block.
+        let writer = DenseBlockWriter(output: output, birth: newVersion, sourceIsStable: crypto == nil)
         defer { writer.deallocate() }
         var copier = BlockCopier(sink: writer, path: path, source: source) { _, _, _ in true }
         if crypto != nil { copier.scopedArena = arena }
@@ -171,15 +173,28 @@ extension Store {
     /// (`dup2` onto the same descriptor number, so every holder of `io` follows) and replaces
     /// the mapping in place (same address range). Only valid while no transaction of this handle
     /// is open: pointers into the old mapping would now read the new file.
+    ///
+    /// The replaced file (unlinked by the rename) goes away when its last reference does, and
+    /// that frees its pages and blocks: about 20 ms for an 80 MB file here, which made up a
+    /// quarter of a compaction's time and has nothing to do with the new file being durable. A
+    /// duplicate descriptor keeps it until a background thread closes it.
     func switchToReplacedFile() throws {
         let fd = open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw CompactionError.reopenFailed(path: path, errno: errno) }
         defer { Glibc.close(fd) }
+        let replaced = fcntl(io.fd, F_DUPFD_CLOEXEC, 0)
+        defer { if replaced >= 0 { Store.closeInBackground(replaced) } }
         guard dup2(fd, io.fd) >= 0 else { throw CompactionError.reopenFailed(path: path, errno: errno) }
         _ = fcntl(io.fd, F_SETFD, FD_CLOEXEC)
         try map.replaceInPlace()
         verdicts.reset()
         _ = try fileSize()
+    }
+
+    /// Closes `fd` on a utility thread (the last reference to a replaced file: see
+    /// `switchToReplacedFile`).
+    static func closeInBackground(_ fd: Int32) {
+        DispatchQueue.global(qos: .utility).async { _ = Glibc.close(fd) }
     }
 
     /// A new file written through the same file layer as the database (`StoreOptions.fileIO`),

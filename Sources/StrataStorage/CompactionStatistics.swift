@@ -79,9 +79,6 @@ extension SpaceStatistics {
     }
 
     static func format(_ bytes: UInt64) -> String {
-        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
-        var v = Double(bytes), u = 0
-        while v >= 1024 && u < units.count - 1 { v /= 1024; u += 1 }
-        return u == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", v, units[u])
+        QuantityText.bytes(bytes, units: ["bytes", "KiB", "MiB", "GiB", "TiB"])
     }
 }

@@ -28,10 +28,17 @@ public protocol FileIO: AnyObject, Sendable {
     /// Starts writing a range to disk without waiting, so that the next `sync` finishes sooner
     /// (a hint: durability still comes only from `sync`).
     func startWriteback(offset: UInt64, length: UInt64)
+    /// Writes `parts` one after another from `offset` (a gathered write).
+    func write(parts: [UnsafeRawBufferPointer], at offset: UInt64) throws
 }
 
 extension FileIO {
     public func startWriteback(offset: UInt64, length: UInt64) {}
+    /// One `write` per part.
+    public func write(parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+        var at = offset
+        for p in parts where p.count > 0 { try write(p, at: at); at += UInt64(p.count) }
+    }
 }
 
 /// The real file: pwrite/pread/fdatasync/ftruncate on a descriptor.
@@ -75,6 +82,37 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
                 throw StorageError.io(path: path, operation: "write", errno: errno)
             }
             done += n
+        }
+    }
+
+    /// Writes `parts` with `pwritev` (up to 512 at a time), retrying short writes.
+    public func write(parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
+        var i = 0, skip = 0, at = offset
+        while i < parts.count && parts[i].count == 0 { i += 1 }
+        while i < parts.count {
+            var iov: [iovec] = []
+            iov.reserveCapacity(min(512, parts.count - i))
+            var j = i
+            while j < parts.count && iov.count < 512 {
+                let s = j == i ? skip : 0
+                if parts[j].count > s {
+                    iov.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: parts[j].baseAddress! + s), iov_len: parts[j].count - s))
+                }
+                j += 1
+            }
+            let n = iov.withUnsafeBufferPointer { pwritev(fd, $0.baseAddress, Int32($0.count), off_t(at)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == ENOSPC || errno == EDQUOT { throw StorageError.diskFull(path: path) }
+                throw StorageError.io(path: path, operation: "write", errno: errno)
+            }
+            at += UInt64(n)
+            var left = n
+            while left > 0 && i < parts.count {
+                let rest = parts[i].count - skip
+                if left >= rest { left -= rest; i += 1; skip = 0 } else { skip += left; left = 0 }
+            }
+            while i < parts.count && parts[i].count == skip { i += 1; skip = 0 }
         }
     }
 

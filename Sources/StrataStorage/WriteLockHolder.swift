@@ -19,11 +19,7 @@ public struct WriteLockHolder: Equatable, Sendable, CustomStringConvertible {
 
     /// "pid 4242 (strata) since 2026-11-23 21:15:03 UTC".
     public var description: String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        let when = f.string(from: Date(timeIntervalSince1970: Double(since) / 1e9))
+        let when = utcDateTimeText(secondsSince1970: Int64(since / 1_000_000_000)) + " UTC"
         return "pid \(pid)" + (label.isEmpty ? "" : " (\(label))") + " since \(when)"
     }
 }

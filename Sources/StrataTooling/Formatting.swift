@@ -1,23 +1,16 @@
 import Foundation
+import StrataStorage
 import StrataQuery
 
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
 /// Dates are shown in UTC so the same file reads the same everywhere (and tests are stable).
 package enum Formatting {
     /// `1,234,567`.
-    package static func number<T: BinaryInteger>(_ value: T) -> String {
-        let digits = String(value.magnitude)
-        var result = ""
-        for (offset, character) in digits.enumerated() {
-            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
-            result.append(character)
-        }
-        return (value < 0 ? "-" : "") + result
-    }
+    package static func number<T: BinaryInteger>(_ value: T) -> String { QuantityText.grouped(value) }
 
     /// `512B`, `4.0K`, `12.3M`, `1.5G`: for the status bar on narrow terminals.
     package static func shortBytes(_ value: Int64) -> String {
-        scaledBytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
+        QuantityText.bytes(value, units: ["B", "K", "M", "G", "T"], separator: "")
     }
 
     /// A row count in at most 7 columns: `12,345`, `123k`, `10.0M` (`≈` marks an estimate).
@@ -37,20 +30,9 @@ package enum Formatting {
 
     /// `512 B`, `4.0 KiB`, `12.3 MiB`, `1.50 GiB`.
     package static func bytes(_ value: Int64) -> String {
-        scaledBytes(value, units: ["B", "KiB", "MiB", "GiB", "TiB"], separator: " ")
+        QuantityText.bytes(value)
     }
 
-    /// The one byte-size scaling: whole bytes below 1 KiB, else one decimal below 100 and none
-    /// from 100 on, in powers of 1024. `units[0]` names bytes.
-    private static func scaledBytes(_ value: Int64, units: [String], separator: String) -> String {
-        let sign = value < 0 ? "-" : ""
-        let magnitude = Double(value.magnitude)
-        if magnitude < 1024 { return "\(sign)\(value.magnitude)\(separator)\(units[0])" }
-        var scaled = magnitude / 1024
-        var unit = 1
-        while scaled >= 1024, unit < units.count - 1 { scaled /= 1024; unit += 1 }
-        return sign + String(format: scaled >= 100 ? "%.0f" : "%.1f", scaled) + separator + units[unit]
-    }
 
     /// `42%` of `part` in `whole` (0 when `whole` is 0).
     package static func percent(_ part: Int64, of whole: Int64) -> String {
@@ -60,15 +42,13 @@ package enum Formatting {
 
     /// `2024-05-01 12:30:05` (UTC).
     package static func dateTime(_ date: Date) -> String {
-        let parts = civil(date)
-        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", parts.year, parts.month, parts.day,
-                      parts.hour, parts.minute, parts.second)
+        utcDateTimeText(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// `12:30:05` (UTC).
     package static func time(_ date: Date) -> String {
         let parts = civil(date)
-        return String(format: "%02d:%02d:%02d", parts.hour, parts.minute, parts.second)
+        return String(format: "%02lld:%02lld:%02lld", parts.hour, parts.minute, parts.second)
     }
 
     /// `850 ms`, `42 s`, `3 m 20 s`, `2 h 14 m`, `3 d 4 h`.
@@ -82,13 +62,8 @@ package enum Formatting {
         return "\(whole / 86400) d \(whole % 86400 / 3600) h"
     }
 
-    /// Calendar fields of a date in UTC (the query layer's civil-from-days; no time zone database).
-    private static func civil(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
-        var days = total / 86400
-        var secondsOfDay = total % 86400
-        if secondsOfDay < 0 { secondsOfDay += 86400; days -= 1 }
-        let (year, month, day) = civilFromDays(Int64(days))
-        return (Int(year), Int(month), Int(day), secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60)
+    /// Calendar fields of a date in UTC (StrataStorage's civil calendar; no time zone database).
+    private static func civil(_ date: Date) -> (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64) {
+        civilFields(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 }

@@ -15,6 +15,17 @@ final class NotePerson: Object {
 /// results, key-path filters, and another handle's commits — checked against a model: applying
 /// the reported deletions and insertions to the old order must give the new order, and the
 /// modifications must be exactly the kept objects that changed.
+final class NoteTeam: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var rank = 0
+}
+
+final class NoteMember: Object {
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var score = 0
+    @Persisted var team: NoteTeam?
+}
+
 final class QueryNotificationTests: XCTestCase {
     typealias Row = (name: String, age: Int)
 
@@ -129,6 +140,180 @@ final class QueryNotificationTests: XCTestCase {
             check(adultChanges, since: counts.0, old: oldAdults, new: newAdults, modified: modified, "filter+sort by name", step: step)
             check(ageChanges, since: counts.1, old: oldAge, new: newAge, modified: modified, "sort by age desc, id", step: step)
             check(nameOnly, since: counts.2, old: oldAll, new: newAll, modified: renamed, "key path name", step: step)
+        }
+    }
+
+    /// The other two ways filtered and sorted results are updated: commits that change more
+    /// objects than are updated one by one (the results are then re-evaluated, modifications
+    /// still from the records), and a sort through a link (a change of the linked object moves
+    /// the linking one, so the stage does not depend on each object alone). Checked against a
+    /// model as above; every step also checks the observer's view of the results.
+    func testLargeCommitsAndSortsThroughLinksAgainstAModel() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["STRATA_SEED"] ?? "") ?? 77
+        var rng = SplitMix64(seed: seed)
+        func rand(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let dir = CompatDir()
+        let config = dir.config(types: [NoteTeam.self, NoteMember.self])
+        let realm = try Realm(configuration: config)
+        func write(_ body: (Realm) throws -> Void) throws {
+            var failure: Error?
+            DispatchQueue.global().sync {
+                do {
+                    let writer = try Realm(configuration: config, queue: nil)
+                    try writer.write { try body(writer) }
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        var scores: [Int: Int] = [:], teamOf: [Int: Int] = [:], ranks: [Int: Int] = [:]
+        try write { w in
+            for t in 0..<10 { let team = NoteTeam(); team.id = t; team.rank = rand(100); w.add(team); ranks[t] = team.rank }
+            for i in 0..<1_000 {
+                let m = NoteMember(); m.id = i; m.score = rand(1_000); m.team = w.object(ofType: NoteTeam.self, forPrimaryKey: i % 10)
+                w.add(m); scores[i] = m.score; teamOf[i] = i % 10
+            }
+        }
+        realm.refresh()
+        let high = realm.objects(NoteMember.self).filter("score >= 300").sorted(byKeyPath: "score")
+        let byRank = realm.objects(NoteMember.self).sorted(by: [SortDescriptor(keyPath: "team.rank"), SortDescriptor(keyPath: "id")])
+        var highChanges: [RealmCollectionChange<Results<NoteMember>>] = []
+        var rankChanges: [RealmCollectionChange<Results<NoteMember>>] = []
+        let t1 = high.observe { highChanges.append($0) }
+        let t2 = byRank.observe { rankChanges.append($0) }
+        defer { t1.invalidate(); t2.invalidate() }
+        XCTAssertTrue(waitFor { highChanges.count == 1 && rankChanges.count == 1 }, "seed \(seed): no .initial")
+
+        func highOrder() -> [Int] {
+            scores.filter { $0.value >= 300 }.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
+        }
+        func rankOrder() -> [Int] {
+            scores.keys.sorted { (ranks[teamOf[$0]!]!, $0) < (ranks[teamOf[$1]!]!, $1) }
+        }
+        func check(_ changes: [RealmCollectionChange<Results<NoteMember>>], since count: Int, old: [Int], new: [Int],
+                   modified: Set<Int>, _ what: String, step: Int) {
+            let context = "seed \(seed) step \(step) \(what)"
+            guard changes.count > count, case .update(let results, let del, let ins, let mods) = changes.last! else {
+                if old != new || !modified.intersection(old).intersection(new).isEmpty { XCTFail("\(context): expected an update") }
+                return
+            }
+            XCTAssertEqual(changes.count, count + 1, "\(context): one update per commit")
+            XCTAssertEqual(results.map(\.id), new, "\(context): results after the update")
+            var order = old
+            for i in del.sorted().reversed() { order.remove(at: i) }
+            for i in ins.sorted() { order.insert(new[i], at: i) }
+            XCTAssertEqual(order, new, "\(context): deletions and insertions do not turn the old order into the new")
+            let deleted = Set(del.map { old[$0] })
+            XCTAssertEqual(Set(mods.map { old[$0] }), modified.intersection(Set(old)).intersection(Set(new)).subtracting(deleted),
+                           "\(context): modifications")
+        }
+        var nextID = 1_000
+        for step in 0..<12 {
+            let oldHigh = highOrder(), oldRank = rankOrder()
+            let counts = (highChanges.count, rankChanges.count)
+            var modified = Set<Int>()
+            // Every third commit is large (more objects than are updated one by one).
+            let large = step % 3 == 0
+            try write { w in
+                for _ in 0..<(large ? 400 : 1 + rand(4)) {
+                    let ids = Array(scores.keys)
+                    switch rand(large ? 4 : 5) {
+                    case 0:
+                        let m = NoteMember(); m.id = nextID; m.score = rand(1_000); let t = rand(10)
+                        m.team = w.object(ofType: NoteTeam.self, forPrimaryKey: t)
+                        w.add(m); scores[nextID] = m.score; teamOf[nextID] = t; nextID += 1
+                    case 1:
+                        let id = ids[rand(ids.count)]
+                        w.delete(w.object(ofType: NoteMember.self, forPrimaryKey: id)!)
+                        scores[id] = nil; teamOf[id] = nil; modified.remove(id)
+                    case 2, 3:
+                        let id = ids[rand(ids.count)], score = rand(1_000)
+                        w.object(ofType: NoteMember.self, forPrimaryKey: id)!.score = score
+                        scores[id] = score; modified.insert(id)
+                    default:  // a team's rank: every member of it moves in the rank order
+                        let t = rand(10), rank = rand(100)
+                        w.object(ofType: NoteTeam.self, forPrimaryKey: t)!.rank = rank
+                        ranks[t] = rank
+                    }
+                }
+            }
+            let newHigh = highOrder(), newRank = rankOrder()
+            let expectHigh = newHigh != oldHigh || !modified.intersection(newHigh).isEmpty
+            let expectRank = newRank != oldRank || !modified.intersection(newRank).isEmpty
+            XCTAssertTrue(waitFor { (!expectHigh || highChanges.count > counts.0) && (!expectRank || rankChanges.count > counts.1) },
+                          "seed \(seed) step \(step): no notification after the commit")
+            _ = waitFor(0.05) { false }
+            check(highChanges, since: counts.0, old: oldHigh, new: newHigh, modified: modified, "filter+sort by score", step: step)
+            check(rankChanges, since: counts.1, old: oldRank, new: newRank, modified: modified, "sort by team.rank, id", step: step)
+        }
+    }
+
+    /// Every object of a class (`realm.objects(T.self)`, kept as object keys and updated from
+    /// the records): inserts anywhere in key order (primary keys are object keys), deletes and
+    /// modifications, single and many per commit, checked against a model.
+    func testWholeClassResultsWithInsertsAnywhereAgainstAModel() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["STRATA_SEED"] ?? "") ?? 99
+        var rng = SplitMix64(seed: seed)
+        func rand(_ n: Int) -> Int { Int(rng.next() % UInt64(n)) }
+        let dir = CompatDir()
+        let config = dir.config(types: [NoteTeam.self, NoteMember.self])
+        let realm = try Realm(configuration: config)
+        func write(_ body: (Realm) throws -> Void) throws {
+            var failure: Error?
+            DispatchQueue.global().sync {
+                do {
+                    let writer = try Realm(configuration: config, queue: nil)
+                    try writer.write { try body(writer) }
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+        }
+        var model: Set<Int> = []
+        try write { w in
+            for _ in 0..<500 { let id = rand(20_000); if model.insert(id).inserted { let m = NoteMember(); m.id = id; w.add(m) } }
+        }
+        realm.refresh()
+        var changes: [RealmCollectionChange<Results<NoteMember>>] = []
+        let token = realm.objects(NoteMember.self).observe { changes.append($0) }
+        defer { token.invalidate() }
+        XCTAssertTrue(waitFor { changes.count == 1 }, "seed \(seed): no .initial")
+        for step in 0..<15 {
+            let old = model.sorted()
+            var modified = Set<Int>(), deleted = Set<Int>()
+            let count = changes.count
+            try write { w in
+                for _ in 0..<(step % 5 == 4 ? 600 : 1 + rand(6)) {
+                    switch rand(3) {
+                    case 0:
+                        let id = rand(20_000)
+                        if model.insert(id).inserted {
+                            let m = NoteMember(); m.id = id; m.score = rand(9); w.add(m)
+                            // Deleted and added again in one commit: the object at that
+                            // position was replaced, reported as modified.
+                            if deleted.contains(id) { modified.insert(id) }
+                        }
+                    case 1:
+                        guard let id = model.randomElement(using: &rng) else { break }
+                        w.delete(w.object(ofType: NoteMember.self, forPrimaryKey: id)!)
+                        model.remove(id); modified.remove(id); deleted.insert(id)
+                    default:
+                        guard let id = model.randomElement(using: &rng) else { break }
+                        w.object(ofType: NoteMember.self, forPrimaryKey: id)!.score += 1
+                        modified.insert(id)
+                    }
+                }
+            }
+            let new = model.sorted()
+            XCTAssertTrue(waitFor { changes.count > count }, "seed \(seed) step \(step): no notification")
+            _ = waitFor(0.05) { false }
+            guard changes.count == count + 1, case .update(let results, let del, let ins, let mods) = changes.last! else {
+                XCTFail("seed \(seed) step \(step): expected one update, got \(changes.count - count)"); continue
+            }
+            XCTAssertEqual(results.map(\.id), new, "seed \(seed) step \(step): results")
+            var order = old
+            for i in del.sorted().reversed() { order.remove(at: i) }
+            for i in ins.sorted() { order.insert(new[i], at: i) }
+            XCTAssertEqual(order, new, "seed \(seed) step \(step): deletions and insertions do not turn the old order into the new")
+            XCTAssertEqual(Set(mods.map { old[$0] }), modified.intersection(old), "seed \(seed) step \(step): modifications")
         }
     }
 }

@@ -231,14 +231,24 @@ protocol CollectionSource {
     func elements(_ txn: DBTransaction) throws -> [Value]
     /// True when elements never repeat (results, sets): the diff is then O(n log n).
     var uniqueElements: Bool { get }
-    /// The class when the collection is every object of it in key order (its change set then
-    /// follows from the inserted and deleted keys alone).
-    var wholeClassName: String? { get }
+    /// For `Results`: their pipeline (the observer then keeps object keys and updates them
+    /// from the change records).
+    var resultsCore: ResultsCore? { get }
     func rebound(to core: RealmCore) -> Self
 }
 
 extension CollectionSource {
-    var wholeClassName: String? { nil }
+    var resultsCore: ResultsCore? { nil }
+}
+
+/// A `ResultsStage` that can say its output depends on each object's own values only: a
+/// predicate on the object's properties and a stable sort by them (no links followed, no
+/// DISTINCT, no LIMIT). Then the stage applied to any key-ordered subset of objects gives the
+/// subset's members in the order they have in the full output, so a notification for a few
+/// changed objects needs only those objects (and O(log n) two-object comparisons each).
+package protocol LocalResultsStage: ResultsStage {
+    /// True when the stage qualifies (see the protocol).
+    var dependsOnlyOnEachObject: Bool { get }
 }
 
 /// A stable hash of an object's stored values (the given properties, or all), to tell which
@@ -271,10 +281,21 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     var lastVersion: UInt64 = 0
     /// Collections up to this size keep fingerprints for the fallback comparison.
     static var fingerprintLimit: Int { 50_000 }
+    /// For `Results`: their evaluation, kept as object keys (`lastElements` stays empty).
+    let keyed: ResultsCore?
+    var lastKeys: [ObjKey] = []
+    /// Beyond this many changed objects of the class, filtered or sorted results are
+    /// re-evaluated instead of updated object by object.
+    static var localChangeLimit: Int { 256 }
 
     init(source: S, core: RealmCore, keyPaths: [String]?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
         self.source = source; self.core = core; self.block = block
         properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
+        keyed = source.resultsCore
+    }
+
+    private func prints(_ txn: DBTransaction, _ className: String, _ keys: [ObjKey]) -> [Int] {
+        keys.map { rowFingerprint(txn, ObjectLink(className: className, key: $0), properties: properties) }
     }
 
     private func prints(_ txn: DBTransaction, _ els: [Value]) -> [Int] {
@@ -286,6 +307,13 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
 
     func deliverInitial() {
         let ok: Bool = core.read { txn in
+            if let rc = keyed {
+                guard let keys = try? rc.evaluate(txn) else { return false }
+                lastKeys = keys
+                lastPrints = keys.count <= Self.fingerprintLimit ? prints(txn, rc.className, keys) : nil
+                lastVersion = txn.version
+                return true
+            }
             guard let els = try? source.elements(txn) else { return false }
             lastElements = els
             lastPrints = els.count <= Self.fingerprintLimit ? prints(txn, els) : nil
@@ -309,11 +337,252 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
+            if let rc = keyed {
+                if let changes = try? txn.changes(since: lastVersion), let u = incrementalKeys(txn, rc, changes) { return u }
+                return fullKeys(txn, rc)
+            }
             if let changes = try? txn.changes(since: lastVersion), let u = incremental(txn, changes) { return u }
             return full(txn)
         }
         guard notify, let u = update, !(u.deletions.isEmpty && u.insertions.isEmpty && u.modifications.isEmpty) else { return }
         block(.update(source.collection, deletions: u.deletions, insertions: u.insertions, modifications: u.modifications))
+    }
+
+    // MARK: results (object keys)
+
+    /// The whole comparison for results: keys diffed, fingerprints compared when kept.
+    private func fullKeys(_ txn: DBTransaction, _ rc: ResultsCore) -> ([Int], [Int], [Int])? {
+        guard let e = try? rc.evaluate(txn) else { return nil }
+        let p = e.count <= Self.fingerprintLimit ? prints(txn, rc.className, e) : nil
+        let d = CollectionDiff.compute(old: lastKeys, new: e, unique: true)
+        var mods: [Int] = []
+        for (o, n) in d.matches {
+            if let lp = lastPrints, let p { if lp[o] != p[n] { mods.append(o) } } else { mods.append(o) }
+        }
+        lastKeys = e; lastPrints = p
+        return (d.deletions, d.insertions, mods.sorted())
+    }
+
+    /// The change set of results from the records, or nil when they cannot answer.
+    private func incrementalKeys(_ txn: DBTransaction, _ rc: ResultsCore, _ changes: [String: ClassChangeSet]) -> ([Int], [Int], [Int])? {
+        if changes.values.allSatisfy({ $0.inserted.isEmpty && $0.deleted.isEmpty && $0.modified.isEmpty && !$0.rewritten }) {
+            return ([], [], [])
+        }
+        if changes.values.contains(where: \.rewritten) { return nil }
+        let className = rc.className
+        if rc.isWholeClass { return wholeClassKeys(txn, className, changes[className]) }
+        let othersUnchanged = changes.allSatisfy { name, c in
+            name == className || (c.inserted.isEmpty && c.deleted.isEmpty && c.modified.isEmpty)
+        }
+        if case .all = rc.base, othersUnchanged,
+           rc.stages.allSatisfy({ ($0 as? any LocalResultsStage)?.dependsOnlyOnEachObject == true }),
+           let u = localStages(txn, rc, changes[className]) {
+            return u
+        }
+        // Re-evaluate; modifications from the records.
+        guard let e = try? rc.evaluate(txn) else { return nil }
+        let d = CollectionDiff.compute(old: lastKeys, new: e, unique: true)
+        let set = changes[className]
+        let modified = set.map { $0.modifiedKeys(properties: properties).union($0.inserted).union($0.deleted) } ?? KeyRanges()
+        var mods: [Int] = []
+        for (o, n) in d.matches where modified.contains(e[n]) { mods.append(o) }
+        if let lp = lastPrints, e.count <= Self.fingerprintLimit {
+            let modSet = Set(mods)
+            var np = [Int](repeating: 0, count: e.count)
+            var fresh = [Bool](repeating: true, count: e.count)
+            for (o, n) in d.matches where !modSet.contains(o) { np[n] = lp[o]; fresh[n] = false }
+            for n in 0..<e.count where fresh[n] { np[n] = rowFingerprint(txn, ObjectLink(className: className, key: e[n]), properties: properties) }
+            lastPrints = np
+        } else {
+            lastPrints = nil
+        }
+        lastKeys = e
+        return (d.deletions, d.insertions, mods.sorted())
+    }
+
+    /// Index of the first key of `keys` (ascending) that is >= `k`.
+    private static func lowerBound(_ keys: [ObjKey], _ k: ObjKey) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi { let m = (lo + hi) >> 1; if keys[m] < k { lo = m + 1 } else { hi = m } }
+        return lo
+    }
+
+    /// Every object of `className` in key order: positions from the inserted and deleted keys
+    /// (binary searches in the kept keys, one pass to splice them).
+    private func wholeClassKeys(_ txn: DBTransaction, _ className: String, _ set: ClassChangeSet?) -> ([Int], [Int], [Int])? {
+        guard let set else { return ([], [], []) }
+        let touched = set.inserted.union(set.deleted)
+        let modified = set.modifiedKeys(properties: properties)
+        guard touched.keyCount <= 1_000_000, modified.keyCount <= 1_000_000 else { return nil }
+        let old = lastKeys
+        var deletions: [Int] = [], added: [ObjKey] = [], replaced: [Int] = []
+        for k in touched.keys {
+            let i = Self.lowerBound(old, k)
+            let wasThere = i < old.count && old[i] == k
+            let isThere = (try? txn.exists(className, k)) == true
+            switch (wasThere, isThere) {
+            case (true, false): deletions.append(i)
+            case (false, true): added.append(k)
+            case (true, true): replaced.append(i)
+            case (false, false): break
+            }
+        }
+        var mods = replaced
+        for k in modified.keys where !touched.contains(k) {
+            let i = Self.lowerBound(old, k)
+            if i < old.count && old[i] == k { mods.append(i) }
+        }
+        mods.sort()
+        if deletions.isEmpty && added.isEmpty {
+            if lastPrints != nil { refreshPrints(txn, className, at: mods) }
+            return ([], [], mods)
+        }
+        // The new key order: old minus deletions, plus the added keys (both sorted), spliced
+        // run by run.
+        var new: [ObjKey] = []
+        new.reserveCapacity(old.count - deletions.count + added.count)
+        var insertions: [Int] = []
+        var newPrints: [Int]? = lastPrints != nil && old.count - deletions.count + added.count <= Self.fingerprintLimit ? [] : nil
+        var di = 0, ai = 0, start = 0
+        func copyKept(upTo end: Int) {
+            guard start < end else { return }
+            new.append(contentsOf: old[start..<end])
+            if newPrints != nil, let lp = lastPrints { newPrints!.append(contentsOf: lp[start..<end]) }
+            start = end
+        }
+        while di < deletions.count || ai < added.count {
+            // The next event in old-index order: a deletion at deletions[di], or an insertion
+            // before the first old key greater than added[ai].
+            let insertAt = ai < added.count ? Self.lowerBound(old, added[ai]) : Int.max
+            let deleteAt = di < deletions.count ? deletions[di] : Int.max
+            if insertAt <= deleteAt {
+                copyKept(upTo: insertAt)
+                insertions.append(new.count)
+                new.append(added[ai])
+                newPrints?.append(0)
+                ai += 1
+            } else {
+                copyKept(upTo: deleteAt)
+                start = deleteAt + 1
+                di += 1
+            }
+        }
+        copyKept(upTo: old.count)
+        lastKeys = new
+        lastPrints = newPrints
+        if lastPrints != nil {
+            // Fingerprints of the inserted and modified objects (positions in the new order).
+            var fix = insertions
+            let deleted = Set(deletions)
+            for m in mods where !deleted.contains(m) {
+                let i = Self.lowerBound(new, old[m])
+                if i < new.count && new[i] == old[m] { fix.append(i) }
+            }
+            refreshPrints(txn, className, at: fix)
+        }
+        return (deletions, insertions, mods)
+    }
+
+    private func refreshPrints(_ txn: DBTransaction, _ className: String, at positions: [Int]) {
+        for i in positions where i < lastKeys.count && i < (lastPrints?.count ?? 0) {
+            lastPrints![i] = rowFingerprint(txn, ObjectLink(className: className, key: lastKeys[i]), properties: properties)
+        }
+    }
+
+    /// Filtered and sorted results whose stages depend only on each object (`LocalResultsStage`):
+    /// the unchanged objects keep their relative order, so only the changed objects move. Their
+    /// old positions come from one pass over the old keys; their new membership and order from
+    /// the stages applied to them alone; their new positions from binary searches among the
+    /// unchanged objects, comparing two objects at a time through the stages. Nil when the
+    /// records name more than `localChangeLimit` objects (then the results are re-evaluated).
+    private func localStages(_ txn: DBTransaction, _ rc: ResultsCore, _ set: ClassChangeSet?) -> ([Int], [Int], [Int])? {
+        guard let set else { return ([], [], []) }
+        let className = rc.className
+        let changed = set.inserted.union(set.deleted).union(set.modifiedKeys(properties: nil))
+        guard changed.keyCount <= Self.localChangeLimit else { return nil }
+        let reported = set.modifiedKeys(properties: properties).union(set.inserted).union(set.deleted)
+        let changedKeys = changed.keys
+        if changedKeys.isEmpty { return ([], [], []) }
+        func pipeline(_ keys: [ObjKey]) throws -> [ObjKey] {
+            var ks = keys
+            for s in rc.stages { ks = try s.apply(to: ks, className: className, in: txn) }
+            return ks
+        }
+        // 1. Where the changed objects were (a bit filter spares most hash lookups).
+        var bits = [UInt64](repeating: 0, count: 64)
+        @inline(__always) func slot(_ k: ObjKey) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: k) &* 0x9E37_79B9_7F4A_7C15) >> 52) }
+        for k in changedKeys { let b = slot(k); bits[b >> 6] |= 1 << UInt64(b & 63) }
+        let changedSet = Set(changedKeys)
+        var oldPosition: [ObjKey: Int] = [:]
+        lastKeys.withUnsafeBufferPointer { buf in
+            bits.withUnsafeBufferPointer { bp in
+                for i in 0..<buf.count {
+                    let k = buf[i], b = slot(k)
+                    if bp[b >> 6] & (1 << UInt64(b & 63)) != 0, changedSet.contains(k) { oldPosition[k] = i }
+                }
+            }
+        }
+        // 2. The unchanged objects, in order (their positions in the old results are kept too).
+        let oldChanged = oldPosition.values.sorted()
+        var base: [ObjKey] = []
+        base.reserveCapacity(lastKeys.count - oldChanged.count)
+        var from = 0
+        for p in oldChanged { base.append(contentsOf: lastKeys[from..<p]); from = p + 1 }
+        base.append(contentsOf: lastKeys[from...])
+        // 3. The changed objects that are in the new results, in their new relative order, and
+        //    the gap among the unchanged objects each one falls into.
+        guard let passing = try? pipeline(changedKeys.filter { (try? txn.exists(className, $0)) == true }) else { return nil }
+        var gaps: [Int] = []
+        gaps.reserveCapacity(passing.count)
+        var failed = false
+        for k in passing {
+            // First unchanged object that comes after k.
+            var lo = gaps.last ?? 0, hi = base.count
+            while lo < hi && !failed {
+                let m = (lo + hi) >> 1, b = base[m]
+                guard let order = try? pipeline(k < b ? [k, b] : [b, k]), order.count == 2 else { failed = true; break }
+                if order[0] == b { lo = m + 1 } else { hi = m }
+            }
+            if failed { return nil }
+            gaps.append(lo)
+        }
+        // 4. The new order, and for each changed object that stayed: whether it kept its place
+        //    among the unchanged objects (then it is a modification, else a move).
+        var new: [ObjKey] = []
+        new.reserveCapacity(base.count + passing.count)
+        var newPosition: [ObjKey: Int] = [:]
+        var at = 0
+        for (k, g) in zip(passing, gaps) {
+            new.append(contentsOf: base[at..<g]); at = g
+            newPosition[k] = new.count
+            new.append(k)
+        }
+        new.append(contentsOf: base[at...])
+        // An object that stayed keeps its place when as many unchanged objects precede it before
+        // and after; among those, the longest run in the same relative order is kept.
+        var candidates: [(old: Int, new: Int, key: ObjKey)] = []
+        for (rank, p) in oldChanged.enumerated() {
+            let k = lastKeys[p]
+            guard let n = newPosition[k] else { continue }
+            let unchangedBefore = p - rank
+            let gap = gaps[passing.firstIndex(of: k)!]
+            if gap == unchangedBefore { candidates.append((p, n, k)) }
+        }
+        let kept = CollectionDiff.longestIncreasing(candidates.map { ($0.old, $0.new) })
+        let keptOld = Set(kept.map(\.0)), keptNew = Set(kept.map(\.1))
+        let deletions = oldChanged.filter { !keptOld.contains($0) }
+        let insertions = passing.map { newPosition[$0]! }.filter { !keptNew.contains($0) }.sorted()
+        let mods = kept.filter { reported.contains(lastKeys[$0.0]) }.map(\.0).sorted()
+        if let lp = lastPrints, new.count <= Self.fingerprintLimit {
+            var byKey: [ObjKey: Int] = [:]
+            byKey.reserveCapacity(lastKeys.count)
+            for (k, p) in zip(lastKeys, lp) where !changedSet.contains(k) { byKey[k] = p }
+            lastPrints = new.map { k in byKey[k] ?? rowFingerprint(txn, ObjectLink(className: className, key: k), properties: properties) }
+        } else {
+            lastPrints = nil
+        }
+        lastKeys = new
+        return (deletions, insertions, mods)
     }
 
     /// The whole comparison (fingerprints of every object).
@@ -329,22 +598,12 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         return (d.deletions, d.insertions, mods.sorted())
     }
 
-    private static func key(_ v: Value) -> ObjKey? { if case .object(let l) = v { return l.key }; return nil }
-
-    /// Index of the first element of `els` (objects in key order) whose key is >= `k`.
-    private static func lowerBound(_ els: [Value], _ k: ObjKey) -> Int {
-        var lo = 0, hi = els.count
-        while lo < hi { let m = (lo + hi) >> 1; if (key(els[m]) ?? .min) < k { lo = m + 1 } else { hi = m } }
-        return lo
-    }
-
     /// The change set from the records, or nil when they cannot answer.
     private func incremental(_ txn: DBTransaction, _ changes: [String: ClassChangeSet]) -> ([Int], [Int], [Int])? {
         if changes.isEmpty || changes.values.allSatisfy({ $0.inserted.isEmpty && $0.deleted.isEmpty && $0.modified.isEmpty && !$0.rewritten }) {
             return ([], [], [])
         }
         if changes.values.contains(where: \.rewritten) { return nil }
-        if let className = source.wholeClassName { return wholeClass(txn, className, changes[className]) }
         // Re-read the collection; modifications from the records.
         guard let e = try? source.elements(txn) else { return nil }
         let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
@@ -369,62 +628,6 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         return (d.deletions, d.insertions, mods.sorted())
     }
 
-    /// Every object of `className` in key order: positions from the inserted and deleted keys.
-    private func wholeClass(_ txn: DBTransaction, _ className: String, _ set: ClassChangeSet?) -> ([Int], [Int], [Int])? {
-        guard let set else { return ([], [], []) }
-        let touched = set.inserted.union(set.deleted)
-        let modified = set.modifiedKeys(properties: properties)
-        guard touched.keyCount <= 1_000_000, modified.keyCount <= 1_000_000 else { return nil }
-        let old = lastElements
-        var deletions: [Int] = [], added: [ObjKey] = [], replaced: Set<ObjKey> = []
-        for k in touched.keys {
-            let i = Self.lowerBound(old, k)
-            let wasThere = i < old.count && Self.key(old[i]) == k
-            let isThere = (try? txn.exists(className, k)) == true
-            switch (wasThere, isThere) {
-            case (true, false): deletions.append(i)
-            case (false, true): added.append(k)
-            case (true, true): replaced.insert(k)
-            case (false, false): break
-            }
-        }
-        // The new key order: old minus deletions, plus the added keys (both sorted).
-        var new: [Value] = []
-        new.reserveCapacity(old.count - deletions.count + added.count)
-        var insertions: [Int] = []
-        var di = 0, ai = 0
-        for (i, v) in old.enumerated() {
-            if di < deletions.count && deletions[di] == i { di += 1; continue }
-            let k = Self.key(v) ?? .min
-            while ai < added.count && added[ai] < k { insertions.append(new.count); new.append(.object(ObjectLink(className: className, key: added[ai]))); ai += 1 }
-            new.append(v)
-        }
-        while ai < added.count { insertions.append(new.count); new.append(.object(ObjectLink(className: className, key: added[ai]))); ai += 1 }
-        var mods: [Int] = []
-        for k in modified.keys where !touched.contains(k) {
-            let i = Self.lowerBound(old, k)
-            if i < old.count && Self.key(old[i]) == k { mods.append(i) }
-        }
-        for k in replaced { mods.append(Self.lowerBound(old, k)) }
-        // Fingerprints follow the same moves when kept.
-        if let lp = lastPrints, new.count <= Self.fingerprintLimit {
-            var np: [Int] = []
-            np.reserveCapacity(new.count)
-            let deleted = Set(deletions), changed = Set(mods)
-            var oi = 0
-            for v in new {
-                let k = Self.key(v) ?? .min
-                while oi < old.count && (deleted.contains(oi) || (Self.key(old[oi]) ?? .min) < k) { oi += 1 }
-                if oi < old.count && Self.key(old[oi]) == k && !changed.contains(oi) { np.append(lp[oi]) }
-                else if case .object(let l) = v { np.append(rowFingerprint(txn, l, properties: properties)) } else { np.append(0) }
-            }
-            lastPrints = np
-        } else {
-            lastPrints = nil
-        }
-        lastElements = new
-        return (deletions, insertions, mods.sorted())
-    }
 }
 
 /// The difference between two element arrays: the matched (kept) pairs, and the indexes
@@ -469,7 +672,7 @@ enum CollectionDiff {
     }
 
     /// Pairs (old, new) sorted by old; the longest chain with increasing new indexes.
-    private static func longestIncreasing(_ pairs: [(Int, Int)]) -> [(Int, Int)] {
+    static func longestIncreasing(_ pairs: [(Int, Int)]) -> [(Int, Int)] {
         guard !pairs.isEmpty else { return [] }
         var tails: [Int] = []        // index into pairs of the smallest tail of each length
         var prev = [Int](repeating: -1, count: pairs.count)
@@ -490,7 +693,7 @@ struct ResultsSource<T: ObjectBase>: CollectionSource {
     let results: Results<T>
     var collection: Results<T> { results }
     var uniqueElements: Bool { true }
-    var wholeClassName: String? { results.core.isWholeClass ? results.className : nil }
+    var resultsCore: ResultsCore? { results.core }
     func elements(_ txn: DBTransaction) throws -> [Value] {
         let c = results.className
         return try results.core.evaluate(txn).map { .object(ObjectLink(className: c, key: $0)) }

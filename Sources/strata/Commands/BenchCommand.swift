@@ -17,11 +17,18 @@ struct Bench: StrataSubcommand {
     @Option(help: "Primary-key lookups.") var lookups = 100_000
     @Option(help: "Small durable commits.") var commits = 1_000
     @Option(help: "Directory for the temporary files (default: the system temporary directory).") var directory: String?
+    @Option(help: "Commits by another process in the notification workload (0: skip it).") var notifyChanges = 200
     @Flag(help: "Print one JSON document.") var json = false
 
     func run(output out: CommandOutput) throws -> Int32 {
-        let options = BenchOptions(objects: objects, repetitions: repetitions, json: json,
+        var options = BenchOptions(objects: objects, repetitions: repetitions, json: json,
                                    directory: directory.map { URL(fileURLWithPath: $0) }, lookups: lookups, commits: commits)
+        if notifyChanges > 0 {
+            // The other process is this binary itself (its hidden bench-notify-writer subcommand).
+            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            options.notifyWriter = [me, "bench-notify-writer"]
+            options.notifyChanges = notifyChanges
+        }
         do { try options.validate() } catch { throw CLIError("\(error)", code: ExitCode32.usage) }
         var failure: Error?
         try runBenchmark(options: options, engines: [makeStrataBenchEngine(), SQLiteBenchEngine()]) { line in

@@ -22,7 +22,7 @@ struct StrataCommand: ParsableCommand {
         unavailable, 7 input/output or other engine error.
         """,
         subcommands: [Browse.self, Info.self, Space.self, Versions.self, Check.self, Compact.self, Copy.self, Export.self,
-                      Import.self, Query.self, SchemaCommand.self, Demo.self, Bench.self, Convert.self],
+                      Import.self, Query.self, SchemaCommand.self, Demo.self, Bench.self, Convert.self, BenchNotifyWriter.self],
         defaultSubcommand: Browse.self)
 
     static func main() {
