@@ -26,17 +26,17 @@ extension DecimalValue {
             // 0 + x: x at the smaller exponent (exact).
             cHi = 0
         } else if nHi + d <= 38 {
-            cHi *= pow10(d)
+            cHi *= tenToThe(d)
         } else {
             // Keep 37 digits of `hi`; `lo` lies entirely below the rounding digit: its digits
             // only decide rounding (sticky).
             let k = 37 - nHi
-            cHi *= pow10(k)
+            cHi *= tenToThe(k)
             exp = Int(hi.exponent) - k
             let shift = d - k
             if shift >= 39 { sticky = cLo != 0; cLo = 0 }
             else {
-                let (q, r) = cLo.quotientAndRemainder(dividingBy: pow10(shift))
+                let (q, r) = cLo.quotientAndRemainder(dividingBy: tenToThe(shift))
                 cLo = q; sticky = r != 0
             }
         }
@@ -107,7 +107,7 @@ extension DecimalValue {
         var high: UInt128 = 0, low = c, left = s
         while left > 0 {
             let step = Swift.min(left, 38)
-            let m = pow10(step)
+            let m = tenToThe(step)
             let (lh, ll) = low.multipliedFullWidth(by: m)
             high = high * m + lh
             low = ll
@@ -122,8 +122,8 @@ extension DecimalValue {
         // Divide by the smallest 10^k above `high`: the quotient fits 128 bits and keeps at
         // least 38 digits, so the remainder only matters as sticky.
         var k = 1
-        while k < 38 && pow10(k) <= high { k += 1 }
-        let (q, r) = pow10(k).dividingFullWidth((high, low))
+        while k < 38 && tenToThe(k) <= high { k += 1 }
+        let (q, r) = tenToThe(k).dividingFullWidth((high, low))
         return rounded(negative: negative, coefficient: q, exponent: exponent + k, sticky: sticky || r != 0)
     }
 }
@@ -150,7 +150,7 @@ extension DecimalValue {
             let v = DecimalValue.rounded(negative: negative, coefficient: c, exponent: 0)
             if exactly && (v.coefficient != c || v.exponent != 0) {
                 // Exact if only trailing zeros were dropped.
-                guard v.isFinite, v.coefficient * pow10(Int(v.exponent)) == c else { return nil }
+                guard v.isFinite, v.coefficient * tenToThe(Int(v.exponent)) == c else { return nil }
             }
             self = v
             return
@@ -195,7 +195,7 @@ extension DecimalValue {
         var c = head
         if first > "5" || (first == "5" && (tail || c & 1 == 1)) { c += 1 }
         var ex = exp10 + drop
-        if c == pow10(keep) { c /= 10; ex += 1 }
+        if c == tenToThe(keep) { c /= 10; ex += 1 }
         self = DecimalValue.rounded(negative: negative, coefficient: c, exponent: ex)
     }
 
@@ -214,11 +214,11 @@ extension DecimalValue {
         guard kind == .finite else { return nil }
         var c = coefficient
         let e = Int(exponent)
-        if e < 0 { c = -e > 38 ? 0 : c / pow10(-e) }
+        if e < 0 { c = -e > 38 ? 0 : c / tenToThe(-e) }
         else if e > 0 {
             if c == 0 { return 0 }
             if digitCount(c) + e > 20 { return nil }
-            c *= pow10(e)
+            c *= tenToThe(e)
         }
         if isNegative {
             if c == UInt128(Int64.max) + 1 { return .min }

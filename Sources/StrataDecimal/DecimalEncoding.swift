@@ -68,7 +68,7 @@ extension DecimalValue: Equatable, Hashable, Comparable {
         if adjA != adjB { return adjA < adjB ? -1 : 1 }
         // Same magnitude order: bring both to the same number of digits (at most 34).
         var x = a.coefficient, y = b.coefficient
-        if da < db { x *= pow10(db - da) } else if db < da { y *= pow10(da - db) }
+        if da < db { x *= tenToThe(db - da) } else if db < da { y *= tenToThe(da - db) }
         return x == y ? 0 : (x < y ? -1 : 1)
     }
 

@@ -103,7 +103,7 @@ package struct DecimalValue: Sendable {
                 // Every digit goes and the rest is below half a unit: rounds to zero.
                 c = 0
             } else {
-                let p = pow10(drop)
+                let p = tenToThe(drop)
                 let (q, r) = c.quotientAndRemainder(dividingBy: p)
                 let half = p / 2
                 c = q
@@ -117,7 +117,7 @@ package struct DecimalValue: Sendable {
             else {
                 let shift = e - maxExponent
                 if digitCount(c) + shift > precision { return .infinity(negative: negative) }
-                c *= pow10(shift); e = maxExponent
+                c *= tenToThe(shift); e = maxExponent
             }
         }
         return DecimalValue(isNegative: negative, coefficient: c, exponent: e)
@@ -147,7 +147,7 @@ private let powersOf10: [UInt128] = {
 }()
 
 /// 10^n for n in 0...38.
-@inline(__always) package func pow10(_ n: Int) -> UInt128 { powersOf10[n] }
+@inline(__always) package func tenToThe(_ n: Int) -> UInt128 { powersOf10[n] }
 
 /// The number of decimal digits of `c` (1 for zero).
 package func digitCount(_ c: UInt128) -> Int {

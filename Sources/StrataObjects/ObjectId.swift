@@ -167,11 +167,11 @@ public struct Decimal128: Hashable, Comparable, Sendable, CustomStringConvertibl
         if e > 127 {
             let shift = e - 127
             guard digitCount(c) + shift <= 38 else { return v.isNegative ? -Decimal.greatestFiniteMagnitude : .greatestFiniteMagnitude }
-            c *= pow10(shift); e = 127
+            c *= tenToThe(shift); e = 127
         } else if e < -128 {
             let drop = -128 - e
             if drop > 38 { c = 0 } else {
-                let p = pow10(drop)
+                let p = tenToThe(drop)
                 let (q, r) = c.quotientAndRemainder(dividingBy: p)
                 c = q
                 if r > p / 2 || (r == p / 2 && q & 1 == 1) { c += 1 }
