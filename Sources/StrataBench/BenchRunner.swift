@@ -133,13 +133,26 @@ package struct BenchRunner {
             opened.append(engines[index])
         }
 
+        // The typed workloads' databases (TypedBenchmark.swift), one per engine.
+        let typed = engines.map { Self.typedEngine(for: $0) }
+        var typedOpened: [any TypedBenchEngine] = []
+        defer { for engine in typedOpened { try? engine.close() } }
+        for index in order {
+            let typedDirectory = directory.appendingPathComponent("typed-\(index)")
+            try createDirectory(typedDirectory)
+            try typed[index].open(directory: typedDirectory)
+            typedOpened.append(typed[index])
+        }
+        let typedExpected = Self.typedExpected(dataset, oracle: oracle)
+
         for workload in BenchWorkload.allCases {
             var values: [BenchValue?] = Array(repeating: nil, count: engines.count)
             for index in order {
                 let engine = engines[index]
                 let (value, seconds) = try timer.measure(.workload(workload), engine: index,
                                                          repetition: repetition) {
-                    try Self.perform(workload, on: engine, dataset: dataset)
+                    workload.isTyped ? try Self.performTyped(workload, on: typed[index], dataset: dataset)
+                        : try Self.perform(workload, on: engine, dataset: dataset)
                 }
                 values[index] = value
                 collector.record(workload, engine: index, seconds: seconds)
@@ -161,9 +174,11 @@ package struct BenchRunner {
             default:
                 try check(workload: workload.displayName(dataset: dataset),
                           names: order.map { engines[$0].name }, values: order.map { values[$0]! },
-                          expected: oracle.expected[workload])
+                          expected: oracle.expected[workload] ?? typedExpected[workload])
             }
         }
+        for engine in typedOpened { try engine.close() }
+        typedOpened.removeAll()
 
         for engine in opened { try engine.close() }
         opened.removeAll()
@@ -201,6 +216,8 @@ package struct BenchRunner {
         case .update: return .int(try engine.update(dataset.scoreUpdates))
         case .delete: return .int(try engine.delete(ids: dataset.deleteIDs))
         case .compact: return .int(try engine.compact())
+        case .typedInsert, .typedIterate, .typedLookup, .typedCommit:
+            throw BenchError.invalidOptions("\(workload) runs on the typed database: use performTyped(_:on:dataset:) with typedEngine(for:)")
         }
     }
 

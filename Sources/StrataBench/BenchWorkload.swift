@@ -18,6 +18,16 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
     case delete
     /// (9) Compaction after the delete (SQLite: `VACUUM`).
     case compact
+    /// Typed API (`TypedBenchmark.swift`): `realm.add` of N `Object`s in one write, on a
+    /// database of its own (SQLite: the prepared insert into a fresh table).
+    case typedInsert
+    /// Typed API: every object of `realm.objects(T.self)`, reading one Int property (SQLite:
+    /// a step loop over `SELECT age`).
+    case typedIterate
+    /// Typed API: `object(ofType:forPrimaryKey:)` reading `name` and `score`.
+    case typedLookup
+    /// Typed API: small durable commits (`realm.add` or a property setter in `write`).
+    case typedCommit
 
     /// The name printed in the table and the JSON; it always contains the case's keyword
     /// (insert, count, sum, lookup, commit, update, delete, compact).
@@ -31,6 +41,10 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
         case .update: return "update 10% (1 transaction)"
         case .delete: return "delete 10% (1 transaction)"
         case .compact: return "compact after delete"
+        case .typedInsert: return "typed insert (realm.add, 1 write)"
+        case .typedIterate: return "typed iterate (Results, 1 Int)"
+        case .typedLookup: return "typed " + BenchFormat.grouped(dataset.lookupIDs.count) + " primary-key lookups"
+        case .typedCommit: return "typed " + BenchFormat.grouped(dataset.commitOperations.count) + " small durable commits"
         }
     }
 
@@ -43,6 +57,9 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
         case .commit: return .maxRatio(1.0)
         case .update, .delete: return .none
         case .compact: return .copySpeedFraction(0.5)
+        case .typedInsert: return .maxRatio(1.0)
+        case .typedIterate, .typedLookup: return .maxRatio(0.5)
+        case .typedCommit: return .maxRatio(1.0)
         }
     }
 }

@@ -33,6 +33,13 @@ final class ClassTable {
     var changeCounts = DBTransaction.ChangeCounts()
     /// The keys this transaction inserted, deleted and modified (the commit's change record).
     var recorder = ClassChangeRecorder()
+    /// True in a read transaction: committed clusters cannot change, so `readSingle` may keep
+    /// the last cluster it read (`lastRead`).
+    let isReadOnly: Bool
+    /// Read transactions: the cluster of the last `readSingle` and its column views.
+    private var lastRead: ReadCache?
+    /// The typed API's property index → column map of one model class (see `typedColumn`).
+    private var typedColumns: (info: AnyObject, columns: [Int])?
 
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
@@ -47,6 +54,7 @@ final class ClassTable {
         pkColumn = cols.firstIndex { $0.isPrimaryKey }
         usesPrimaryKeyAsObjectKey = schema.primaryKeyProperty?.type == .int
         columnTypes = cols.map(\.type)
+        isReadOnly = !txn.isWritable
     }
 
     /// True when `key` is certainly absent because it is larger than every key (appending).
@@ -122,7 +130,10 @@ final class ClassTable {
         return try StoredCluster(storage, ref: ref).row(of: key).map { (tk, $0) }
     }
 
-    func exists(_ key: ObjKey) throws -> Bool { try locate(key: key) != nil }
+    func exists(_ key: ObjKey) throws -> Bool {
+        if isReadOnly { return try readLocate(key) != nil }
+        return try locate(key: key) != nil
+    }
 
     // MARK: reading
 
@@ -232,6 +243,73 @@ final class ClassTable {
             case .stored(let ref): return ref == 0 ? .stored(0) : .stored(try columnView(ref).ref(row))
             }
         }
+    }
+
+    // MARK: typed reads
+
+    /// A committed cluster and the column views read from it so far.
+    private final class ReadCache {
+        let cluster: StoredCluster
+        let firstKey: ObjKey, lastKey: ObjKey
+        /// Per column: nil = not read yet; `.some(nil)` = the column is not in the cluster.
+        var views: [ColumnView??]
+        init(_ c: StoredCluster, columns: Int) {
+            cluster = c; firstKey = c.key(0); lastKey = c.key(c.count - 1)
+            views = Array(repeating: nil, count: columns)
+        }
+    }
+
+    /// Column of each property of a typed class (`propertyNames`, declaration order), -1 for
+    /// properties that are not single stored values of a fixed type (links, mixed, collections,
+    /// linking objects: those take `DBTransaction.value`). Cached per class.
+    func typedColumn(_ info: AnyObject, _ index: Int, propertyNames: () -> [String]) -> Int {
+        // The class info is held (not its identity): a freed info's address could be reused.
+        if let m = typedColumns, m.info === info { return m.columns[index] }
+        let cols = propertyNames().map { name -> Int in
+            guard let c = columnByName[name] else { return -1 }
+            let p = columns[c]
+            return p.collection == .single && p.type != .object && p.type != .mixed && p.type != .linkingObjects ? c : -1
+        }
+        typedColumns = (info, cols)
+        return cols[index]
+    }
+
+    /// The value of column `column` (a single value that is not a link) of the object `key`, or
+    /// nil when there is no such object: one tree search, none when the key lies in the cluster
+    /// of the previous read (reading objects in key order, or several properties of one object).
+    func readSingle(key: ObjKey, column: Int) throws -> Value? {
+        if isReadOnly {
+            guard let (c, row) = try readLocate(key) else { return nil }
+            return try cachedValue(c, row: row, column: column)
+        }
+        guard let (cl, row) = try locateCluster(key: key) else { return nil }
+        return try value(cl, row: row, column: column)
+    }
+
+    /// Read transactions: the cluster and row of `key` through `lastRead` (a primary-key
+    /// lookup followed by property reads searches the tree once).
+    private func readLocate(_ key: ObjKey) throws -> (ReadCache, Int)? {
+        if let c = lastRead, key >= c.firstKey, key <= c.lastKey {
+            return c.cluster.row(of: key).map { (c, $0) }
+        }
+        guard let (tk, value) = try clusterEntry(for: key), case .owned(let ref) = value else { return nil }
+        _ = tk
+        let s = try StoredCluster(storage, ref: ref)
+        guard let row = s.row(of: key) else { return nil }
+        let c = ReadCache(s, columns: columns.count)
+        lastRead = c
+        return (c, row)
+    }
+
+    @inline(__always)
+    private func cachedValue(_ c: ReadCache, row: Int, column: Int) throws -> Value {
+        let view: ColumnView?
+        if let v = c.views[column] { view = v } else {
+            view = try c.cluster.column(storage, column)
+            c.views[column] = .some(view)
+        }
+        guard let view else { return defaultValue(columns[column]) }
+        return ValueCodec.read(view, row, type: columnTypes[column], target: nil)
     }
 
     // MARK: changing

@@ -198,6 +198,8 @@ public final class DBTransaction {
     /// The object whose primary key is `value`.
     public func find(_ className: String, primaryKey value: Value) throws -> ObjKey? {
         let t = try table(className)
+        // An Int key of an Int primary key is the object key (no coercion, no schema search).
+        if t.usesPrimaryKeyAsObjectKey, case .int(let k) = value { return try t.exists(k) ? k : nil }
         guard let pk = t.schema.primaryKeyProperty else { return nil }
         let v = try ValueCodec.coerce(value, to: pk.type, optional: pk.isOptional, target: nil, where: "primary key of '\(className)'")
         if t.usesPrimaryKeyAsObjectKey {

@@ -160,7 +160,7 @@ final class BenchHarnessTests: XCTestCase {
         let engine = SQLiteBenchEngine()
         try engine.open(directory: directory)
         defer { try? engine.close() }
-        for workload in BenchWorkload.allCases where workload != .compact {
+        for workload in BenchWorkload.allCases where workload != .compact && !workload.isTyped {
             let value = try BenchRunner.perform(workload, on: engine, dataset: dataset)
             XCTAssertEqual(value, oracle.expected[workload], "\(workload)")
         }
@@ -298,6 +298,19 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
     }
 
+    func testSQLiteTypedReferenceMatchesOracle() throws {
+        let dataset = BenchDataset(objects: 2_000, lookups: 1_000, commits: 10, seed: 7)
+        let expected = BenchRunner.typedExpected(dataset, oracle: BenchOracle(dataset: dataset))
+        let engine = SQLiteTypedBenchEngine()
+        try engine.open(directory: directory)
+        defer { try? engine.close() }
+        for workload in BenchWorkload.allCases where workload.isTyped {
+            XCTAssertThrowsError(try BenchRunner.perform(workload, on: SQLiteBenchEngine(), dataset: dataset))
+            let value = try BenchRunner.performTyped(workload, on: engine, dataset: dataset)
+            XCTAssertEqual(value, expected[workload], "\(workload)")
+        }
+    }
+
     func testRejectsWrongEngineLists() {
         let runner = BenchRunner(options: smallOptions(repetitions: 1))
         let engine = SQLiteBenchEngine()
@@ -315,8 +328,12 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(printed.count, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed[0].utf8)) as? [String: Any])
         let workloads = try XCTUnwrap(object["workloads"] as? [[String: Any]])
-        XCTAssertEqual(workloads.count, 8)
-        let keywords = ["insert", "count", "sum", "lookup", "commit", "update", "delete", "compact"]
+        XCTAssertEqual(workloads.count, 12)
+        let keywords = ["insert", "count", "sum", "lookup", "commit", "update", "delete", "compact",
+                        "typed insert", "typed iterate", "lookup", "commit"]
+        XCTAssertEqual(workloads.compactMap { $0["workload"] as? String }.suffix(4),
+                       ["typedInsert", "typedIterate", "typedLookup", "typedCommit"])
+        XCTAssertTrue(workloads.suffix(4).allSatisfy { ($0["name"] as? String)?.hasPrefix("typed ") == true })
         for (keyword, workload) in zip(keywords, workloads) {
             let name = try XCTUnwrap(workload["name"] as? String)
             XCTAssertTrue(name.contains(keyword), "\(name) lacks \(keyword)")

@@ -15,6 +15,20 @@ final class StrataBenchEngineTests: XCTestCase {
         for word in ["insert", "count", "sum", "lookup", "commit", "update", "delete", "compact"] {
             XCTAssertTrue(workloads.contains { ($0["name"] as? String)?.contains(word) == true }, word)
         }
+        // The typed API's workloads ran beside SQLite's (the runner checked their values).
+        let keys = workloads.compactMap { $0["workload"] as? String }
+        for key in ["typedInsert", "typedIterate", "typedLookup", "typedCommit"] { XCTAssertTrue(keys.contains(key), key) }
+        let typed = StrataTypedBenchEngine()
+        let dataset = BenchDataset(objects: 500, lookups: 100, commits: 6, seed: 3)
+        let expected = BenchRunner.typedExpected(dataset, oracle: BenchOracle(dataset: dataset))
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("typed-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try typed.open(directory: dir)
+        for workload in BenchWorkload.allCases where workload.isTyped {
+            XCTAssertEqual(try BenchRunner.performTyped(workload, on: typed, dataset: dataset), expected[workload], "\(workload)")
+        }
+        try typed.close()
         let bytes = try XCTUnwrap(json?["fileBytes"] as? [String: Any])
         XCTAssertGreaterThan(bytes["strata"] as? Int ?? 0, 0)
         _ = report

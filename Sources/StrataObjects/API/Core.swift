@@ -13,6 +13,8 @@ final class Coordinator: @unchecked Sendable {
     let configuration: Realm.Configuration
     let db: Database
     let typesByName: [String: ObjectBase.Type]
+    /// The class info of each model type of the schema (set on the objects the realm makes).
+    let infosByType: [ObjectIdentifier: ClassInfo]
     let isInMemory: Bool
     let path: String
     private let lock = NSLock()
@@ -81,6 +83,7 @@ final class Coordinator: @unchecked Sendable {
         var types: [String: ObjectBase.Type] = [:]
         for i in infos { types[i.className] = i.type }
         typesByName = types
+        infosByType = Dictionary(infos.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { a, _ in a })
         var options = StoreOptions()
         options.readOnly = config.readOnly
         options.label = ProcessInfo.processInfo.processName
@@ -149,6 +152,7 @@ final class Coordinator: @unchecked Sendable {
 
     /// The class name of a model type, trapping with a clear message when it is not in the schema.
     func requireClass(_ type: ObjectBase.Type) -> String {
+        if let info = infosByType[ObjectIdentifier(type)] { return info.className }
         let name = type.className()
         guard db.schema[name] != nil, typesByName[name] != nil else {
             strataProgrammerError("Object type '\(name)' is not managed by this Realm: add \(type).self to Realm.Configuration.objectTypes")
@@ -361,6 +365,7 @@ final class RealmCore: @unchecked Sendable {
         let o = type.init()
         o._rlmCore = self
         o._rlmKey = key
+        o._rlmInfoCache = coordinator.infosByType[ObjectIdentifier(type)]
         return o
     }
     func makeObject(className: String, key: ObjKey) -> ObjectBase? {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One property of a model class as the typed API knows it.
 struct PropInfo {
@@ -10,6 +11,35 @@ struct PropInfo {
     let targetType: ObjectBase.Type?
     /// For single values: converts the Swift value (as `Any`) to a `Value`.
     let encode: ((Any, _StrataContext) throws -> Value)?
+}
+
+/// An append-only table of (identity, index) pairs read without a lock: entries are written
+/// under the owner's lock, then published by the count (release/acquire).
+final class IdentityTable: @unchecked Sendable {
+    private let capacity: Int
+    private let ids: UnsafeMutablePointer<UInt>
+    private let indexes: UnsafeMutablePointer<Int>
+    private let published = Atomic<Int>(0)
+    init(capacity: Int) {
+        self.capacity = capacity
+        ids = .allocate(capacity: capacity)
+        indexes = .allocate(capacity: capacity)
+    }
+    deinit { ids.deallocate(); indexes.deallocate() }
+    @inline(__always) func find(_ id: UInt) -> Int? {
+        let n = published.load(ordering: .acquiring)
+        var j = 0
+        while j < n { if ids[j] == id { return indexes[j] }; j += 1 }
+        return nil
+    }
+    /// Adds an entry (callers hold the owner's lock). False when full.
+    func add(_ id: UInt, _ index: Int) -> Bool {
+        let n = published.load(ordering: .relaxed)
+        guard n < capacity else { return false }
+        ids[n] = id; indexes[n] = index
+        published.store(n + 1, ordering: .releasing)
+        return true
+    }
 }
 
 private func makeEncoder<V: _StrataValue>(_ t: V.Type) -> (Any, _StrataContext) throws -> Value {
@@ -26,6 +56,8 @@ final class ClassInfo: @unchecked Sendable {
     let className: String
     let isEmbedded: Bool
     private(set) var properties: [PropInfo] = []
+    /// `properties.count`.
+    let propertyCount: Int
     private(set) var objectSchema: ObjectSchema
     private var tagToIndex: [Int32: Int] = [:]
     private var keyPathIndex: [AnyKeyPath: Int] = [:]
@@ -33,17 +65,29 @@ final class ClassInfo: @unchecked Sendable {
     /// (faster than `Mirror` when adding objects).
     private var initialReaders: [Int: (ObjectBase) -> Any?] = [:]
     private(set) var nameToIndex: [String: Int] = [:]
+    /// True when every stored property is a single plain value (no links, mixed values or
+    /// collections): adding such an object is one row insert.
+    private(set) var isPlain = false
+    /// Per property: `PropInfo.encode` (without copying the property info in hot loops).
+    private(set) var encoders: [((Any, _StrataContext) throws -> Value)?] = []
     /// An instance built in tagging mode; used only under `globalLock`.
     let probe: ObjectBase
 
     /// The class info of `type`, built on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
+        // Class infos live as long as the process: the lock-free table holds unretained pointers.
+        if let p = known.find(UInt(bitPattern: ObjectIdentifier(type))) {
+            return Unmanaged<ClassInfo>.fromOpaque(UnsafeRawPointer(bitPattern: p)!).takeUnretainedValue()
+        }
         globalLock.lock(); defer { globalLock.unlock() }
         if let i = byType[ObjectIdentifier(type)] { return i }
         let i = ClassInfo(type)
         byType[ObjectIdentifier(type)] = i
+        _ = known.add(UInt(bitPattern: ObjectIdentifier(type)), Int(bitPattern: Unmanaged.passUnretained(i).toOpaque()))
         return i
     }
+    /// Type → class info (unretained) for the first classes, read without the lock.
+    private static let known = IdentityTable(capacity: 4096)
 
     private init(_ type: ObjectBase.Type) {
         guard type != Object.self && type != EmbeddedObject.self && type != ObjectBase.self else {
@@ -54,7 +98,9 @@ final class ClassInfo: @unchecked Sendable {
         self.isEmbedded = type is EmbeddedObject.Type
         let saved = probeTagCounter.value
         probeTagCounter.value = 1
+        probesBeingBuilt += 1
         let probe = type.init()
+        probesBeingBuilt -= 1
         probeTagCounter.value = saved
         probe._rlmIsProbe = true
         self.probe = probe
@@ -67,6 +113,7 @@ final class ClassInfo: @unchecked Sendable {
             }
         }
         collect(Mirror(reflecting: probe))
+        keyPathIdentity = IdentityTable(capacity: 4 * found.count + 16)
         var props: [PropInfo] = []
         let persistedNames = type.propertiesMapping()
         for (i, (swiftName, p)) in found.enumerated() {
@@ -86,6 +133,12 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        propertyCount = props.count
+        encoders = props.map(\.encode)
+        isPlain = props.allSatisfy { p in
+            p.schema.type == .linkingObjects
+                || (p.schema.collection == .single && p.schema.type != .object && p.schema.type != .mixed && p.encode != nil)
+        }
         objectSchema = ObjectSchema(className: className, properties: props.map(\.schema), isEmbedded: isEmbedded)
     }
 
@@ -96,25 +149,31 @@ final class ClassInfo: @unchecked Sendable {
         className = name
         isEmbedded = objectSchema.isEmbedded
         self.objectSchema = objectSchema
+        keyPathIdentity = IdentityTable(capacity: 16)
+        propertyCount = 0
         probe = DynamicObject()
         probe._rlmIsProbe = true
     }
 
     /// The property a `@Persisted` storage key path refers to.
+    @inline(__always)
     func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        // Key path literals are uniqued objects: the identity lookup avoids hashing the path.
-        let id = ObjectIdentifier(keyPath)
-        identityLock.lock()
-        if let i = keyPathIdentity[id] { identityLock.unlock(); return i }
-        identityLock.unlock()
+        // Key path literals are uniqued objects: a lock-free scan of the identities seen avoids
+        // hashing the path (and a lock) on every property access.
+        if let i = keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) { return i }
+        return slowPropertyIndexRegistering(keyPath)
+    }
+    @inline(never)
+    private func slowPropertyIndexRegistering<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
         let i = slowPropertyIndex(for: keyPath)
         identityLock.lock()
-        if keyPathIdentity.count < 4 * properties.count + 16 { keyPathIdentity[id] = i; keyPathRetained.append(keyPath) }
+        let id = UInt(bitPattern: ObjectIdentifier(keyPath))
+        if keyPathIdentity.find(id) == nil, keyPathIdentity.add(id, i) { keyPathRetained.append(keyPath) }
         identityLock.unlock()
         return i
     }
     private let identityLock = NSLock()
-    private var keyPathIdentity: [ObjectIdentifier: Int] = [:]
+    private let keyPathIdentity: IdentityTable
     /// Keeps the key paths of `keyPathIdentity` alive (their identities must stay unique).
     private var keyPathRetained: [AnyKeyPath] = []
 
@@ -170,8 +229,8 @@ open class ObjectBase: CustomStringConvertible {
     final var _rlmCore: RealmCore?
     final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index.
-    final var _rlmValues: [Int: Any] = [:]
-    final var _rlmIsProbe = false
+    final var _rlmValues = UnmanagedValues()
+    @usableFromInline final var _rlmIsProbe = false
     final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
@@ -214,8 +273,10 @@ open class ObjectBase: CustomStringConvertible {
 
     final func _rlmReadValue(_ index: Int) -> Value {
         let info = _rlmClassInfo, key = _rlmKey
-        return _rlmCore!.read { txn in
-            strataTry { try txn.value(info.className, key, info.properties[index].name) }
+        // The object keeps its core alive: no retain of the core (whose reference count is
+        // on a side table, as the coordinator references cores weakly) per read.
+        return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
+            core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
         }
     }
 
@@ -305,6 +366,41 @@ open class ObjectBase: CustomStringConvertible {
     /// The property names a key path of this class reads (`\Person.dog?.name` → "dog.name").
     public static func _propertyName(for keyPath: AnyKeyPath) -> String {
         ClassInfo.of(self).propertyNames(keyPath).joined(separator: ".")
+    }
+}
+
+/// The values of an unmanaged object by property index (an array: set in initialisers and
+/// read once when the object is added, so no hashing).
+struct UnmanagedValues: ExpressibleByDictionaryLiteral {
+    private var slots: [Any?] = []
+    /// Number of properties with a value.
+    private(set) var count = 0
+    init() {}
+    init(dictionaryLiteral elements: (Int, Any)...) { for (k, v) in elements { self[k] = v } }
+    var isEmpty: Bool { count == 0 }
+    /// Sets a value; the first value reserves room for `capacity` (the property count).
+    @inline(__always)
+    mutating func set(_ index: Int, _ value: Any, capacity: Int) {
+        if slots.isEmpty { slots = Array(repeating: nil, count: Swift.max(capacity, index + 1)) }
+        if index < slots.count {
+            if slots[index] == nil { count += 1 }
+            slots[index] = value
+        } else {
+            self[index] = value
+        }
+    }
+    subscript(index: Int) -> Any? {
+        get { index < slots.count ? slots[index] : nil }
+        set {
+            if index >= slots.count {
+                guard newValue != nil else { return }
+                slots.reserveCapacity(index + 1)
+                while slots.count <= index { slots.append(nil) }
+            }
+            let had = slots[index] != nil
+            slots[index] = newValue
+            count += (newValue != nil ? 1 : 0) - (had ? 1 : 0)
+        }
     }
 }
 

@@ -61,14 +61,46 @@ final class ObjectAdder {
         return out
     }
 
+    /// The class last checked against the schema by `add`, and for a class of plain values
+    /// (`ClassInfo.isPlain`) the property index of each column in the file's column order.
+    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?)?
+
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
         if isMine(o) { return o._rlmKey }
-        if let k = inProgress[ObjectIdentifier(o)] { return k }
+        if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
-        if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
-        guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
-            throw SchemaError.noSuchClass(info.className)
+        let plainColumns: [Int]?
+        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns } else {
+            if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
+            guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
+                throw SchemaError.noSuchClass(info.className)
+            }
+            var columns: [Int]? = nil
+            if info.isPlain {
+                let order = try txn.columnOrder(info.className).map { info.nameToIndex[$0] ?? -1 }
+                if !order.contains(-1) { columns = order }
+            }
+            plainColumns = columns
+            checkedClass = (info, columns)
+        }
+        if policy == .error, let plainColumns {
+            // Only plain values: one row in column order, inserted as the dynamic API's
+            // `insertRow` does (same checks: types, limits, primary-key uniqueness).
+            let ctx = self.ctx
+            let encoders = info.encoders
+            var row: [Value] = []
+            row.reserveCapacity(plainColumns.count)
+            if o._rlmValues.count == encoders.count {
+                for i in plainColumns { row.append(try encoders[i]!(o._rlmValues[i]!, ctx)) }
+            } else {
+                let values = unmanagedValues(o)
+                for i in plainColumns { row.append(try encoders[i]!(values[i], ctx)) }
+            }
+            let key = try txn.insertRow(info.className, row)
+            o._rlmCore = core; o._rlmKey = key
+            o._rlmValues = [:]
+            return key
         }
         let values = unmanagedValues(o)
         let key = try txn.create(info.className, values: try primitives(info, values), update: policy)

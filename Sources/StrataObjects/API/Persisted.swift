@@ -59,9 +59,11 @@ extension _Persistable where Self: _StrataValue {
         _PropertyShape(type: _strataType, collection: .single, optional: _strataOptional, objectType: _strataObjectType)
     }
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
-        let core = object._rlmCore!
         let v = object._rlmReadValue(index)
-        return _strataDecode(v, _StrataContext(core: core))
+        // Only links (and mixed values, which may hold one) need the realm to decode.
+        let t = _strataType
+        if t != .object && t != .mixed { return _strataDecode(v, _StrataContext(core: nil)) }
+        return _strataDecode(v, _StrataContext(core: object._rlmCore))
     }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Self) {
         object._rlmWriteSingle(index, value)
@@ -69,10 +71,16 @@ extension _Persistable where Self: _StrataValue {
 }
 
 let probeTagCounter = ThreadLocalInt()
+/// Schema probes being built (written under `ClassInfo.globalLock`): while 0, wrapper
+/// initialisers skip the thread-local counter. A plain, statically initialised global: only the
+/// thread building a probe must see its own increment; other threads seeing a stale value take
+/// the thread-local check, which is exact.
+nonisolated(unsafe) var probesBeingBuilt = 0
 
 /// The tag of the next `@Persisted` initialised while a schema probe is built (-1 otherwise).
 /// Not generic, so wrapper initialisers do not instantiate metadata.
 @usableFromInline func persistedNextTag() -> Int32 {
+    if probesBeingBuilt == 0 { return -1 }
     let c = probeTagCounter.value
     if c > 0 { probeTagCounter.value = c + 1; return Int32(c) }
     return -1
@@ -133,33 +141,54 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
     }
 
     /// Reads and writes through the enclosing object: memory when unmanaged, the realm when managed.
+    /// Inlinable, so an app's property accessors are specialized for their types (no generic
+    /// metadata lookups per access).
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
         get {
-            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
-            if object._rlmCore != nil {
+            let index = object._rlmPropertyIndex(storageKeyPath)
+            if object._rlmIsManaged {
                 return Value._strataGet(object, index)
             }
             if object._rlmIsProbe {
-                KeyPathRecorder.record(object._rlmClassInfo, index)
+                object._rlmRecordProbeRead(index)
                 return Value._strataProbeValue()
             }
-            if let v = object._rlmValues[index] { return v as! Value }
+            if let v = object._rlmUnmanagedValue(index) { return v as! Value }
             let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
-            object._rlmValues[index] = v
+            object._rlmSetUnmanagedValue(index, v)
             return v
         }
         set {
-            let index = object._rlmClassInfo.propertyIndex(for: storageKeyPath)
-            if object._rlmCore != nil {
+            let index = object._rlmPropertyIndex(storageKeyPath)
+            if object._rlmIsManaged {
                 Value._strataSet(object, index, newValue)
             } else {
-                object._rlmValues[index] = newValue
+                object._rlmSetUnmanagedValue(index, newValue)
             }
         }
+    }
+}
+
+extension ObjectBase {
+    /// The index of the property a `@Persisted` storage key path refers to.
+    @usableFromInline
+    final func _rlmPropertyIndex<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
+        _rlmClassInfo.propertyIndex(for: keyPath)
+    }
+    /// True when a realm manages the object.
+    @usableFromInline final var _rlmIsManaged: Bool { _rlmCore != nil }
+    /// A key-path probe read property `index` (schema discovery of key paths).
+    @usableFromInline final func _rlmRecordProbeRead(_ index: Int) { KeyPathRecorder.record(_rlmClassInfo, index) }
+    /// The value of property `index` of an unmanaged object, when set or read before.
+    @usableFromInline final func _rlmUnmanagedValue(_ index: Int) -> Any? { _rlmValues[index] }
+    /// Sets property `index` of an unmanaged object.
+    @usableFromInline final func _rlmSetUnmanagedValue(_ index: Int, _ value: Any) {
+        _rlmValues.set(index, value, capacity: _rlmClassInfo.propertyCount)
     }
 }
 

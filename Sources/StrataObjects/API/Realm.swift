@@ -301,7 +301,10 @@ public struct Realm: Equatable {
     /// The object with the primary key `key`, or nil.
     public func object<T: Object, K>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
         let name = core.coordinator.requireClass(type)
-        guard let v = anyToValue(key) else { strataProgrammerError("\(K.self) cannot be a primary key") }
+        // The common key types by their static type (no reflection on the generic value).
+        let fast: Value? = K.self == Int.self ? .int(Int64(unsafeBitCast(key, to: Int.self)))
+            : K.self == String.self ? .string(unsafeBitCast(key, to: String.self)) : nil
+        guard let v = fast ?? anyToValue(key) else { strataProgrammerError("\(K.self) cannot be a primary key") }
         let k: ObjKey? = core.read { txn in strataTry { try txn.find(name, primaryKey: v) } }
         return k.map { core.makeObject(type, key: $0) }
     }

@@ -129,6 +129,14 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
         var page: [ObjKey] = []
         var pageIndex = 0
         var position = 0
+        /// The class info set on each object (nil for dynamic objects, which bind by name).
+        private let info: ClassInfo?
+        private let realmCore: RealmCore
+        init(results: Results<Element>) {
+            self.results = results
+            realmCore = results.core.core
+            info = Element.self is DynamicObject.Type ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(Element.self)]
+        }
         public mutating func next() -> Element? {
             if pageIndex == page.count {
                 page = results.core.keys(from: position, count: 1024)
@@ -137,7 +145,10 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             }
             let k = page[pageIndex]
             pageIndex += 1; position += 1
-            return results.core.core.makeObject(Element.self, key: k, className: results.core.className)
+            guard let info else { return realmCore.makeObject(Element.self, key: k, className: results.core.className) }
+            let o = Element()
+            o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+            return o
         }
     }
     /// Iterates in pages of keys.
