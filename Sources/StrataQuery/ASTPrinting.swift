@@ -111,7 +111,7 @@ extension QueryValue: CustomStringConvertible {
         case .date(let t): return formatTimestamp(t)
         case .objectId(let o): return "oid(\(o.hex))"
         case .uuid(let u): return "uuid(\(u.uuidString.lowercased()))"
-        case .decimal(let d): return "decimal128(\(d.isNaN ? "NaN" : "\(d)"))"
+        case .decimal(let d): return "decimal128(\(d.stringValue))"
         case .object(let r): return r.description
         case .list(let items): return "{" + items.map(\.literal).joined(separator: ", ") + "}"
         }

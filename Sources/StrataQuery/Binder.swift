@@ -1,4 +1,6 @@
 import Foundation
+import StrataDecimal
+import StrataObjects
 
 extension ParsedQuery {
     /// Checks the query against `schema` for objects of `className`, substitutes `arguments`
@@ -315,9 +317,10 @@ struct Binder {
         switch (v, type) {
         case (.int(let i), .double?): return .double(Double(i))
         case (.int(let i), .float?): return .float(Float(i))
-        case (.int(let i), .decimal?): return .decimal(Decimal(i))
+        case (.int(let i), .decimal?): return .decimal(Decimal128(storage: DecimalValue(i)))
         case (.double(let d), .float?) where Double(Float(d)) == d: return .float(Float(d))
-        case (.double(let d), .decimal?) where d.isFinite && !Decimal(d).isNaN: return .decimal(Decimal(d))
+        // As realm-core converts a double for a decimal comparison: 15 significant digits.
+        case (.double(let d), .decimal?) where d.isFinite: return .decimal(Decimal128(floatLiteral: d))
         case (.string(let s), .data?): return .data(Array(s.utf8))
         default: return v
         }

@@ -1,4 +1,6 @@
 import Foundation
+import StrataDecimal
+import StrataObjects
 
 /// The reference evaluator: runs a `BoundQuery` over objects reached through a
 /// `QueryObjectAccess`. It defines the semantics the engine's fast paths must reproduce.
@@ -252,9 +254,9 @@ func reduceAggregate(_ op: QueryAggregate, _ values: [QueryValue], type: QueryPr
         let useDecimal = type == .decimal || numbers.contains { if case .decimal = $0 { return true } else { return false } }
         let allInts = numbers.allSatisfy { if case .int = $0 { return true } else { return false } }
         if useDecimal {
-            var total = Decimal(0)
+            var total: Decimal128 = 0
             for n in numbers { total += aggregateDecimal(n) }
-            return op == .sum ? .decimal(total) : .decimal(total / Decimal(numbers.count))
+            return op == .sum ? .decimal(total) : .decimal(total / Decimal128(number: numbers.count))
         }
         if op == .sum && allInts && (type == .int || type == .any) {
             var total: Int64 = 0
@@ -272,16 +274,16 @@ func aggregateDouble(_ v: QueryValue) -> Double {
     case .int(let i): return Double(i)
     case .double(let d): return d
     case .float(let f): return Double(f)
-    case .decimal(let d): return NSDecimalNumber(decimal: d).doubleValue
+    case .decimal(let d): return d.doubleValue
     default: return 0
     }
 }
 
-func aggregateDecimal(_ v: QueryValue) -> Decimal {
+func aggregateDecimal(_ v: QueryValue) -> Decimal128 {
     switch v {
-    case .int(let i): return Decimal(i)
-    case .double(let d): return d.isFinite ? Decimal(d) : .nan
-    case .float(let f): return f.isFinite ? Decimal(Double(f)) : .nan
+    case .int(let i): return Decimal128(storage: DecimalValue(i))
+    case .double(let d): return Decimal128(floatLiteral: d)
+    case .float(let f): return Decimal128(floatLiteral: Double(f))
     case .decimal(let d): return d
     default: return 0
     }

@@ -1,5 +1,6 @@
 import StrataStorage
 import Foundation
+import StrataObjects
 
 /// One lexical token of a query. Keywords are not distinguished from names here: the parser
 /// decides by context (so a property may be called `sort` or `limit`).
@@ -271,9 +272,7 @@ struct Lexer {
             }
             value = .uuid(u)
         default:
-            let lower = inner.lowercased()
-            if lower == "nan" || lower == "+nan" || lower == "-nan" { value = .decimal(.nan) }
-            else if let d = parseDecimal(inner) { value = .decimal(d) }
+            if let d = parseDecimal(inner) { value = .decimal(d) }
             else { throw .syntax(at: start, "invalid decimal128 '\(inner)'") }
         }
         return Token(kind: .literal(value), offset: start, text: text(from: start))
@@ -341,29 +340,10 @@ struct Lexer {
     }
 }
 
-/// Parses a decimal number with optional exponent into a Foundation `Decimal`.
-func parseDecimal(_ text: String) -> Decimal? {
-    let chars = Array(text)
-    guard !chars.isEmpty else { return nil }
-    // Validate the shape first: Decimal(string:) accepts prefixes of invalid input.
-    var k = 0
-    if chars[k] == "+" || chars[k] == "-" { k += 1 }
-    var sawDigit = false
-    while k < chars.count, chars[k].isASCII, chars[k].isNumber { k += 1; sawDigit = true }
-    if k < chars.count, chars[k] == "." {
-        k += 1
-        while k < chars.count, chars[k].isASCII, chars[k].isNumber { k += 1; sawDigit = true }
-    }
-    guard sawDigit else { return nil }
-    if k < chars.count, chars[k] == "e" || chars[k] == "E" {
-        k += 1
-        if k < chars.count, chars[k] == "+" || chars[k] == "-" { k += 1 }
-        var expDigits = 0
-        while k < chars.count, chars[k].isASCII, chars[k].isNumber { k += 1; expDigits += 1 }
-        guard expDigits > 0, expDigits <= 4 else { return nil }
-    }
-    guard k == chars.count else { return nil }
-    return Decimal(string: text, locale: Locale(identifier: "en_US_POSIX"))
+/// Parses the text of `decimal128(...)`: a decimal number with optional exponent, NaN or
+/// Inf/Infinity (rounded half-even to 34 digits).
+func parseDecimal(_ text: String) -> Decimal128? {
+    try? Decimal128(string: text)
 }
 
 // MARK: civil calendar (proleptic Gregorian, UTC), after Howard Hinnant's algorithms

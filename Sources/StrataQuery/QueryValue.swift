@@ -1,4 +1,5 @@
 import Foundation
+import StrataObjects
 
 /// A point in time with nanosecond precision, the way Realm stores dates: whole seconds since
 /// 1970-01-01 00:00:00 UTC plus a nanosecond part.
@@ -113,8 +114,8 @@ public enum QueryValue: Hashable, Sendable {
     case objectId(QueryObjectId)
     /// A UUID.
     case uuid(UUID)
-    /// A decimal number.
-    case decimal(Decimal)
+    /// A decimal number (IEEE 754 decimal128).
+    case decimal(Decimal128)
     /// An object.
     case object(QueryObjectRef)
     /// A list of values (arguments of `IN $0` only).

@@ -1,4 +1,6 @@
 import Foundation
+import StrataDecimal
+import StrataObjects
 
 // SORT, DISTINCT and LIMIT over a sequence of objects.
 //
@@ -75,12 +77,14 @@ enum DistinctKey: Hashable {
         case .double(let d): self = DistinctKey.number(d)
         case .float(let f): self = DistinctKey.number(Double(f))
         case .decimal(let d):
-            if !d.isNaN, let i = Int64(exactly: NSDecimalNumber(decimal: d).doubleValue), Decimal(i) == d {
+            // Equal numbers give equal keys: integers as int, decimals that are exactly a double
+            // as that double, others by their text without trailing zeros.
+            if let i = d.storage.int64Exactly {
                 self = .int(i)
-            } else if !d.isNaN, let dbl = Double("\(d)"), Decimal(dbl) == d {
+            } else if d.isFinite, case let dbl = d.doubleValue, dbl.isFinite, DecimalValue(dbl, significantDigits: 34) == d.storage {
                 self = DistinctKey.number(dbl)
             } else {
-                self = .decimal(d.isNaN ? "NaN" : "\(d)")
+                self = .decimal(d.storage.normalized.realmText)
             }
         case .string(let s): self = .string(Array(s.utf8))
         case .data(let d): self = .data(d)

@@ -1,4 +1,5 @@
 import Foundation
+import StrataDecimal
 
 // How query values compare, following Realm:
 // - numbers compare by value across int, float, double and decimal (NaN is unordered);
@@ -11,7 +12,7 @@ import Foundation
 enum Ordering3: Int { case less = -1, equal = 0, greater = 1 }
 
 private enum Number {
-    case int(Int64), double(Double), decimal(Decimal)
+    case int(Int64), double(Double), decimal(DecimalValue)
 }
 
 private func number(_ v: QueryValue) -> Number? {
@@ -19,7 +20,7 @@ private func number(_ v: QueryValue) -> Number? {
     case .int(let i): return .int(i)
     case .double(let d): return .double(d)
     case .float(let f): return .double(Double(f))
-    case .decimal(let d): return .decimal(d)
+    case .decimal(let d): return .decimal(d.storage)
     default: return nil
     }
 }
@@ -40,24 +41,13 @@ private func compare(_ i: Int64, _ d: Double) -> Ordering3? {
     return frac > 0 ? .less : (frac < 0 ? .greater : .equal)
 }
 
-/// A decimal for an int, finite double or non-NaN decimal; nil when the value has no decimal
-/// form (NaN, infinities, doubles beyond Foundation.Decimal's range).
-private func decimalOf(_ n: Number) -> Decimal? {
+/// A decimal for an int (exactly), a double (as realm-core converts one for a decimal
+/// comparison: 15 significant digits; infinities stay infinite) or a decimal; nil for NaN.
+private func decimalOf(_ n: Number) -> DecimalValue? {
     switch n {
-    case .int(let i): return Decimal(i)
-    case .double(let d):
-        guard d.isFinite else { return nil }
-        let dec = Decimal(d)
-        return dec.isNaN ? nil : dec
+    case .int(let i): return DecimalValue(i)
+    case .double(let d): return d.isNaN ? nil : DecimalValue(d, significantDigits: 15)
     case .decimal(let d): return d.isNaN ? nil : d
-    }
-}
-
-private func doubleOf(_ n: Number) -> Double {
-    switch n {
-    case .int(let i): return Double(i)
-    case .double(let d): return d
-    case .decimal(let d): return d.isNaN ? .nan : NSDecimalNumber(decimal: d).doubleValue
     }
 }
 
@@ -68,11 +58,9 @@ private func compareNumbers(_ a: Number, _ b: Number) -> Ordering3? {
     case (.int(let x), .double(let y)): return compare(x, y)
     case (.double(let x), .int(let y)): return compare(y, x).map { Ordering3(rawValue: -$0.rawValue)! }
     default:
-        // One side is a decimal. Compare as decimals when both have a decimal form, otherwise
-        // (infinities, doubles outside Decimal's range) as doubles.
-        if let x = decimalOf(a), let y = decimalOf(b) { return order(x, y) }
-        let x = doubleOf(a), y = doubleOf(b)
-        return x.isNaN || y.isNaN ? nil : order(x, y)
+        // One side is a decimal: compare as decimals (every double has a decimal128 form).
+        guard let x = decimalOf(a), let y = decimalOf(b), let c = x.numericCompare(y) else { return nil }
+        return c < 0 ? .less : (c == 0 ? .equal : .greater)
     }
 }
 

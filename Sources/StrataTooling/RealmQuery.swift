@@ -1,4 +1,5 @@
 import Foundation
+import StrataObjects
 import StrataQuery
 import StrataRealm
 
@@ -240,30 +241,10 @@ final class RealmQueryAccess: QueryObjectAccess {
         }
     }
 
+    /// A Realm decimal as the query layer's `Decimal128`: the same IEEE 754 decimal128 value
+    /// (every value, NaN and ±Inf included).
     static func decimal(_ d: RealmDecimal128) -> QueryValue {
         if d.isNull { return .null }
-        let text = d.description
-        if text.lowercased().contains("nan") { return .decimal(.nan) }
-        if let x = RealmDecimalText.foundationDecimal(text) { return .decimal(x) }
-        guard let approx = Double(text) else { return .decimal(.nan) }
-        if approx != 0 { return .double(approx) }
-        // Non-zero but below Double's range: keep its sign and order.
-        return .double(text.hasPrefix("-") ? -Double.leastNonzeroMagnitude : Double.leastNonzeroMagnitude)
-    }
-}
-
-/// Realm's decimal text (`Decimal128::to_string()`) as a Foundation `Decimal`, when it fits
-/// exactly (Foundation keeps 38 digits and exponents -128...127; realm-core's 34 digits always
-/// fit, its exponents -6176...6111 do not).
-package enum RealmDecimalText {
-    package static func foundationDecimal(_ text: String) -> Decimal? {
-        let mantissa = text.uppercased().split(separator: "E").first ?? ""
-        if mantissa.allSatisfy({ "+-.0".contains($0) }) { return 0 }
-        guard let x = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !x.isNaN, !x.isZero,
-              let orig = Double(text), orig.isFinite, orig != 0 else { return nil }
-        // Decimal(string:) saturates out-of-range exponents: accept only a value that reads back
-        // as the same number.
-        guard let back = Double(NSDecimalNumber(decimal: x).stringValue) else { return nil }
-        return abs(back - orig) <= abs(orig) * 1e-12 ? x : nil
+        return .decimal(Decimal128(storage: d.decimalValue))
     }
 }

@@ -680,7 +680,7 @@ enum SchemaInference {
 
 /// The import's value conversion: `ValueParser`'s, refusing what it would otherwise change
 /// without a word: numbers beyond a Float/Double (`1e400`) or that underflow to zero, decimals
-/// with more significant digits than a Decimal128 holds (34), dates that do not exist
+/// with more significant digits than a Decimal128 holds (34) or beyond its range (`1e7000`), dates that do not exist
 /// (`2020-02-30`, hour 25) or lie outside what a date stores (1677-09-21 to 2262-04-11).
 enum StrictValue {
     static let decimalDigits = 34
@@ -700,6 +700,10 @@ enum StrictValue {
             let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
             if digits.count > decimalDigits {
                 throw InputError("'\(trimmed.prefix(50))' has \(digits.count) significant digits for \(what); a Decimal128 holds \(decimalDigits) (round it first)")
+            }
+            // Beyond 10^6145 a decimal128 is infinite, below 10^-6176 zero: refused, not changed.
+            if case .decimal(let d) = value {
+                try checkFloating(trimmed, isInfinite: d.isInfinite, isZero: d.isZero, typeName: "a Decimal128", what: what)
             }
         case (.date, .date(let d)):
             try checkDate(trimmed, d, what: what)

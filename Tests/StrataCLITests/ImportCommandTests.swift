@@ -38,6 +38,8 @@ final class ImportCommandTests: CLITestCase {
             ("\"f\": 1e39", ["beyond the range of a Float", "f (float)"]),
             ("\"dec\": \"12345678901234567890123456789012345678901\"", ["41 significant digits", "34", "dec"]),
             ("\"dec\": 1.2345678901234567890123456789012345", ["35 significant digits", "dec"]),
+            ("\"dec\": \"1e7000\"", ["'1e7000'", "beyond the range of a Decimal128", "dec"]),
+            ("\"dec\": \"-5e-7000\"", ["too small for a Decimal128", "dec"]),
             ("\"any\": 1e400", ["beyond the range", "any"]),
             ("\"any\": {\"$date\": \"2019-02-29\"}", ["28 days", "any"]),
         ]

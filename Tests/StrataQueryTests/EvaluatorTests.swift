@@ -544,7 +544,7 @@ final class EvaluatorTests: XCTestCase {
         XCTAssertFalse(queryTest(.int(Int64.max), .equal, .double(9_223_372_036_854_775_807.0), []), "no rounding of large ints")
         XCTAssertTrue(queryTest(.int(2), .less, .double(2.5), []))
         XCTAssertTrue(queryTest(.int(-3), .less, .double(-2.5), []))
-        XCTAssertTrue(queryTest(.float(1.5), .equal, .decimal(Decimal(string: "1.5")!), []))
+        XCTAssertTrue(queryTest(.float(1.5), .equal, .decimal("1.5"), []))
         XCTAssertTrue(queryTest(.decimal(100), .less, .double(.infinity), []))
         XCTAssertTrue(queryTest(.decimal(100), .less, .double(1e300), []), "beyond Decimal's range")
         XCTAssertTrue(queryTest(.decimal(-100), .less, .double(Double.leastNonzeroMagnitude), []))

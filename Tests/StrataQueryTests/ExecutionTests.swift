@@ -165,7 +165,7 @@ final class ExecutionTests: XCTestCase {
         XCTAssertEqual(try e.aggregate(.sum, property: "weight", className: "Person"), .double(weights.reduce(0, +)))
         XCTAssertEqual(try e.aggregate(.max, property: "weight", className: "Person"), .float(Float(weights.max()!)))
         let prices = world.people.compactMap(\.price)
-        XCTAssertEqual(try e.aggregate(.sum, property: "price", className: "Person"), .decimal(prices.reduce(0, +)))
+        XCTAssertEqual(try e.aggregate(.sum, property: "price", className: "Person"), .decimal(Decimal128(prices.reduce(0, +))))
         XCTAssertEqual(try e.aggregate(.count, property: "score", className: "Person"), .int(Int64(world.people.filter { $0.score != nil }.count)))
         XCTAssertEqual(try r.aggregate(.min, of: "born", in: "Person", where: "age > 90"),
                        .date(QueryTimestamp(seconds: world.people.filter { $0.age > 90 }.map(\.born).min()!)))

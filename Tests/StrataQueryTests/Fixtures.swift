@@ -1,5 +1,6 @@
 import Foundation
 @testable import StrataQuery
+import StrataObjects
 
 /// A small deterministic PRNG (SplitMix64) so every random test is reproducible.
 struct SeededRNG: RandomNumberGenerator {
@@ -235,7 +236,7 @@ extension World {
                 "height": .value(.double(p.height)),
                 "born": .value(.date(QueryTimestamp(seconds: p.born))),
                 "active": .value(.bool(p.active)),
-                "balance": .value(.decimal(p.balance)),
+                "balance": .value(.decimal(Decimal128(p.balance))),
                 "nick": .value(nick),
                 "tags": .values(p.tags.map { .string($0) }),
                 "scores": .values(p.scores.map { .int(Int64($0)) }),

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import StrataQuery
+import StrataObjects
 
 /// The parser, binder and evaluator never trap: every input ends in a result or a QueryError.
 /// Generated syntax trees survive printing and parsing unchanged.
@@ -143,7 +144,7 @@ final class FuzzTests: XCTestCase {
                                                 nanoseconds: Int64(int(0...999_999_999))))
             case 8: return .objectId(QueryObjectId(bytes: (0..<12).map { _ in UInt8(int(0...255)) })!)
             case 9: return .uuid(UUID())
-            default: return .decimal(Decimal(int(-100_000...100_000)) / 100)
+            default: return .decimal(Decimal128(number: int(-100_000...100_000)) / 100)
             }
         }
 

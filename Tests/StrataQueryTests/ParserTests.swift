@@ -95,8 +95,8 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(p("a == uuid(137DECC8-B300-4954-A233-F89909F4FD89)"),
                        cmp(kp("a"), .equal, .constant(.uuid(UUID(uuidString: "137DECC8-B300-4954-A233-F89909F4FD89")!))))
         XCTAssertEqual(p(#"a == B64"aGVsbG8=""#), cmp(kp("a"), .equal, .constant(.data(Array("hello".utf8)))))
-        XCTAssertEqual(p("a == decimal128(12.50)"), cmp(kp("a"), .equal, .constant(.decimal(Decimal(string: "12.5")!))))
-        XCTAssertEqual(p("a == decimal128(-1e3)"), cmp(kp("a"), .equal, .constant(.decimal(Decimal(-1000)))))
+        XCTAssertEqual(p("a == decimal128(12.50)"), cmp(kp("a"), .equal, .constant(.decimal("12.5"))))
+        XCTAssertEqual(p("a == decimal128(-1e3)"), cmp(kp("a"), .equal, .constant(.decimal(-1000))))
     }
 
     func testDates() {

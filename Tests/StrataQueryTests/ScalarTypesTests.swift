@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import StrataQuery
+import StrataObjects
 
 /// Every scalar type through parse → bind → evaluate, on a one-class store.
 final class ScalarTypesTests: XCTestCase {
@@ -28,7 +29,7 @@ final class ScalarTypesTests: XCTestCase {
             row["oid"] = .value(.objectId(oids[i]))
             row["u"] = .value(.uuid(uuids[i]))
             row["m"] = .value(mixed[i])
-            row["dec"] = .value(.decimal(Decimal(i) / 4))
+            row["dec"] = .value(.decimal(Decimal128(number: i) / 4))
             let date = QueryValue.date(QueryTimestamp(seconds: 1_704_103_200 + Int64(i) * 86_400, nanoseconds: Int64(i)))
             row["d"] = .value(i == 2 ? .null : date)
             row["s"] = .value(.string(strings[i]))

@@ -91,7 +91,7 @@ extension QueryValue {
         case .date(let d): self = .date(QueryTimestamp(storing: d))
         case .objectId(let o): self = QueryObjectId(bytes: o.bytes).map { .objectId($0) } ?? .null
         case .uuid(let u): self = .uuid(u)
-        case .decimal(let d): self = .decimal(d.value)
+        case .decimal(let d): self = .decimal(d)
         case .object(let l): self = .object(QueryObjectRef(className: l.className, key: l.key))
         }
     }
@@ -109,7 +109,7 @@ extension QueryValue {
         case .date(let t): return .date(t.date)
         case .objectId(let o): return ObjectId(bytes: o.bytes).map { .objectId($0) }
         case .uuid(let u): return .uuid(u)
-        case .decimal(let d): return .decimal(Decimal128(d))
+        case .decimal(let d): return .decimal(d)
         case .object(let r): return .object(ObjectLink(className: r.className, key: r.key))
         case .list: return nil
         }
@@ -130,7 +130,7 @@ extension ObjectLink: QueryArgumentConvertible {
 extension ObjectId: QueryArgumentConvertible {
     package var queryArgument: QueryValue { QueryObjectId(bytes: bytes).map { .objectId($0) } ?? .null }
 }
-extension Decimal128: QueryArgumentConvertible { package var queryArgument: QueryValue { .decimal(value) } }
+extension Decimal128: QueryArgumentConvertible { package var queryArgument: QueryValue { .decimal(self) } }
 
 package enum QueryArguments {
     /// Converts Swift values to query arguments: integers of every width, Double, Float,
@@ -171,7 +171,7 @@ package enum QueryArguments {
         case let v as Data: return .data(Array(v))
         case let v as [UInt8]: return .data(v)
         case let v as UUID: return .uuid(v)
-        case let v as Decimal: return .decimal(v)
+        case let v as Decimal: return .decimal(Decimal128(v))
         default: break
         }
         let mirror = Mirror(reflecting: a)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Strata
 import StrataRealm
+import StrataDecimal
 import StrataStorage
 import StrataTooling
 
@@ -282,12 +283,9 @@ final class RealmConverter {
             guard let id = UUID(uuidString: u.description) else { throw CLIError("invalid UUID \(u)", code: ExitCode32.badFile) }
             return .uuid(id)
         case let .decimal128(d):
-            // Strata's Decimal128 holds Foundation's Decimal (38 digits, exponent -128...127).
-            if d.description.lowercased().contains("nan") { return .decimal(Decimal128(.nan)) }
-            guard let x = RealmDecimalText.foundationDecimal(d.description) else {
-                throw Unstorable(reason: "Decimal128 outside the range of Strata's Decimal128 (Foundation Decimal)", detail: d.description)
-            }
-            return .decimal(Decimal128(x))
+            // The same IEEE 754 decimal128 (every value, NaN and ±Inf included), bit for bit
+            // apart from a NaN's payload.
+            return .decimal(Decimal128(storage: d.decimalValue))
         case let .link(cls, k):
             guard let key = keys[cls]?[k] else { return .null }
             return .object(ObjectLink(className: cls, key: key))
