@@ -9,6 +9,7 @@ final class PScoreDog: Object {
     @Persisted var tags: List<String>
     @Persisted var labels: MutableSet<String>
     @Persisted var visits: MutableSet<Date>
+    @Persisted var maybe: List<Int?>
 }
 
 /// Issue 15: `Results` of primitive values (`Results<Int>`, `Results<String>`, `Results<Date>`)
@@ -28,6 +29,7 @@ final class PrimitiveResultsCompatTests: XCTestCase {
         dog.tags.append(objectsIn: ["beta", "Zeta", "alpha", "Émile"])
         dog.labels.insert("apple"); dog.labels.insert("Banana"); dog.labels.insert("avocado")
         for d in [3000.0, 1000.0, 2000.0] { dog.visits.insert(Date(timeIntervalSince1970: d)) }
+        dog.maybe.append(objectsIn: [3, nil, 1])
         try realm.write { realm.add(dog) }
     }
 
@@ -73,6 +75,18 @@ final class PrimitiveResultsCompatTests: XCTestCase {
         // Filter then sort, and sort results of values.
         XCTAssertEqual(Array(dog.scores.filter("self > 1").sorted()), [2, 3, 4, 5])
         XCTAssertEqual(Array(dog.labels.filter("self != 'Banana'").sorted(ascending: false)), ["avocado", "apple"])
+    }
+
+    func testOptionalValuesAndTypeWithoutContext() throws {
+        XCTAssertEqual(Array(dog.maybe.filter("self == nil")), [nil])
+        XCTAssertEqual(Array(dog.maybe.filter("self != nil")), [3, 1])
+        XCTAssertEqual(Array(dog.maybe.sorted()), [nil, 1, 3])
+        XCTAssertEqual(Array(dog.maybe.sorted(ascending: false)), [3, 1, nil])
+        // As in RealmSwift, sorted() on a list of values is live Results, not an array.
+        let s = dog.scores.sorted()
+        XCTAssertTrue(type(of: s) == Results<Int>.self)
+        let plain: [Int] = dog.scores.sorted()   // Swift's own sorted() where an array is wanted
+        XCTAssertEqual(plain, [1, 2, 3, 4, 5])
     }
 
     func testDistinct() throws {

@@ -89,10 +89,21 @@ extension RealmCollection where Element: Comparable {
     /// The values sorted (RealmSwift's `sorted(ascending:)` on collections of values), as live
     /// `Results`: stable, by the query layer's ordering (numbers by value, strings by code
     /// point, dates by time).
-    public func sorted(ascending: Bool = true) -> Results<Element> {
+    public func sorted(ascending: Bool = true) -> Results<Element> { _strataValueResults.sortedValues(ascending: ascending) }
+}
+
+extension RealmCollection where Element: _QueryOptional, Element.Wrapped: Comparable {
+    /// The optional values sorted, nils first when ascending (last when descending), as live
+    /// `Results` (RealmSwift's `sorted(ascending:)` on collections of optional values).
+    public func sorted(ascending: Bool = true) -> Results<Element> { _strataValueResults.sortedValues(ascending: ascending) }
+}
+
+extension Results {
+    /// Results of values with a SORT on `self` appended.
+    func sortedValues(ascending: Bool) -> Results<Element> {
         do {
-            return try _strataValueResults.appendingValueQuery("TRUEPREDICATE SORT(self \(ascending ? "ASC" : "DESC"))", [],
-                                                               description: ascending ? "sorted()" : "sorted(ascending: false)")
+            return try appendingValueQuery("TRUEPREDICATE SORT(self \(ascending ? "ASC" : "DESC"))", [],
+                                           description: ascending ? "sorted()" : "sorted(ascending: false)")
         } catch {
             preconditionFailure("Strata: cannot sort \(Element.self) values: \(error)")
         }
