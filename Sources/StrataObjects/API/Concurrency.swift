@@ -266,7 +266,13 @@ extension Results {
     /// any realm of the same file (another actor's, a thread's).
     public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
                                   _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Results<Element>>) -> Void) async -> NotificationToken {
-        core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, actor: actor) { change in
+        if valueCore != nil {
+            return core.core.addCollectionObserver(ValueResultsSource(results: self), keyPaths: nil, actor: actor) { change in
+                nonisolated(unsafe) let c = change
+                actor.assumeIsolated { a in block(a, c) }
+            }
+        }
+        return core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, actor: actor) { change in
             nonisolated(unsafe) let c = change
             actor.assumeIsolated { a in block(a, c) }
         }

@@ -689,13 +689,13 @@ enum CollectionDiff {
     }
 }
 
-struct ResultsSource<T: ObjectBase>: CollectionSource {
+struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
     let results: Results<T>
     var collection: Results<T> { results }
     var uniqueElements: Bool { true }
     var resultsCore: ResultsCore? { results.core }
     func elements(_ txn: DBTransaction) throws -> [Value] {
-        let c = results.className
+        let c = results.core.className
         return try results.core.evaluate(txn).map { .object(ObjectLink(className: c, key: $0)) }
     }
     func rebound(to core: RealmCore) -> ResultsSource<T> { ResultsSource(results: results.rebound(to: core)) }

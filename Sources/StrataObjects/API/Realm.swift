@@ -282,7 +282,7 @@ public struct Realm: Equatable {
         }
     }
     /// Deletes the objects of `results`.
-    public func delete<T>(_ results: Results<T>) {
+    public func delete<T: ObjectBase>(_ results: Results<T>) {
         let keys = results.objectKeys
         let c = results.className
         core.write { txn, _ in try txn.delete(c, keys: keys) }

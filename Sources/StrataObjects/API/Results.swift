@@ -1,7 +1,9 @@
 import Foundation
 
-/// Evaluates a `Results` pipeline and caches the keys per realm generation.
-final class ResultsCore {
+/// Evaluates a `Results` pipeline and caches the keys per realm generation. Results of
+/// primitive values use the subclass `ValueResultsCore` (which overrides nothing: the object
+/// path's calls stay direct).
+class ResultsCore {
     let core: RealmCore
     let className: String
     let base: ResultsBase
@@ -67,19 +69,139 @@ final class ResultsCore {
     }
 }
 
-/// The objects of a class, lazily evaluated and live (RealmSwift's `Results`): nothing is read
-/// until used, and reads reflect the realm's current version (after `refresh()` or a commit).
+/// The objects of a class, or the primitive values of a list or set, lazily evaluated and live
+/// (RealmSwift's `Results`): nothing is read until used, and reads reflect the realm's current
+/// version (after `refresh()` or a commit).
 ///
-/// Without stages, `count` is O(1) and positional access O(log n); iteration pages through
-/// the class. The query module adds `filter`, `where`, `sorted` and `distinct` as stages
-/// (`appending(_:)`).
-public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
+/// Results of objects: without stages, `count` is O(1) and positional access O(log n);
+/// iteration pages through the class. The query module adds `filter`, `where`, `sorted` and
+/// `distinct` as stages (`appending(_:)`).
+///
+/// Results of values (`Results<Int>`, `Results<String>`, …) come from `filter`, `sorted(ascending:)`
+/// and `distinct()` on a `List` or `MutableSet` of values: each read evaluates the source
+/// collection at the realm's current version (cached until the next change).
+public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     let core: ResultsCore
 
     init(core: RealmCore, className: String, base: ResultsBase, stages: [any ResultsStage]) {
         self.core = ResultsCore(core: core, className: className, base: base, stages: stages)
     }
+    init(valueCore: ValueResultsCore) { self.core = valueCore }
 
+    /// The core of results of values (nil for results of objects).
+    @inline(__always) var valueCore: ValueResultsCore? { core as? ValueResultsCore }
+    /// `Element` as the object class it is in results of objects.
+    @inline(__always) static var objectType: ObjectBase.Type { unsafeBitCast(Element.self, to: ObjectBase.Type.self) }
+    /// An object of results of objects as `Element`.
+    @inline(__always) static func element(_ o: ObjectBase) -> Element { unsafeBitCast(o, to: Element.self) }
+
+    /// The realm of the results.
+    public var realm: Realm? { Realm(core: core.core) }
+    /// True for results of a frozen realm.
+    public var isFrozen: Bool { core.core.isFrozen }
+    /// Results of objects are never invalidated (they re-evaluate on the realm's current
+    /// version); results of values are once the object owning their list or set is deleted.
+    public var isInvalidated: Bool { valueCore?.isInvalidated ?? false }
+
+    func rebound(to other: RealmCore) -> Results<Element> {
+        if let v = valueCore { return Results(valueCore: v.rebound(to: other)) }
+        return Results(core: other, className: core.className, base: core.base, stages: core.stages)
+    }
+
+    // MARK: collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    /// Number of elements (O(1) for objects without stages).
+    public var count: Int { valueCore?.valueCount() ?? core.count() }
+    /// True when there are no elements.
+    public var isEmpty: Bool { count == 0 }
+    public func index(after i: Int) -> Int { i + 1 }
+    public func index(before i: Int) -> Int { i - 1 }
+
+    /// The element at `position` (traps when out of bounds).
+    public subscript(position: Int) -> Element {
+        if let v = valueCore { return v.element(at: position) }
+        return Self.element(core.core.makeObject(Self.objectType, key: core.key(at: position), className: core.className))
+    }
+    /// The first element, or nil.
+    public var first: Element? { isEmpty ? nil : self[0] }
+    /// The last element, or nil.
+    public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
+
+    /// Iterates objects in pages of keys (1024 at a time), values over one evaluation.
+    public struct Iterator: IteratorProtocol {
+        let results: Results<Element>
+        var page: [ObjKey] = []
+        var pageIndex = 0
+        var position = 0
+        /// The class info set on each object (nil for dynamic objects, which bind by name).
+        private let info: ClassInfo?
+        private let realmCore: RealmCore
+        /// For results of values: the values, evaluated when iteration starts.
+        private var values: IndexingIterator<[Element]>?
+        init(results: Results<Element>) {
+            self.results = results
+            realmCore = results.core.core
+            if let v = results.valueCore {
+                values = v.elements().makeIterator(); info = nil
+                return
+            }
+            info = Element.self is DynamicObject.Type ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(Element.self)]
+        }
+        public mutating func next() -> Element? {
+            if values != nil { return values!.next() }
+            if pageIndex == page.count {
+                page = results.core.keys(from: position, count: 1024)
+                pageIndex = 0
+                if page.isEmpty { return nil }
+            }
+            let k = page[pageIndex]
+            pageIndex += 1; position += 1
+            guard let info else { return Results.element(realmCore.makeObject(Results.objectType, key: k, className: results.core.className)) }
+            let o = Results.objectType.init()
+            o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+            return Results.element(o)
+        }
+    }
+    /// Iterates in pages of keys (objects) or over one evaluation (values).
+    public func makeIterator() -> Iterator { Iterator(results: self) }
+
+    /// The position of `object` in the results (of the first equal value for results of values).
+    public func index(of object: Element) -> Int? {
+        if let v = valueCore { return v.elements().firstIndex(of: object) }
+        let o = unsafeBitCast(object, to: ObjectBase.self)
+        guard o._rlmCore?.coordinator === core.core.coordinator else { return nil }
+        return core.keys().firstIndex(of: o._rlmKey)
+    }
+
+    // MARK: freezing, notifications
+
+    /// Results on a frozen snapshot of the current version (shareable across threads).
+    public func freeze() -> Results<Element> { rebound(to: core.core.frozenCore()) }
+    /// Live results on the current thread's realm (nil for results of values whose owning
+    /// object was deleted).
+    public func thaw() -> Results<Element>? {
+        let live = rebound(to: core.core.coordinator.core(for: .currentThread()))
+        return live.isInvalidated ? nil : live
+    }
+
+    /// Calls `block` with `.initial` and after each commit that changes the results, with the
+    /// deleted, inserted and modified indexes (correct for filtered and sorted stages).
+    /// `keyPaths` restricts which property changes count as modifications (objects only).
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        if valueCore != nil { return core.core.addCollectionObserver(ValueResultsSource(results: self), keyPaths: nil, queue: queue, block) }
+        return core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, queue: queue, block)
+    }
+
+    public var description: String {
+        if let v = valueCore { return "Results<\(Element.self)>" + v.stagesDescription }
+        return "Results<\(core.className)>" + (core.stages.isEmpty ? "" : "[" + core.stages.map(\.stageDescription).joined(separator: ", ") + "]")
+    }
+}
+
+extension Results where Element: ObjectBase {
     /// The class of the objects.
     public var className: String { core.className }
     /// The stages after the base (query module extension point).
@@ -92,73 +214,8 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
     public var objectKeys: [ObjKey] { core.keys() }
     /// Runs `body` with the realm's current transaction (aggregates and scans of the query module).
     public func withTransaction<R>(_ body: (DBTransaction) throws -> R) rethrows -> R { try core.core.readThrowing(body) }
-    /// The realm of the results.
-    public var realm: Realm? { Realm(core: core.core) }
     /// The schema of the class.
     public var objectSchema: ObjectSchema { core.core.coordinator.db.schema[className]! }
-    /// True for results of a frozen realm.
-    public var isFrozen: Bool { core.core.isFrozen }
-    /// Results are never invalidated (they re-evaluate on the realm's current version).
-    public var isInvalidated: Bool { false }
-
-    func rebound(to other: RealmCore) -> Results<Element> {
-        Results(core: other, className: core.className, base: core.base, stages: core.stages)
-    }
-
-    // MARK: collection
-
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { core.count() }
-    /// Number of objects (O(1) without stages).
-    public var count: Int { core.count() }
-    /// True when there are no objects.
-    public var isEmpty: Bool { core.count() == 0 }
-    public func index(after i: Int) -> Int { i + 1 }
-    public func index(before i: Int) -> Int { i - 1 }
-
-    /// The object at `position` (traps when out of bounds).
-    public subscript(position: Int) -> Element { core.core.makeObject(Element.self, key: core.key(at: position), className: core.className) }
-    /// The first object, or nil.
-    public var first: Element? { isEmpty ? nil : self[0] }
-    /// The last object, or nil.
-    public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
-
-    /// Iterates in pages of keys (1024 at a time).
-    public struct Iterator: IteratorProtocol {
-        let results: Results<Element>
-        var page: [ObjKey] = []
-        var pageIndex = 0
-        var position = 0
-        /// The class info set on each object (nil for dynamic objects, which bind by name).
-        private let info: ClassInfo?
-        private let realmCore: RealmCore
-        init(results: Results<Element>) {
-            self.results = results
-            realmCore = results.core.core
-            info = Element.self is DynamicObject.Type ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(Element.self)]
-        }
-        public mutating func next() -> Element? {
-            if pageIndex == page.count {
-                page = results.core.keys(from: position, count: 1024)
-                pageIndex = 0
-                if page.isEmpty { return nil }
-            }
-            let k = page[pageIndex]
-            pageIndex += 1; position += 1
-            guard let info else { return realmCore.makeObject(Element.self, key: k, className: results.core.className) }
-            let o = Element()
-            o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
-            return o
-        }
-    }
-    /// Iterates in pages of keys.
-    public func makeIterator() -> Iterator { Iterator(results: self) }
-
-    /// The position of `object` in the results.
-    public func index(of object: Element) -> Int? {
-        guard object._rlmCore?.coordinator === core.core.coordinator else { return nil }
-        return core.keys().firstIndex(of: object._rlmKey)
-    }
 
     // MARK: aggregates
 
@@ -217,24 +274,5 @@ public struct Results<Element: ObjectBase>: RandomAccessCollection, CustomString
             case .decimal(let d): s += d.doubleValue; default: break }
         }
         return T(s / Double(vs.count))
-    }
-
-    // MARK: freezing, notifications
-
-    /// Results on a frozen snapshot of the current version (shareable across threads).
-    public func freeze() -> Results<Element> { rebound(to: core.core.frozenCore()) }
-    /// Live results on the current thread's realm.
-    public func thaw() -> Results<Element>? { rebound(to: core.core.coordinator.core(for: .currentThread())) }
-
-    /// Calls `block` with `.initial` and after each commit that changes the results, with the
-    /// deleted, inserted and modified indexes (correct for filtered and sorted stages).
-    /// `keyPaths` restricts which property changes count as modifications.
-    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
-                        _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
-        core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, queue: queue, block)
-    }
-
-    public var description: String {
-        "Results<\(className)>" + (stages.isEmpty ? "" : "[" + stages.map(\.stageDescription).joined(separator: ", ") + "]")
     }
 }

@@ -60,9 +60,11 @@ extension Object: ThreadConfined {
 
 extension Results: ThreadConfined {
     public func _strataHandover() -> (_Handover, UInt64) {
-        (_Handover(className: className, key: 0, base: core.base, stages: core.stages, property: nil), core.core.read { $0.version })
+        if let v = valueCore { return valueHandover(v) }
+        return (_Handover(className: core.className, key: 0, base: core.base, stages: core.stages, property: nil), core.core.read { $0.version })
     }
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Results<Element>? {
+        if let resolve = h.anyResolver { return resolve(ctx) as? Results<Element> }
         let core = ctx.core!
         return Results(core: core, className: h.className, base: h.base ?? .all, stages: h.stages)
     }

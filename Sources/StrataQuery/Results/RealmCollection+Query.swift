@@ -12,6 +12,10 @@ extension RealmCollection where Element: ObjectBase {
             preconditionFailure("Strata: invalid query '\(predicateFormat)': \(error)")
         }
     }
+    /// `filter(_:_:)` that throws a `QueryError` for an invalid query.
+    public func filter(checked predicateFormat: String, _ args: Any...) throws -> Results<Element> {
+        try _strataResults.filter(checked: predicateFormat, arguments: args)
+    }
     /// The objects for which the typed predicate holds.
     public func `where`(_ isIncluded: (Query<Element>) -> Query<Bool>) -> Results<Element> { _strataResults.where(isIncluded) }
     /// Sorted by a key path (`"age"`, `"owner.name"`).

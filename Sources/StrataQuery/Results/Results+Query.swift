@@ -48,7 +48,7 @@ public struct SortDescriptor: Hashable, Sendable, ExpressibleByStringLiteral {
 
 // MARK: Results
 
-extension Results {
+extension Results where Element: ObjectBase {
     /// Parses and binds a query for this class against the realm's schema.
     package func compileQuery(_ text: String, _ arguments: [Any]) throws -> BoundQuery {
         let schema = withTransaction { QuerySchema($0.schema) }
