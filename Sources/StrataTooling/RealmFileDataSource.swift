@@ -1,4 +1,5 @@
 import Foundation
+import StrataQuery
 import StrataRealm
 
 /// A ``BrowserDataSource`` over a `.realm` file written by realm-core, read through
@@ -122,7 +123,7 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     /// query layer's value order), a list, set, map or backlinks by its number of items
     /// (`@count`), and a link by the target's primary key when it has one.
     private func resultRows(_ className: String, filter: String?, sort: SortSpec?) throws -> [Int] {
-        let cacheKey = "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+        let cacheKey = filterCacheKey(className, filter, sort)
         if let cached = resultCache[cacheKey] { return cached }
         let c = try realmClass(className)
         var query = isEmpty(filter) ? "TRUEPREDICATE" : filter!
@@ -130,9 +131,17 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
             query += " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
         }
         let rows = try queries.rows(className: className, query: query)
-        if resultCache.count > 8 { resultCache = [:] }
-        resultCache[cacheKey] = rows
+        remember(cacheKey, rows)
         return rows
+    }
+
+    private func filterCacheKey(_ className: String, _ filter: String?, _ sort: SortSpec?) -> String {
+        "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+    }
+
+    private func remember(_ key: String, _ rows: [Int]) {
+        if resultCache.count > 8 { resultCache = [:] }
+        resultCache[key] = rows
     }
 
     /// The key path `s` sorts a column by.
@@ -149,6 +158,53 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
             return "\(p.name).\(pk)"
         }
         return p.name
+    }
+
+    /// Runs the filter on a thread of its own (the query runner is shared, its reads are
+    /// locked); Esc cancels it through the evaluator's `QueryCancellation`. The rows found are
+    /// kept by ``finishFilter(_:)`` when the snapshot is still the one they were read from.
+    package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter)
+        if let cached = resultCache[filterCacheKey(className, filter, nil)] {
+            job.finish(.success(RowCount(cached.count)))
+            finished()
+            return job
+        }
+        let cancellation = QueryCancellation()
+        job.whenCancelled { cancellation.cancel() }
+        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
+        let runner = queries
+        let query = isEmpty(filter) ? "TRUEPREDICATE" : filter
+        let thread = Thread {
+            do {
+                let rows = try runner.rows(className: className, query: query, cancellation: cancellation)
+                job.finish(.success(RowCount(rows.count)), payload: RealmFilterRows(runner: runner, rows: rows))
+            } catch {
+                job.finish(.failure(error))
+            }
+            finished()
+        }
+        thread.name = "strata browser filter"
+        thread.start()
+        return job
+    }
+
+    package func finishFilter(_ job: FilterJob) throws -> RowCount {
+        if job.isCancelled { throw BrowserError("the filter was cancelled") }
+        guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
+        let count = try result.get()
+        guard let found = payload as? RealmFilterRows else { return count }
+        // Read from a snapshot since reloaded: count again on the one shown.
+        guard found.runner === queries else { return try self.count(className: job.className, filter: job.filter) }
+        remember(filterCacheKey(job.className, job.filter, nil), found.rows)
+        return count
+    }
+
+    /// Filters still running (cancelled on reload and when the data source goes away).
+    private var filterJobs: [FilterJob] = []
+
+    deinit {
+        for job in filterJobs { job.cancel() }
     }
 
     package func count(className: String, filter: String?) throws -> RowCount {
@@ -353,6 +409,8 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         notified = false
         watchLock.unlock()
         indexClasses()
+        for job in filterJobs { job.cancel() }
+        filterJobs = []
         queries = RealmQueryRunner(realm: fresh)
         resultCache = [:]
     }
@@ -447,4 +505,10 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         if let e = error as? BrowserError { return e }
         return BrowserError(String(describing: error))
     }
+}
+
+/// The rows a background filter found and the query runner (snapshot) it read them from.
+private struct RealmFilterRows {
+    let runner: RealmQueryRunner
+    let rows: [Int]
 }

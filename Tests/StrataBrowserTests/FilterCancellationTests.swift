@@ -1,5 +1,6 @@
 import XCTest
 @testable import StrataBrowser
+import StrataQuery
 import StrataTooling
 
 /// A filter runs off the UI thread: the screen keeps drawing, keys other than Esc wait, Esc
@@ -49,5 +50,34 @@ final class FilterCancellationTests: XCTestCase {
         let cancelled = harness.database.startFilter(className: "Event", filter: "user.dogs.owners.events.kind == 'view'", finished: {})
         cancelled.cancel()
         XCTAssertThrowsError(try harness.database.finishFilter(cancelled))
+    }
+
+    /// The same on a real `.realm` file: the filter runs on another thread, its rows are kept for
+    /// `rows`, and a cancelled one throws (issue 14).
+    func testARealmFileRunsFiltersOnAnotherThreadAndCancels() throws {
+        let source = try RealmFileDataSource(path: RealmFileBrowserTests.allTypes)
+        let done = expectation(description: "filter finished")
+        let filter = "value > 35"
+        let job = source.startFilter(className: "LinkTarget", filter: filter, finished: { done.fulfill() })
+        wait(for: [done], timeout: 600)
+        XCTAssertEqual(try source.finishFilter(job), try source.count(className: "LinkTarget", filter: filter))
+        XCTAssertEqual(try source.rows(className: "LinkTarget", filter: filter, sort: nil, range: 0..<1).first?.values.first, .string("t4"))
+        let stopped = expectation(description: "cancelled filter ended")
+        let cancelled = source.startFilter(className: "LinkTarget", filter: "value > 1", finished: { stopped.fulfill() })
+        cancelled.cancel()
+        XCTAssertThrowsError(try source.finishFilter(cancelled))
+        wait(for: [stopped], timeout: 600)
+        XCTAssertThrowsError(try source.finishFilter(cancelled))
+    }
+
+    /// The evaluator stops a Realm query through its cancellation hook.
+    func testACancelledRealmQueryStops() throws {
+        let runner = RealmQueryRunner(realm: try RealmFileDataSource(path: RealmFileBrowserTests.allTypes).realm)
+        let cancellation = QueryCancellation()
+        XCTAssertFalse(try runner.rows(className: "LinkTarget", query: "value > 1", cancellation: cancellation).isEmpty)
+        cancellation.cancel()
+        XCTAssertThrowsError(try runner.rows(className: "LinkTarget", query: "value > 1", cancellation: cancellation)) { error in
+            XCTAssertTrue((error as? BrowserError)?.message.contains("cancelled") ?? false, "\(error)")
+        }
     }
 }
