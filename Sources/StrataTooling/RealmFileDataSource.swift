@@ -121,12 +121,20 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     /// The rows (positions in key order) of a class after filter and sort, by the query layer:
     /// the filter is RQL, and `s` sorts a value column as `SORT(property ASC|DESC)` does (the
     /// query layer's value order), a list, set, map or backlinks by its number of items
-    /// (`@count`), and a link by the target's primary key when it has one.
+    /// (`@count`), and a link by the target's primary key when it has one, else (as on a Strata
+    /// file) by the target's object key.
     private func resultRows(_ className: String, filter: String?, sort: SortSpec?) throws -> [Int] {
         let cacheKey = filterCacheKey(className, filter, sort)
         if let cached = resultCache[cacheKey] { return cached }
         let c = try realmClass(className)
         var query = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        if let sort, linksWithoutPrimaryKey(c, sort.property) {
+            // By the target's object key, as on a Strata file (RQL has no key path to it).
+            let rows = try queries.rows(try resultRows(className, filter: filter, sort: nil), sortedByLinkKey: sort.property,
+                                        in: className, ascending: sort.ascending)
+            remember(cacheKey, rows)
+            return rows
+        }
         if let sort {
             query += " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
         }
@@ -151,13 +159,15 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         }
         guard let p = c.properties.first(where: { $0.name == property }) else { throw BrowserError("no property '\(property)' to sort by") }
         if p.collection != nil { return "\(p.name).@count" }
-        if p.type == .link {
-            guard let target = p.targetClass.flatMap({ classByName[$0] }), let pk = target.primaryKey else {
-                throw BrowserError("\(c.name).\(p.name) links to objects without a primary key; sort by one of their properties with a query, e.g. SORT(\(p.name).someProperty ASC)")
-            }
-            return "\(p.name).\(pk)"
-        }
+        if p.type == .link, let pk = p.targetClass.flatMap({ classByName[$0] })?.primaryKey { return "\(p.name).\(pk)" }
         return p.name
+    }
+
+    /// Whether `property` of `c` is a to-one link to a class without a primary key (sorted by
+    /// the target's object key).
+    private func linksWithoutPrimaryKey(_ c: RealmClass, _ property: String) -> Bool {
+        guard let p = c.properties.first(where: { $0.name == property }), p.collection == nil, p.type == .link else { return false }
+        return p.targetClass.flatMap { classByName[$0] }?.primaryKey == nil
     }
 
     /// Runs the filter on a thread of its own (the query runner is shared, its reads are

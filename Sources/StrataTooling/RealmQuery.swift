@@ -14,7 +14,7 @@ package final class RealmQueryRunner: @unchecked Sendable {
     /// Classes and internal tables by name, with their query schema.
     package let querySchema: QuerySchema
     /// Columns, keys and key → row maps read so far, shared by every run (from any thread).
-    private let cache: RealmQueryCache
+    fileprivate let cache: RealmQueryCache
 
     package init(realm: RealmFile) {
         self.realm = realm
@@ -82,6 +82,27 @@ package final class RealmQueryRunner: @unchecked Sendable {
         }
         if let failure = access.failure { throw RealmFileDataSource.browserError(failure) }
         return result.map(\.row)
+    }
+}
+
+extension RealmQueryRunner {
+    /// `rows` (positions of `className`) ordered by the object key of the object their to-one
+    /// link `property` points at, as the browser sorts a link column on a Strata file: null
+    /// links first when ascending, ties in the order given.
+    package func rows(_ rows: [Int], sortedByLinkKey property: String, in className: String, ascending: Bool) throws -> [Int] {
+        guard let cls = cache.classIndex[className], let column = try cache.column(cls, property) else {
+            throw BrowserError("no property '\(property)' to sort by")
+        }
+        let keyed = rows.enumerated().map { index, row -> (key: Int64?, index: Int, row: Int) in
+            guard row < column.count, case let .link(_, key) = column[row] else { return (nil, index, row) }
+            return (key, index, row)
+        }
+        return keyed.sorted { a, b in
+            if a.key == b.key { return a.index < b.index }
+            guard let x = a.key else { return ascending }
+            guard let y = b.key else { return !ascending }
+            return (x < y) == ascending
+        }.map(\.row)
     }
 }
 
