@@ -175,7 +175,40 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     /// kept by ``finishFilter(_:)`` when the snapshot is still the one they were read from.
     package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
         let job = FilterJob(className: className, filter: filter)
-        if let cached = resultCache[filterCacheKey(className, filter, nil)] {
+        let query = isEmpty(filter) ? "TRUEPREDICATE" : filter
+        return start(job, cacheKey: filterCacheKey(className, job.filterOrNil, nil), finished: finished) { runner, cancellation in
+            try runner.rows(className: className, query: query, cancellation: cancellation)
+        }
+    }
+
+    /// Sorts (after the filter, if any) on a thread of its own, as ``startFilter(className:filter:finished:)``.
+    package func startSort(className: String, filter: String?, sort: SortSpec, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter ?? "", sort: sort)
+        let filterQuery = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        let work: @Sendable (RealmQueryRunner, QueryCancellation) throws -> [Int]
+        do {
+            let c = try realmClass(className)
+            if linksWithoutPrimaryKey(c, sort.property) {
+                work = { runner, cancellation in
+                    try runner.rows(try runner.rows(className: className, query: filterQuery, cancellation: cancellation),
+                                    sortedByLinkKey: sort.property, in: className, ascending: sort.ascending)
+                }
+            } else {
+                let query = filterQuery + " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
+                work = { runner, cancellation in try runner.rows(className: className, query: query, cancellation: cancellation) }
+            }
+        } catch {
+            job.finish(.failure(error))
+            finished()
+            return job
+        }
+        return start(job, cacheKey: filterCacheKey(className, job.filterOrNil, sort), finished: finished, work)
+    }
+
+    /// Runs `work` for `job` on a thread of its own (answered at once from the cache).
+    private func start(_ job: FilterJob, cacheKey: String, finished: @escaping @Sendable () -> Void,
+                       _ work: @escaping @Sendable (RealmQueryRunner, QueryCancellation) throws -> [Int]) -> FilterJob {
+        if let cached = resultCache[cacheKey] {
             job.finish(.success(RowCount(cached.count)))
             finished()
             return job
@@ -184,29 +217,31 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         job.whenCancelled { cancellation.cancel() }
         filterJobs = filterJobs.filter { !$0.isFinished } + [job]
         let runner = queries
-        let query = isEmpty(filter) ? "TRUEPREDICATE" : filter
         let thread = Thread {
             do {
-                let rows = try runner.rows(className: className, query: query, cancellation: cancellation)
-                job.finish(.success(RowCount(rows.count)), payload: RealmFilterRows(runner: runner, rows: rows))
+                let rows = try work(runner, cancellation)
+                job.finish(.success(RowCount(rows.count)), payload: RealmFilterRows(runner: runner, cacheKey: cacheKey, rows: rows))
             } catch {
                 job.finish(.failure(error))
             }
             finished()
         }
-        thread.name = "strata browser filter"
+        thread.name = job.sort == nil ? "strata browser filter" : "strata browser sort"
         thread.start()
         return job
     }
 
     package func finishFilter(_ job: FilterJob) throws -> RowCount {
-        if job.isCancelled { throw BrowserError("the filter was cancelled") }
+        if job.isCancelled { throw BrowserError(job.sort == nil ? "the filter was cancelled" : "the sort was cancelled") }
         guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
         let count = try result.get()
         guard let found = payload as? RealmFilterRows else { return count }
-        // Read from a snapshot since reloaded: count again on the one shown.
-        guard found.runner === queries else { return try self.count(className: job.className, filter: job.filter) }
-        remember(filterCacheKey(job.className, job.filter, nil), found.rows)
+        // Read from a snapshot since reloaded: count (and sort) again on the one shown.
+        guard found.runner === queries else {
+            if let sort = job.sort { _ = try rows(className: job.className, filter: job.filterOrNil, sort: sort, range: 0..<0) }
+            return try self.count(className: job.className, filter: job.filterOrNil)
+        }
+        remember(found.cacheKey, found.rows)
         return count
     }
 
@@ -520,5 +555,6 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
 /// The rows a background filter found and the query runner (snapshot) it read them from.
 private struct RealmFilterRows {
     let runner: RealmQueryRunner
+    let cacheKey: String
     let rows: [Int]
 }

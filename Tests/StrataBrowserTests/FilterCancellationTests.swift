@@ -80,4 +80,63 @@ final class FilterCancellationTests: XCTestCase {
             XCTAssertTrue((error as? BrowserError)?.message.contains("cancelled") ?? false, "\(error)")
         }
     }
+
+    /// `s` runs as a background job too: the status line says so, Esc cancels and keeps the
+    /// previous order (issue 14).
+    func testARunningSortShowsProgressAndEscCancelsIt() {
+        let harness = Harness()
+        harness.source.holdFilters = true
+        harness.app.filterGraceSeconds = 0
+        harness.press("s")
+        XCTAssertTrue(harness.lines[22].contains("sorting Person by"), harness.lines[22])
+        XCTAssertTrue(harness.lines[22].contains("Esc cancels"), harness.lines[22])
+        harness.press("Esc")
+        XCTAssertTrue(harness.source.heldFilters.first?.isCancelled ?? false)
+        XCTAssertTrue(harness.lines[22].contains("sort cancelled"), harness.lines[22])
+        harness.source.releaseHeldFilters()
+        harness.app.processChanges()
+        XCTAssertFalse(harness.lines.joined().contains("▲"), "a cancelled sort is dropped")
+        harness.source.holdFilters = false
+        harness.app.filterGraceSeconds = 600
+        harness.press("s")
+        XCTAssertTrue(harness.lines.joined().contains("▲"), harness.lines.joined(separator: "\n"))
+    }
+
+    /// On a Realm file the sort runs on another thread; its rows are the order `rows` gives
+    /// without a job, and a cancelled sort throws.
+    func testARealmFileSortsOnAnotherThreadAndCancels() throws {
+        let source = try RealmFileDataSource(path: RealmFileBrowserTests.allTypes)
+        let sort = SortSpec(property: "noPkLink", ascending: false)
+        let done = expectation(description: "sort finished")
+        let job = source.startSort(className: "AllTypes", filter: "_id > 2", sort: sort, finished: { done.fulfill() })
+        wait(for: [done], timeout: 600)
+        XCTAssertEqual(try source.finishFilter(job), try source.count(className: "AllTypes", filter: "_id > 2"))
+        let fresh = try RealmFileDataSource(path: RealmFileBrowserTests.allTypes)
+        XCTAssertEqual(try source.rows(className: "AllTypes", filter: "_id > 2", sort: sort, range: 0..<100).map(\.ref),
+                       try fresh.rows(className: "AllTypes", filter: "_id > 2", sort: sort, range: 0..<100).map(\.ref))
+        let stopped = expectation(description: "cancelled sort ended")
+        let cancelled = source.startSort(className: "LinkTarget", filter: nil, sort: SortSpec(property: "value", ascending: true), finished: { stopped.fulfill() })
+        cancelled.cancel()
+        XCTAssertThrowsError(try source.finishFilter(cancelled))
+        wait(for: [stopped], timeout: 600)
+        XCTAssertThrowsError(try source.finishFilter(cancelled))
+    }
+
+    /// The browser on a Realm file applies a sort when its job finishes.
+    func testTheBrowserAppliesARealmSortWhenItFinishes() throws {
+        let source = try RealmFileDataSource(path: RealmFileBrowserTests.allTypes)
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 200, rows: 30), environment: [:], clock: { Date(timeIntervalSince1970: 0) })
+        app.filterGraceSeconds = 0
+        for name in ["l", "s"] { app.handle(try XCTUnwrap(Key(name: name))) }
+        // Still running, or applied already when it finished within the (zero) grace time.
+        if let job = app.filterJob {
+            XCTAssertNotNil(job.sort)
+            XCTAssertTrue(job.wait(seconds: 600))
+            app.processChanges()
+        }
+        XCTAssertNil(app.filterJob)
+        let text = app.frame().textLines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("sorted by"), text)
+        XCTAssertTrue(text.contains("▲"), text)
+    }
 }
