@@ -13,7 +13,7 @@ extension BrowserApp {
 
     /// `s`: sort by the column under the cursor; again reverses. The cursor stays on its object.
     func toggleSort() {
-        guard case .table(var table)? = levels.last, case .objects(let className) = table.source,
+        guard case .table(let table)? = levels.last, case .objects(let className) = table.source,
               table.columns.indices.contains(table.cursorColumn) else {
             show("s sorts class tables; lists keep their order")
             return
@@ -22,11 +22,24 @@ extension BrowserApp {
         let newSort: SortSpec? = table.sort?.property == column
             ? SortSpec(property: column, ascending: !(table.sort?.ascending ?? true))
             : SortSpec(property: column, ascending: true)
-        let cursorObject = table.row(at: table.cursorRow)?.ref
+        sortCursorObject = table.row(at: table.cursorRow)?.ref
+        // The order is computed off the UI thread like a filter (``FilterJob``): Esc cancels it.
+        let wake = filterWake
+        let job = dataSource.startSort(className: className, filter: table.filter, sort: newSort!, finished: { wake?() })
+        filterJob = job
+        if job.wait(seconds: filterGraceSeconds) { pollFilter() }
+    }
+
+    /// Switches the table to a finished sort job's order, the cursor staying on its object; an
+    /// error keeps the previous order.
+    private func applySortResult(_ job: FilterJob) {
+        let cursorObject = sortCursorObject
+        sortCursorObject = nil
+        guard let sort = job.sort, case .table(var table)? = levels.last, case .objects(let className) = table.source,
+              className == job.className else { return }
         do {
-            // Validate the sort before switching: an error keeps the previous order.
-            _ = try dataSource.rows(className: className, filter: table.filter, sort: newSort, range: 0..<0)
-            if let cursorObject, let position = try dataSource.position(of: cursorObject, filter: table.filter, sort: newSort) {
+            _ = try dataSource.finishFilter(job)
+            if let cursorObject, let position = try dataSource.position(of: cursorObject, filter: table.filter, sort: sort) {
                 table.cursorRow = position
                 table.topRow = max(0, position - dataLayout.visibleTableRows / 2)
             }
@@ -34,11 +47,11 @@ extension BrowserApp {
             show(Self.describe(error), error: true)
             return
         }
-        table.sort = newSort
+        table.sort = sort
         table.window = nil
         table.clampCursor(visibleRows: dataLayout.visibleTableRows)
         levels[levels.count - 1] = .table(table)
-        show("sorted by \(column) \(newSort!.ascending ? "ascending" : "descending")")
+        show("sorted by \(sort.property) \(sort.ascending ? "ascending" : "descending")")
     }
 
     /// Whether edits are allowed; shows why not.
@@ -194,7 +207,11 @@ extension BrowserApp {
     package func pollFilter() -> Bool {
         guard let job = filterJob, job.isFinished else { return false }
         filterJob = nil
-        applyFilterResult(job.filter, className: job.className) { try dataSource.finishFilter(job) }
+        if job.sort != nil {
+            applySortResult(job)
+        } else {
+            applyFilterResult(job.filter, className: job.className) { try dataSource.finishFilter(job) }
+        }
         return true
     }
 
@@ -203,7 +220,12 @@ extension BrowserApp {
         guard let job = filterJob else { return }
         job.cancel()
         filterJob = nil
-        show("filter cancelled: \(job.filter)")
+        if let sort = job.sort {
+            sortCursorObject = nil
+            show("sort cancelled: \(sort.property)")
+        } else {
+            show("filter cancelled: \(job.filter)")
+        }
     }
 
     private func applyFilterResult(_ filter: String?, className: String, _ count: () throws -> RowCount) {

@@ -101,7 +101,8 @@ extension BrowserApp {
             return
         }
         if let filterJob {
-            buffer.write("filtering \(filterJob.className): \(filterJob.filter) …  Esc cancels", x: rect.x, y: rect.y, width: rect.width,
+            let doing = filterJob.sort.map { "sorting \(filterJob.className) by \($0.property)" } ?? "filtering \(filterJob.className): \(filterJob.filter)"
+            buffer.write("\(doing) …  Esc cancels", x: rect.x, y: rect.y, width: rect.width,
                          style: theme.message)
             return
         }

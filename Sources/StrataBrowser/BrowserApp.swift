@@ -30,6 +30,8 @@ package final class BrowserApp {
     var prompt: Prompt?
     /// A filter running off the UI thread; while it runs only Esc / Ctrl-C (cancel) and resize act.
     var filterJob: FilterJob?
+    /// The object the cursor was on when a sort started (kept under the cursor when it is applied).
+    var sortCursorObject: ObjectRef?
     /// How long Enter waits for a filter before showing "filtering…" and returning to the loop.
     package var filterGraceSeconds = 0.15
     /// Wakes the run loop when a background filter or a wait for the write lock finishes (set

@@ -39,6 +39,24 @@ package struct QueryEvaluator<Access: QueryObjectAccess> {
         return applyOrdering(query.ordering, to: matched)
     }
 
+    /// ``run(_:over:)`` that can be stopped from another thread: `cancellation` is checked every
+    /// 256 objects and before ordering, and a cancelled run throws `QueryError.cancelled`.
+    package func run<S: Sequence>(_ query: BoundQuery, over objects: S, cancellation: QueryCancellation?) throws -> [Access.Object]
+        where S.Element == Access.Object {
+        guard let cancellation else { return run(query, over: objects) }
+        var matched: [Access.Object] = []
+        var seen = 0
+        for object in objects {
+            if seen & 255 == 0 { try cancellation.check() }
+            seen &+= 1
+            if matches(object, query.predicate) { matched.append(object) }
+        }
+        try cancellation.check()
+        let ordered = applyOrdering(query.ordering, to: matched)
+        try cancellation.check()
+        return ordered
+    }
+
     /// Evaluates a single-valued key path on an object (used for sorting and distinct).
     package func value(of path: BoundKeyPath, on object: Access.Object) -> QueryValue {
         values(path, root: object, variables: [:]).first ?? .null

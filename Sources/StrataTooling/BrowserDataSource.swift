@@ -35,6 +35,9 @@ package protocol BrowserDataSource: AnyObject {
     /// any thread) when the job has its result. Until ``finishFilter(_:)`` the caller may keep
     /// using the data source (it reads its own snapshot). The default counts at once.
     func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob
+    /// Starts ordering `className` (filtered by `filter`) by `sort`, as ``startFilter(className:filter:finished:)``
+    /// starts a filter; ``finishFilter(_:)`` takes its result (the count). The default sorts at once.
+    func startSort(className: String, filter: String?, sort: SortSpec, finished: @escaping @Sendable () -> Void) -> FilterJob
     /// Takes a finished job's result into the data source (so later `count`/`rows` calls with
     /// the same filter are answered from it) and returns the count; throws the query's error,
     /// or when the job was cancelled.

@@ -91,13 +91,25 @@ package class BackgroundJob<Value>: @unchecked Sendable {
 ///
 /// Created by ``BrowserDataSource/startFilter(className:filter:finished:)``, handed back to
 /// ``BrowserDataSource/finishFilter(_:)``; ``cancel()`` makes ``finishFilter(_:)`` throw.
+///
+/// A sort (`s`) is the same kind of job with ``sort`` set, started by
+/// ``BrowserDataSource/startSort(className:filter:sort:finished:)``: it orders the class
+/// (filtered by ``filter`` when that is not empty) and counts it.
 package final class FilterJob: BackgroundJob<RowCount>, @unchecked Sendable {
     package let className: String
     package let filter: String
+    /// The order a sort job computes (nil for a filter).
+    package let sort: SortSpec?
 
-    package init(className: String, filter: String) {
+    package init(className: String, filter: String, sort: SortSpec? = nil) {
         self.className = className
         self.filter = filter
+        self.sort = sort
+    }
+
+    /// The job's filter as `count`/`rows` take it (nil when empty).
+    package var filterOrNil: String? {
+        filter.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : filter
     }
 }
 
@@ -106,6 +118,18 @@ extension BrowserDataSource {
     package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
         let job = FilterJob(className: className, filter: filter)
         job.finish(Result { try count(className: className, filter: filter) })
+        finished()
+        return job
+    }
+
+    /// Default for data sources without background work: sorts at once on the caller's thread
+    /// (the sorted rows are kept by the data source's own cache, if it has one).
+    package func startSort(className: String, filter: String?, sort: SortSpec, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter ?? "", sort: sort)
+        job.finish(Result {
+            _ = try rows(className: className, filter: job.filterOrNil, sort: sort, range: 0..<0)
+            return try count(className: className, filter: job.filterOrNil)
+        })
         finished()
         return job
     }

@@ -43,6 +43,6 @@ package struct CommandReport {
     }
 }
 
-/// The read-only reports of `strata info`, `schema`, `space` and `check`, for both kinds of
+/// The read-only reports of `strata info`, `schema`, `space`, `check` and `query`, for both kinds of
 /// file (one file per report: FileReports+Info.swift, …).
 package enum FileReports {}

@@ -1,4 +1,5 @@
 import Foundation
+import StrataQuery
 import StrataRealm
 
 /// A ``BrowserDataSource`` over a `.realm` file written by realm-core, read through
@@ -120,19 +121,35 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     /// The rows (positions in key order) of a class after filter and sort, by the query layer:
     /// the filter is RQL, and `s` sorts a value column as `SORT(property ASC|DESC)` does (the
     /// query layer's value order), a list, set, map or backlinks by its number of items
-    /// (`@count`), and a link by the target's primary key when it has one.
+    /// (`@count`), and a link by the target's primary key when it has one, else (as on a Strata
+    /// file) by the target's object key.
     private func resultRows(_ className: String, filter: String?, sort: SortSpec?) throws -> [Int] {
-        let cacheKey = "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+        let cacheKey = filterCacheKey(className, filter, sort)
         if let cached = resultCache[cacheKey] { return cached }
         let c = try realmClass(className)
         var query = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        if let sort, linksWithoutPrimaryKey(c, sort.property) {
+            // By the target's object key, as on a Strata file (RQL has no key path to it).
+            let rows = try queries.rows(try resultRows(className, filter: filter, sort: nil), sortedByLinkKey: sort.property,
+                                        in: className, ascending: sort.ascending)
+            remember(cacheKey, rows)
+            return rows
+        }
         if let sort {
             query += " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
         }
         let rows = try queries.rows(className: className, query: query)
-        if resultCache.count > 8 { resultCache = [:] }
-        resultCache[cacheKey] = rows
+        remember(cacheKey, rows)
         return rows
+    }
+
+    private func filterCacheKey(_ className: String, _ filter: String?, _ sort: SortSpec?) -> String {
+        "\(className)\u{0}\(filter ?? "")\u{0}\(sort.map { "\($0.property)\($0.ascending)" } ?? "")"
+    }
+
+    private func remember(_ key: String, _ rows: [Int]) {
+        if resultCache.count > 8 { resultCache = [:] }
+        resultCache[key] = rows
     }
 
     /// The key path `s` sorts a column by.
@@ -142,13 +159,97 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         }
         guard let p = c.properties.first(where: { $0.name == property }) else { throw BrowserError("no property '\(property)' to sort by") }
         if p.collection != nil { return "\(p.name).@count" }
-        if p.type == .link {
-            guard let target = p.targetClass.flatMap({ classByName[$0] }), let pk = target.primaryKey else {
-                throw BrowserError("\(c.name).\(p.name) links to objects without a primary key; sort by one of their properties with a query, e.g. SORT(\(p.name).someProperty ASC)")
-            }
-            return "\(p.name).\(pk)"
-        }
+        if p.type == .link, let pk = p.targetClass.flatMap({ classByName[$0] })?.primaryKey { return "\(p.name).\(pk)" }
         return p.name
+    }
+
+    /// Whether `property` of `c` is a to-one link to a class without a primary key (sorted by
+    /// the target's object key).
+    private func linksWithoutPrimaryKey(_ c: RealmClass, _ property: String) -> Bool {
+        guard let p = c.properties.first(where: { $0.name == property }), p.collection == nil, p.type == .link else { return false }
+        return p.targetClass.flatMap { classByName[$0] }?.primaryKey == nil
+    }
+
+    /// Runs the filter on a thread of its own (the query runner is shared, its reads are
+    /// locked); Esc cancels it through the evaluator's `QueryCancellation`. The rows found are
+    /// kept by ``finishFilter(_:)`` when the snapshot is still the one they were read from.
+    package func startFilter(className: String, filter: String, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter)
+        let query = isEmpty(filter) ? "TRUEPREDICATE" : filter
+        return start(job, cacheKey: filterCacheKey(className, job.filterOrNil, nil), finished: finished) { runner, cancellation in
+            try runner.rows(className: className, query: query, cancellation: cancellation)
+        }
+    }
+
+    /// Sorts (after the filter, if any) on a thread of its own, as ``startFilter(className:filter:finished:)``.
+    package func startSort(className: String, filter: String?, sort: SortSpec, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        let job = FilterJob(className: className, filter: filter ?? "", sort: sort)
+        let filterQuery = isEmpty(filter) ? "TRUEPREDICATE" : filter!
+        let work: @Sendable (RealmQueryRunner, QueryCancellation) throws -> [Int]
+        do {
+            let c = try realmClass(className)
+            if linksWithoutPrimaryKey(c, sort.property) {
+                work = { runner, cancellation in
+                    try runner.rows(try runner.rows(className: className, query: filterQuery, cancellation: cancellation),
+                                    sortedByLinkKey: sort.property, in: className, ascending: sort.ascending)
+                }
+            } else {
+                let query = filterQuery + " SORT(\(try sortPath(c, sort.property)) \(sort.ascending ? "ASC" : "DESC"))"
+                work = { runner, cancellation in try runner.rows(className: className, query: query, cancellation: cancellation) }
+            }
+        } catch {
+            job.finish(.failure(error))
+            finished()
+            return job
+        }
+        return start(job, cacheKey: filterCacheKey(className, job.filterOrNil, sort), finished: finished, work)
+    }
+
+    /// Runs `work` for `job` on a thread of its own (answered at once from the cache).
+    private func start(_ job: FilterJob, cacheKey: String, finished: @escaping @Sendable () -> Void,
+                       _ work: @escaping @Sendable (RealmQueryRunner, QueryCancellation) throws -> [Int]) -> FilterJob {
+        if let cached = resultCache[cacheKey] {
+            job.finish(.success(RowCount(cached.count)))
+            finished()
+            return job
+        }
+        let cancellation = QueryCancellation()
+        job.whenCancelled { cancellation.cancel() }
+        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
+        let runner = queries
+        let thread = Thread {
+            do {
+                let rows = try work(runner, cancellation)
+                job.finish(.success(RowCount(rows.count)), payload: RealmFilterRows(runner: runner, cacheKey: cacheKey, rows: rows))
+            } catch {
+                job.finish(.failure(error))
+            }
+            finished()
+        }
+        thread.name = job.sort == nil ? "strata browser filter" : "strata browser sort"
+        thread.start()
+        return job
+    }
+
+    package func finishFilter(_ job: FilterJob) throws -> RowCount {
+        if job.isCancelled { throw BrowserError(job.sort == nil ? "the filter was cancelled" : "the sort was cancelled") }
+        guard let (result, payload) = job.result else { throw BrowserError("the filter has not finished yet") }
+        let count = try result.get()
+        guard let found = payload as? RealmFilterRows else { return count }
+        // Read from a snapshot since reloaded: count (and sort) again on the one shown.
+        guard found.runner === queries else {
+            if let sort = job.sort { _ = try rows(className: job.className, filter: job.filterOrNil, sort: sort, range: 0..<0) }
+            return try self.count(className: job.className, filter: job.filterOrNil)
+        }
+        remember(found.cacheKey, found.rows)
+        return count
+    }
+
+    /// Filters still running (cancelled on reload and when the data source goes away).
+    private var filterJobs: [FilterJob] = []
+
+    deinit {
+        for job in filterJobs { job.cancel() }
     }
 
     package func count(className: String, filter: String?) throws -> RowCount {
@@ -353,6 +454,8 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         notified = false
         watchLock.unlock()
         indexClasses()
+        for job in filterJobs { job.cancel() }
+        filterJobs = []
         queries = RealmQueryRunner(realm: fresh)
         resultCache = [:]
     }
@@ -447,4 +550,11 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         if let e = error as? BrowserError { return e }
         return BrowserError(String(describing: error))
     }
+}
+
+/// The rows a background filter found and the query runner (snapshot) it read them from.
+private struct RealmFilterRows {
+    let runner: RealmQueryRunner
+    let cacheKey: String
+    let rows: [Int]
 }

@@ -10,17 +10,18 @@ import StrataRealm
 /// same way on a Realm file as on a Strata file; only the reading differs (the Strata engine's
 /// executor scans its own columns, this reads the Realm file's columns once per class and
 /// property and keeps them for the session: the snapshot never changes).
-package final class RealmQueryRunner {
+package final class RealmQueryRunner: @unchecked Sendable {
     package let realm: RealmFile
     /// Classes and internal tables by name, with their query schema.
     package let querySchema: QuerySchema
-    private let access: RealmQueryAccess
+    /// Columns, keys and key → row maps read so far, shared by every run (from any thread).
+    fileprivate let cache: RealmQueryCache
 
     package init(realm: RealmFile) {
         self.realm = realm
         let tables = realm.classes + realm.otherTables
         self.querySchema = QuerySchema(tables.map(Self.queryClass))
-        self.access = RealmQueryAccess(realm: realm, tables: tables)
+        self.cache = RealmQueryCache(realm: realm, tables: tables)
     }
 
     /// The query view of a Realm class: stored properties with their types. Backlinks are not
@@ -63,19 +64,46 @@ package final class RealmQueryRunner {
 
     /// The rows (0-based positions in key order) of the objects of `className` that match
     /// `query`, after its SORT / DISTINCT / LIMIT.
-    package func rows(className: String, query: String) throws -> [Int] {
-        try rows(compile(query, className: className))
+    /// Safe to call from several threads at once (a background filter while the browser reads);
+    /// a cancelled run throws ``BrowserError`` with the query layer's "cancelled" message.
+    package func rows(className: String, query: String, cancellation: QueryCancellation? = nil) throws -> [Int] {
+        try rows(compile(query, className: className), cancellation: cancellation)
     }
 
     /// The rows of the objects a bound query yields, in its order.
-    package func rows(_ query: BoundQuery) throws -> [Int] {
-        guard let cls = access.classIndex[query.className] else { throw BrowserError("no class named '\(query.className)' in this file") }
-        let count = access.tables[cls].objectCount
-        access.failure = nil
-        let all = (0..<count).lazy.map { RealmQueryAccess.Row(cls: cls, row: $0) }
-        let result = QueryEvaluator(access).run(query, over: all)
+    package func rows(_ query: BoundQuery, cancellation: QueryCancellation? = nil) throws -> [Int] {
+        guard let cls = cache.classIndex[query.className] else { throw BrowserError("no class named '\(query.className)' in this file") }
+        let access = RealmQueryAccess(cache: cache)
+        let all = (0..<cache.tables[cls].objectCount).lazy.map { RealmQueryAccess.Row(cls: cls, row: $0) }
+        let result: [RealmQueryAccess.Row]
+        do {
+            result = try QueryEvaluator(access).run(query, over: all, cancellation: cancellation)
+        } catch let error as QueryError {
+            throw BrowserError(error.message)
+        }
         if let failure = access.failure { throw RealmFileDataSource.browserError(failure) }
         return result.map(\.row)
+    }
+}
+
+extension RealmQueryRunner {
+    /// `rows` (positions of `className`) ordered by the object key of the object their to-one
+    /// link `property` points at, as the browser sorts a link column on a Strata file: null
+    /// links first when ascending, ties in the order given.
+    package func rows(_ rows: [Int], sortedByLinkKey property: String, in className: String, ascending: Bool) throws -> [Int] {
+        guard let cls = cache.classIndex[className], let column = try cache.column(cls, property) else {
+            throw BrowserError("no property '\(property)' to sort by")
+        }
+        let keyed = rows.enumerated().map { index, row -> (key: Int64?, index: Int, row: Int) in
+            guard row < column.count, case let .link(_, key) = column[row] else { return (nil, index, row) }
+            return (key, index, row)
+        }
+        return keyed.sorted { a, b in
+            if a.key == b.key { return a.index < b.index }
+            guard let x = a.key else { return ascending }
+            guard let y = b.key else { return !ascending }
+            return (x < y) == ascending
+        }.map(\.row)
     }
 }
 
@@ -93,21 +121,14 @@ package enum QueryText {
     }
 }
 
-/// How the query evaluator reads a Realm file: objects are (table, row) pairs, property values
-/// come from whole columns read once (`RealmFile.columnValues`), links are resolved through a
-/// key → row map per class. Read errors cannot cross the evaluator (its reads do not throw):
-/// the first one is kept in ``failure`` and the runner throws it after the run.
-final class RealmQueryAccess: QueryObjectAccess {
-    struct Row: Hashable {
-        let cls: Int
-        let row: Int
-    }
-    typealias Object = Row
-
+/// What the query runs of one ``RealmQueryRunner`` have read: whole columns (read once per
+/// class and property), object keys and key → row maps. Locked, so a background filter and the
+/// browser's thread share it; a column two runs want at once may be read twice (same values).
+final class RealmQueryCache: @unchecked Sendable {
     let realm: RealmFile
     let tables: [RealmClass]
     let classIndex: [String: Int]
-    var failure: Error?
+    private let lock = NSLock()
     private var columns: [Int: [String: [RealmValue]]] = [:]
     private var backlinkColumns: [Int: [Int: [RealmValue]]] = [:]
     private var keys: [Int: [Int64]] = [:]
@@ -121,7 +142,67 @@ final class RealmQueryAccess: QueryObjectAccess {
         self.classIndex = index
     }
 
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock(); defer { lock.unlock() }
+        return body()
+    }
+
+    /// The column of `property` in class `cls` (nil: no such property).
+    func column(_ cls: Int, _ property: String) throws -> [RealmValue]? {
+        if let column = locked({ columns[cls]?[property] }) { return column }
+        let t = tables[cls]
+        guard let p = t.properties.first(where: { $0.name == property }) else { return nil }
+        let column = try realm.columnValues(columnKey: p.columnKey, in: t.name)
+        locked { columns[cls, default: [:]][property] = column }
+        return column
+    }
+
+    func backlinkColumn(_ cls: Int, _ index: Int) throws -> [RealmValue] {
+        if let column = locked({ backlinkColumns[cls]?[index] }) { return column }
+        let t = tables[cls]
+        let column = try realm.columnValues(columnKey: t.backlinks[index].columnKey, in: t.name)
+        locked { backlinkColumns[cls, default: [:]][index] = column }
+        return column
+    }
+
+    func keys(_ cls: Int) throws -> [Int64] {
+        if let k = locked({ keys[cls] }) { return k }
+        let k = try realm.objectKeys(in: tables[cls].name)
+        locked { keys[cls] = k }
+        return k
+    }
+
+    func rowsByKey(_ cls: Int) throws -> [Int64: Int] {
+        if let map = locked({ rowsByKey[cls] }) { return map }
+        var map: [Int64: Int] = [:]
+        for (row, k) in try keys(cls).enumerated() { map[k] = row }
+        locked { rowsByKey[cls] = map }
+        return map
+    }
+}
+
+/// How the query evaluator reads a Realm file: objects are (table, row) pairs, property values
+/// come from whole columns read once (`RealmFile.columnValues`, kept in a ``RealmQueryCache``),
+/// links are resolved through a key → row map per class. Read errors cannot cross the evaluator
+/// (its reads do not throw): the first one is kept in ``failure`` and the runner throws it after
+/// the run. One access per run (``failure`` is the run's own).
+final class RealmQueryAccess: QueryObjectAccess {
+    struct Row: Hashable {
+        let cls: Int
+        let row: Int
+    }
+    typealias Object = Row
+
+    let cache: RealmQueryCache
+    var tables: [RealmClass] { cache.tables }
+    var failure: Error?
+
+    init(cache: RealmQueryCache) {
+        self.cache = cache
+    }
+
     private func attempt<T>(_ fallback: T, _ body: () throws -> T) -> T {
+        if failure != nil { return fallback }  // the run fails anyway: read nothing more
         do { return try body() } catch {
             if failure == nil { failure = error }
             return fallback
@@ -130,38 +211,23 @@ final class RealmQueryAccess: QueryObjectAccess {
 
     /// The value of `property` at `o` (the whole column is read on first use).
     private func raw(_ o: Row, _ property: String) -> RealmValue {
-        if let column = columns[o.cls]?[property] { return o.row < column.count ? column[o.row] : .null }
-        let t = tables[o.cls]
-        guard let p = t.properties.first(where: { $0.name == property }) else { return .null }
-        let column = attempt([]) { try realm.columnValues(columnKey: p.columnKey, in: t.name) }
-        columns[o.cls, default: [:]][property] = column
+        guard let column = attempt(nil, { try cache.column(o.cls, property) }) else { return .null }
         return o.row < column.count ? column[o.row] : .null
     }
 
     private func backlinkColumn(_ cls: Int, _ index: Int) -> [RealmValue] {
-        if let column = backlinkColumns[cls]?[index] { return column }
-        let t = tables[cls]
-        let column = attempt([]) { try realm.columnValues(columnKey: t.backlinks[index].columnKey, in: t.name) }
-        backlinkColumns[cls, default: [:]][index] = column
-        return column
+        attempt([]) { try cache.backlinkColumn(cls, index) }
     }
 
     private func key(_ o: Row) -> Int64 {
-        if keys[o.cls] == nil { keys[o.cls] = attempt([]) { try realm.objectKeys(in: tables[o.cls].name) } }
-        let k = keys[o.cls]!
+        let k = attempt([]) { try cache.keys(o.cls) }
         return o.row < k.count ? k[o.row] : -1
     }
 
     /// The object a link points at, or nil when the class or key does not exist.
     private func target(_ className: String, _ key: Int64) -> Row? {
-        guard let cls = classIndex[className] else { return nil }
-        if rowsByKey[cls] == nil {
-            _ = self.key(Row(cls: cls, row: 0))
-            var map: [Int64: Int] = [:]
-            for (row, k) in (keys[cls] ?? []).enumerated() { map[k] = row }
-            rowsByKey[cls] = map
-        }
-        return rowsByKey[cls]?[key].map { Row(cls: cls, row: $0) }
+        guard let cls = cache.classIndex[className] else { return nil }
+        return attempt([:]) { try cache.rowsByKey(cls) }[key].map { Row(cls: cls, row: $0) }
     }
 
     private func object(_ v: RealmValue) -> Row? {

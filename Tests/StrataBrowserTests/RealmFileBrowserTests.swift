@@ -96,4 +96,30 @@ final class RealmFileBrowserTests: XCTestCase {
         XCTAssertTrue(text.contains("all-types.realm is a Realm file opened read-only"), text)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), listing)
     }
+
+    /// `s` on a link to a class without a primary key (AllTypes.noPkLink → NoPk) sorts by the
+    /// target's object key, as on a Strata file: null links first ascending, ties in key order.
+    func testSortByLinkToClassWithoutPrimaryKeyUsesTheTargetKey() throws {
+        let source = try RealmFileDataSource(path: Self.allTypes)
+        let objects = try XCTUnwrap(try oracleClasses()["AllTypes"]?["objects"] as? [[String: Any]])
+        let byTarget = objects.map { o -> (Int?, Int) in
+            ((o["noPkLink"] as? [String: Any])?["$key"] as? Int, o["_id"] as! Int)
+        }
+        func expected(ascending: Bool) -> [Int] {
+            byTarget.enumerated().sorted { a, b in
+                let (x, y) = (a.element.0, b.element.0)
+                if x == y { return a.offset < b.offset }
+                guard let x else { return ascending }
+                guard let y else { return !ascending }
+                return (x < y) == ascending
+            }.map(\.element.1)
+        }
+        let idColumn = try XCTUnwrap(try source.properties(className: "AllTypes").firstIndex { $0.name == "_id" })
+        for ascending in [true, false] {
+            let rows = try source.rows(className: "AllTypes", filter: nil, sort: SortSpec(property: "noPkLink", ascending: ascending), range: 0..<100)
+            XCTAssertEqual(rows.map { $0.values[idColumn] }, expected(ascending: ascending).map { .int(Int64($0)) }, "ascending: \(ascending)")
+        }
+        let filtered = try source.rows(className: "AllTypes", filter: "_id > 8", sort: SortSpec(property: "noPkLink", ascending: false), range: 0..<100)
+        XCTAssertEqual(filtered.map { $0.values[idColumn] }, expected(ascending: false).filter { $0 > 8 }.map { .int(Int64($0)) })
+    }
 }

@@ -57,6 +57,13 @@ final class RecordingDataSource: BrowserDataSource {
         return job
     }
 
+    func startSort(className: String, filter: String?, sort: SortSpec, finished: @escaping @Sendable () -> Void) -> FilterJob {
+        guard holdFilters else { return base.startSort(className: className, filter: filter, sort: sort, finished: finished) }
+        let job = FilterJob(className: className, filter: filter ?? "", sort: sort)
+        heldFilters.append(job)
+        return job
+    }
+
     func finishFilter(_ job: FilterJob) throws -> RowCount {
         if heldFilters.contains(where: { $0 === job }) {
             if job.isCancelled { throw BrowserError("the filter was cancelled") }
@@ -68,7 +75,7 @@ final class RecordingDataSource: BrowserDataSource {
     /// Finishes the held filters with the real count.
     func releaseHeldFilters() {
         for job in heldFilters where !job.isCancelled {
-            job.finish(Result { try base.count(className: job.className, filter: job.filter) })
+            job.finish(Result { try base.count(className: job.className, filter: job.filterOrNil) })
         }
     }
 

@@ -31,73 +31,23 @@ struct Export: StrataSubcommand {
         if format == .csv && className == nil { throw ValidationError("CSV export needs --class (one class per CSV file)") }
     }
 
-    func run(output out: CommandOutput) throws -> Int32 {
-        if ReadableFile.isRealmFile(file) { return try exportRealmFile(out) }
-        let db = try common.open(file, readOnly: true, label: "strata export")
-        defer { db.close() }
-        let txn = try db.read(label: "strata export")
-        defer { txn.end() }
-        let classes: [ObjectSchema]
-        if let className {
-            guard let os = db.schema[className] else {
-                throw CLIError("no class named '\(className)' in \(file) (classes: \(db.schema.classNames.joined(separator: ", ")))", code: ExitCode32.badInput)
-            }
-            if os.isEmbedded { throw CLIError("\(className) is embedded: its objects are exported inside their parents", code: ExitCode32.badInput) }
-            classes = [os]
-        } else {
-            classes = db.schema.objectSchemas.filter { !$0.isEmbedded }
-        }
-        let file = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: [self.file, db.store.lockPath, db.store.compactionTempPath]) }
-        let out: CommandOutput = file ?? out
-        let exporter = Exporter(txn: txn)
-        let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
-        let total = max(1, try classes.reduce(0) { $0 + (try txn.count($1.className)) })
-        var done = 0
-        if format == .csv {
-            let os = classes[0]
-            try out.write(exporter.exportedProperties(os).map { CSV.quote($0.name, force: false) }.joined(separator: ",") + "\n")
-            try exporter.forEachObject(os.className) { cluster, row in
-                try out.write(try exporter.csvRecord(os, key: cluster.key(row)) + "\n")
-                done += 1
-                if done % 4096 == 0 { bar.update(Double(done) / Double(total), os.className) }
-            }
-        } else {
-            if className == nil { try out.write("{\n") }
-            for (index, os) in classes.enumerated() {
-                if className == nil { try out.write(JSON.quote(os.className) + ": ") }
-                try out.write("[")
-                var first = true
-                try exporter.forEachObject(os.className) { cluster, row in
-                    try out.write((first ? "\n" : ",\n") + (try exporter.jsonObject(os, key: cluster.key(row))))
-                    first = false
-                    done += 1
-                    if done % 4096 == 0 { bar.update(Double(done) / Double(total), os.className) }
-                }
-                try out.write(first ? "]" : "\n]")
-                if className == nil { try out.write(index < classes.count - 1 ? ",\n" : "\n") }
-            }
-            try out.write(className == nil ? "}\n" : "\n")
-        }
-        bar.finish()
-        try file?.close()
-        try out.flush()
-        return 0
-    }
-
-    /// A Realm file, read through the reader: the same JSON and CSV shapes (RealmExport).
-    func exportRealmFile(_ stdout: CommandOutput) throws -> Int32 {
-        let realm = try openRealmFile(file, key: try common.key())
-        let classes: [RealmClass]
-        do { classes = try RealmExport.classes(realm, className: className, path: file) } catch let e as BrowserError {
+    func run(output stdout: CommandOutput) throws -> Int32 {
+        let opened = try common.openReadable(file, label: "strata export")
+        defer { opened.close() }
+        let export: FileExport
+        do { export = try FileExport(opened, path: file, className: className, label: "strata export") } catch let e as BrowserError {
             throw CLIError(e.message, code: ExitCode32.badInput)
         }
-        let target = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: [file]) }
+        defer { export.end() }
+        let target = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: export.protectedPaths) }
         let out: CommandOutput = target ?? stdout
+        let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
         do {
-            try RealmExport.write(realm, classes: classes, csv: format == .csv, single: className != nil) { try out.write($0) }
+            try export.write(csv: format == .csv, single: className != nil, progress: { bar.update($0, $1) }) { try out.write($0) }
         } catch let e as RealmFileError {
             throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
         }
+        bar.finish()
         try target?.close()
         try out.flush()
         return 0
