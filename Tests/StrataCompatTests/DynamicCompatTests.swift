@@ -16,6 +16,27 @@ final class DOwner: Object {
     @Persisted var scores: Map<String, Int>
 }
 
+final class DynKennel: Object {
+    @Persisted(primaryKey: true) var name = ""
+    @Persisted var members: MutableSet<DDog>
+    @Persisted var byRole: Map<String, DDog?>
+}
+
+private final class ThreadBox<R>: @unchecked Sendable {
+    let body: () throws -> R
+    var out: Result<R, Error>?
+    init(_ b: @escaping () throws -> R) { body = b }
+}
+
+/// Runs `body` on a new thread (so through another Realm instance than the test's).
+private func onOtherThread<R>(_ body: @escaping () throws -> R) throws -> R {
+    let box = ThreadBox(body)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread { box.out = Result { try box.body() }; done.signal() }
+    done.wait()
+    return try box.out!.get()
+}
+
 /// The dynamic API as RealmSwift's documentation uses it: objects by class name, properties by
 /// name (subscript and dynamic member lookup), creation from dictionaries and arrays, queries.
 final class DynamicCompatTests: XCTestCase {
@@ -121,5 +142,119 @@ final class DynamicCompatTests: XCTestCase {
         XCTAssertFalse(bob.isInvalidated)
         try realm.write { realm.delete(realm.objects(DOwner.self).filter("name == 'Bob'")) }
         XCTAssertTrue(bob.isInvalidated)
+    }
+
+    func testDynamicListIsLiveAndWritesInAWrite() throws {
+        let dir = CompatDir()
+        let realm = try seeded(dir)
+        let ann = try XCTUnwrap(realm.dynamicObject(ofType: "DOwner", forPrimaryKey: "Ann"))
+        let dogs: List<DynamicObject> = ann.dynamicList("dogs")
+        XCTAssertEqual(dogs.count, 2)
+        XCTAssertEqual(dogs[1]["name"] as? String, "Fido")
+        XCTAssertEqual(dogs[0].dynamicClassName, "DDog")
+        try realm.write {
+            let spot = realm.dynamicCreate("DDog", value: ["name": "Spot", "age": 1] as [String: Any])
+            dogs.append(spot)            // Rex, Fido, Spot
+            dogs.insert(dogs[1], at: 0)  // Fido, Rex, Fido, Spot
+            dogs.remove(at: 1)           // Fido, Fido, Spot
+        }
+        var names: [String?] = []
+        for d in dogs { names.append(d.name as? String) }
+        XCTAssertEqual(names, ["Fido", "Fido", "Spot"])
+        XCTAssertEqual(realm.object(ofType: DOwner.self, forPrimaryKey: "Ann")?.dogs.map(\.name), ["Fido", "Fido", "Spot"])
+        let config = dir.config(types: [DOwner.self, DDog.self])
+        XCTAssertEqual(try onOtherThread {
+            try Realm(configuration: config).dynamicObject(ofType: "DOwner", forPrimaryKey: "Ann")?.dynamicList("dogs").map { $0["name"] as? String }
+        }, ["Fido", "Fido", "Spot"])
+        // Reading reflects the current version: a typed write shows in the list obtained before.
+        try realm.write { realm.object(ofType: DOwner.self, forPrimaryKey: "Ann")?.dogs.removeLast() }
+        XCTAssertEqual(dogs.count, 2)
+        XCTAssertEqual(dogs.asResults().filter("age > 4").first?["name"] as? String, "Fido")
+        XCTAssertEqual(dogs.asResults().first?.dynamicClassName, "DDog")
+        try realm.write { dogs.removeAll() }
+        XCTAssertTrue(dogs.isEmpty)
+        XCTAssertEqual(try onOtherThread { try Realm(configuration: config).object(ofType: DOwner.self, forPrimaryKey: "Ann")?.dogs.count }, 0)
+        XCTAssertEqual(realm.objects(DDog.self).count, 3, "removing from a list of links keeps the objects")
+    }
+
+    func testDynamicMutableSetAndMapAreLiveAndWriteInAWrite() throws {
+        let dir = CompatDir()
+        let config = dir.config(types: [DynKennel.self, DDog.self])
+        let realm = try Realm(configuration: config)
+        try realm.write {
+            realm.dynamicCreate("DynKennel", value: ["name": "K"] as [String: Any])
+            realm.dynamicCreate("DDog", value: ["name": "Rex", "age": 3] as [String: Any])
+            realm.dynamicCreate("DDog", value: ["name": "Fido", "age": 5] as [String: Any])
+        }
+        let kennel = try XCTUnwrap(realm.dynamicObject(ofType: "DynKennel", forPrimaryKey: "K"))
+        let dogs = realm.dynamicObjects("DDog").sorted(byKeyPath: "name")
+        let fido = dogs[0], rex = dogs[1]
+        let members: MutableSet<DynamicObject> = kennel.dynamicMutableSet("members")
+        let byRole: Map<String, DynamicObject?> = kennel.dynamicMap("byRole")
+        XCTAssertTrue(members.isEmpty)
+        XCTAssertEqual(byRole.count, 0)
+        try realm.write {
+            members.insert(rex); members.insert(fido); members.insert(rex)
+            byRole["guard"] = rex
+            byRole["pet"] = fido
+            byRole["none"] = .some(nil)
+        }
+        XCTAssertEqual(members.count, 2)
+        XCTAssertTrue(members.contains(fido))
+        XCTAssertEqual(Set(members.map { $0["name"] as? String }), ["Rex", "Fido"])
+        XCTAssertEqual(byRole.keys, ["guard", "none", "pet"])
+        XCTAssertEqual(byRole["guard"]??.name as? String, "Rex")
+        XCTAssertEqual(byRole["guard"]??.dynamicClassName, "DDog")
+        XCTAssertNotNil(byRole["none"] as Any??)
+        XCTAssertNil(byRole["none"]!)
+        try realm.write {
+            members.remove(rex)
+            byRole["pet"] = nil
+            byRole["guard"] = fido
+        }
+        let typed = try XCTUnwrap(realm.object(ofType: DynKennel.self, forPrimaryKey: "K"))
+        XCTAssertEqual(typed.members.map(\.name), ["Fido"])
+        XCTAssertEqual(typed.byRole.keys, ["guard", "none"])
+        XCTAssertEqual(typed.byRole["guard"]??.name, "Fido")
+        XCTAssertEqual(try onOtherThread { () -> [String?] in
+            let k = try XCTUnwrap(try Realm(configuration: config).dynamicObject(ofType: "DynKennel", forPrimaryKey: "K"))
+            return k.dynamicMutableSet("members").map { $0["name"] as? String } + k.dynamicMap("byRole").keys
+        }, ["Fido", "guard", "none"])
+        try realm.write { members.removeAll(); byRole.removeAll() }
+        XCTAssertEqual(typed.members.count, 0)
+        XCTAssertTrue(typed.byRole.isEmpty)
+    }
+
+    func testMigrationObjectDynamicListAppendsInsideAMigration() throws {
+        let dir = CompatDir()
+        do { _ = try seeded(dir) }
+        var seen: [String] = []
+        let v1 = Realm.Configuration(fileURL: dir.url.appendingPathComponent("compat.strata"), schemaVersion: 1, migrationBlock: { migration, _ in
+            migration.enumerateObjects(ofType: "DOwner") { old, new in
+                guard (old?.name as? String) == "Ann" else { return }
+                seen = old!.dynamicList("dogs").map { $0.name as? String ?? "?" }
+                let pup = migration.create("DDog", value: ["name": "Pup", "age": 0])
+                let dogs = new!.dynamicList("dogs")
+                dogs.append(pup)              // Rex, Fido, Pup
+                dogs.insert(dogs[1], at: 0)   // Fido, Rex, Fido, Pup
+                dogs.remove(at: 2)            // Fido, Rex, Pup
+                XCTAssertEqual(dogs.count, 3)
+            }
+        }, objectTypes: [DOwner.self, DDog.self])
+        let realm = try Realm(configuration: v1)
+        XCTAssertEqual(seen, ["Rex", "Fido"])
+        XCTAssertEqual(realm.object(ofType: DOwner.self, forPrimaryKey: "Ann")?.dogs.map(\.name), ["Fido", "Rex", "Pup"])
+        XCTAssertEqual(realm.objects(DDog.self).count, 3)
+    }
+
+    func testMigrationObjectDynamicListOfAnOldObjectIsReadOnly() throws {
+        let dir = CompatDir()
+        do { _ = try seeded(dir) }
+        let v1 = Realm.Configuration(fileURL: dir.url.appendingPathComponent("compat.strata"), schemaVersion: 1, migrationBlock: { migration, _ in
+            migration.enumerateObjects(ofType: "DOwner") { old, _ in old!.dynamicList("dogs").removeAll() }
+        }, objectTypes: [DOwner.self, DDog.self])
+        XCTAssertThrowsError(try Realm(configuration: v1)) { XCTAssertTrue("\($0)".contains("read-only"), "\($0)") }
+        let reopened = try Realm(configuration: dir.config(types: [DOwner.self, DDog.self]))
+        XCTAssertEqual(reopened.object(ofType: DOwner.self, forPrimaryKey: "Ann")?.dogs.count, 2, "a failed migration leaves the file unchanged")
     }
 }

@@ -60,6 +60,6 @@ extension Map {
     /// the query module sorts and filters them (`sorted(byKeyPath:ascending:)`).
     public func _strataObjectResults<T: ObjectBase>(_ type: T.Type) -> Results<T> {
         guard let o = owner else { strataProgrammerError("only managed maps can become Results") }
-        return Results(core: o.core, className: T.className(), base: .list(o.className, o.key, o.property), stages: [])
+        return Results(core: o.core, className: o.objectClassName(T.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }

@@ -15,6 +15,12 @@ struct CollectionOwner {
     func entries() -> [(key: String, value: Value)] {
         core.read { txn in strataTry { try txn.map(className, key, property) } }
     }
+    /// The class of the collection's objects: `t.className()`, or for `DynamicObject` elements
+    /// (`dynamicList(_:)` and its kin) the property's target class in the file.
+    func objectClassName<T: ObjectBase>(_ t: T.Type) -> String {
+        guard t is DynamicObject.Type else { return t.className() }
+        return core.coordinator.db.schema[className]?[property]?.objectClassName ?? t.className()
+    }
     func count() -> Int {
         core.read { txn in strataTry { isEmbeddedTarget ? try txn.list(className, key, property).count : try txn.collectionCount(className, key, property) } }
     }
@@ -173,7 +179,7 @@ extension List where Element: ObjectBase {
     /// The list's objects as live `Results` (so the query module's `filter`/`sorted` apply).
     public func asResults() -> Results<Element> {
         guard let o = owner else { strataProgrammerError("only managed lists can become Results") }
-        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+        return Results(core: o.core, className: o.objectClassName(Element.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }
 
@@ -181,7 +187,7 @@ extension MutableSet where Element: ObjectBase {
     /// The set's objects as live `Results`.
     public func asResults() -> Results<Element> {
         guard let o = owner else { strataProgrammerError("only managed sets can become Results") }
-        return Results(core: o.core, className: Element.className(), base: .list(o.className, o.key, o.property), stages: [])
+        return Results(core: o.core, className: o.objectClassName(Element.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }
 

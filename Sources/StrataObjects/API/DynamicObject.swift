@@ -11,9 +11,8 @@ import Foundation
 /// null is nil) and, inside a write transaction, set them. Reading a property the class does not
 /// have, or writing outside a write transaction, is a programmer error as in RealmSwift.
 ///
-/// Not as RealmSwift: `dynamicList(_:)`, `dynamicMutableSet(_:)` and `dynamicMap(_:)` return
-/// snapshots (arrays and dictionaries), not live `List`/`MutableSet`/`Map`; change a collection
-/// by assigning a whole array or dictionary to the property.
+/// `dynamicList(_:)`, `dynamicMutableSet(_:)` and `dynamicMap(_:)` return live
+/// `List`/`MutableSet`/`Map` of `DynamicObject`s, as in RealmSwift.
 @dynamicMemberLookup
 public final class DynamicObject: Object {
     /// The class in the file (set when the object is made by the realm).
@@ -74,36 +73,36 @@ public final class DynamicObject: Object {
         set { self[member] = newValue }
     }
 
-    /// The objects of a list of links (a snapshot, in list order).
-    public func dynamicList(_ propertyName: String) -> [DynamicObject] {
-        links(propertyName, expecting: .list)
+    /// The list of links `propertyName` as a live `List` (RealmSwift's `dynamicList(_:)`):
+    /// reading it reflects the current version; inside a write transaction `append`, `insert`,
+    /// `remove` and `removeAll` change the file. Its elements are `DynamicObject`s of the
+    /// property's target class.
+    public func dynamicList(_ propertyName: String) -> List<DynamicObject> {
+        List(owner: linkCollectionOwner(propertyName, expecting: .list))
     }
 
-    /// The objects of a set of links (a snapshot).
-    public func dynamicMutableSet(_ propertyName: String) -> [DynamicObject] {
-        links(propertyName, expecting: .set)
+    /// The set of links `propertyName` as a live `MutableSet` (RealmSwift's
+    /// `dynamicMutableSet(_:)`); `insert` and `remove` change the file inside a write transaction.
+    public func dynamicMutableSet(_ propertyName: String) -> MutableSet<DynamicObject> {
+        MutableSet(owner: linkCollectionOwner(propertyName, expecting: .set))
     }
 
-    /// The entries of a map of links (a snapshot; a null entry is nil).
-    public func dynamicMap(_ propertyName: String) -> [String: DynamicObject?] {
-        let p = property(propertyName)
-        guard p.collection == .map else { strataProgrammerError("Property '\(_dynamicClassName).\(propertyName)' is not a map") }
-        let c = core, cls = _dynamicClassName, key = _rlmKey
-        var out: [String: DynamicObject?] = [:]
-        for e in c.read({ txn in strataTry { try txn.map(cls, key, propertyName) } }) {
-            if case .object(let l) = e.value { out[e.key] = c.makeDynamicObject(className: l.className, key: l.key) } else { out[e.key] = .some(nil) }
-        }
-        return out
+    /// The map of links `propertyName` as a live `Map` (RealmSwift's `dynamicMap(_:)`; a null
+    /// entry is nil); assigning `map[key]` changes the file inside a write transaction.
+    public func dynamicMap(_ propertyName: String) -> Map<String, DynamicObject?> {
+        Map(owner: linkCollectionOwner(propertyName, expecting: .map))
     }
 
-    private func links(_ name: String, expecting kind: CollectionKind) -> [DynamicObject] {
+    /// The owner of a collection of links, checked against the file's schema.
+    private func linkCollectionOwner(_ name: String, expecting kind: CollectionKind) -> CollectionOwner {
         let p = property(name)
-        guard p.collection == kind else { strataProgrammerError("Property '\(_dynamicClassName).\(name)' is not a \(kind == .list ? "list" : "set")") }
-        let c = core, cls = _dynamicClassName, key = _rlmKey
-        return c.read { txn in strataTry { try txn.list(cls, key, name) } }.compactMap {
-            if case .object(let l) = $0 { return c.makeDynamicObject(className: l.className, key: l.key) }
-            return nil
+        let kindName = kind == .list ? "list" : kind == .set ? "set" : "map"
+        guard p.collection == kind, p.type == .object, let target = p.objectClassName else {
+            strataProgrammerError("Property '\(_dynamicClassName).\(name)' is not a \(kindName) of objects")
         }
+        let c = core
+        return CollectionOwner(core: c, className: _dynamicClassName, key: _rlmKey, property: name,
+                               isEmbeddedTarget: c.coordinator.db.schema[target]?.isEmbedded == true)
     }
 
     func dynamicValue(_ name: String) throws -> Any? {

@@ -477,7 +477,8 @@ extension ObjectBase: _StrataValue {
         guard case .object(let l) = value, let core = ctx.core else {
             strataProgrammerError("expected a link to \(className()), found \(value)")
         }
-        return core.makeObject(Self.self, key: l.key)
+        // A `DynamicObject` takes its class from the link (a dynamic collection's target class).
+        return core.makeObject(Self.self, key: l.key, className: l.className)
     }
     public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
         if let core = _rlmCore, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
