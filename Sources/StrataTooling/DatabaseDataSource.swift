@@ -36,8 +36,7 @@ package final class DatabaseDataSource: BrowserDataSource {
     private var lastPlan: CompactionPlan?
     /// Background filters still running: `close()` cancels them and waits, so no thread reads
     /// the file after it is closed.
-    private let filterThreads = DispatchGroup()
-    private var filterJobs: [FilterJob] = []
+    private let background = BackgroundJobThreads()
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
@@ -361,7 +360,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         let cancellation = WriteLockWaitCancellation()
         wait.whenCancelled { cancellation.cancel() }
         lockWaits = lockWaits.filter { !$0.isFinished } + [wait]
-        runInBackground("strata browser write lock", finished: finished) {
+        background.run("strata browser write lock", finished: finished) {
             do {
                 let w = try database.write(label: "strata browser", cancellation: cancellation)
                 nonisolated(unsafe) let taken = w
@@ -723,13 +722,10 @@ package final class DatabaseDataSource: BrowserDataSource {
             finished()
             return job
         }
-        let cancellation = QueryCancellation()
-        job.whenCancelled { cancellation.cancel() }
-        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
         // The engine's Database is safe to use from several threads, each with its own transaction.
         nonisolated(unsafe) let database = self.database
         nonisolated(unsafe) let schema = database.schema
-        runInBackground("strata browser filter", finished: finished) {
+        background.run(job, finished: finished) { cancellation in
             do {
                 let reader = try database.read(label: "strata browser filter")
                 defer { reader.end() }
@@ -742,27 +738,13 @@ package final class DatabaseDataSource: BrowserDataSource {
         return job
     }
 
-    /// Runs `work` on a thread of its own, then `finished`; `close()` waits for it.
-    private func runInBackground(_ name: String, finished: @escaping @Sendable () -> Void, _ work: @escaping @Sendable () -> Void) {
-        let group = filterThreads
-        group.enter()
-        let thread = Thread {
-            work()
-            finished()
-            group.leave()
-        }
-        thread.name = name
-        thread.start()
-    }
-
     /// Cancels the running filters and waits for their threads.
     private func stopFilters() {
-        for job in filterJobs { job.cancel() }
-        filterJobs = []
+        background.cancelFilters()
         for wait in lockWaits { wait.cancel() }
         lockWaits = []
         releaseWriteLock()
-        filterThreads.wait()
+        background.stopAll()
     }
 
     package func finishFilter(_ job: FilterJob) throws -> RowCount {

@@ -1,4 +1,5 @@
 import Foundation
+import StrataQuery
 
 /// Work the data source runs away from the browser's thread, so the screen keeps drawing and
 /// Esc can stop it: a filter (``FilterJob``) or a wait for the write lock (``WriteLockWait``).
@@ -139,5 +140,49 @@ extension BrowserDataSource {
         if job.isCancelled { throw BrowserError("the filter was cancelled") }
         guard let (result, _) = job.result else { throw BrowserError("the filter has not finished yet") }
         return try result.get()
+    }
+}
+
+/// The threads a data source runs its background jobs on, and the filter jobs still running.
+/// One per data source: ``stopAll()`` cancels every running filter and waits for every thread,
+/// so nothing reads the file after the data source closes or reloads it.
+package final class BackgroundJobThreads: @unchecked Sendable {
+    private let threads = DispatchGroup()
+    private var filters: [FilterJob] = []
+
+    package init() {}
+
+    /// Runs `work` on a thread of its own named `name`, then `finished`.
+    package func run(_ name: String, finished: @escaping @Sendable () -> Void, _ work: @escaping @Sendable () -> Void) {
+        let group = threads
+        group.enter()
+        let thread = Thread {
+            work()
+            finished()
+            group.leave()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs a filter (or sort) job: `work` gets the cancellation Esc sets through the job.
+    package func run(_ job: FilterJob, finished: @escaping @Sendable () -> Void,
+                     _ work: @escaping @Sendable (QueryCancellation) -> Void) {
+        let cancellation = QueryCancellation()
+        job.whenCancelled { cancellation.cancel() }
+        filters = filters.filter { !$0.isFinished } + [job]
+        run(job.sort == nil ? "strata browser filter" : "strata browser sort", finished: finished) { work(cancellation) }
+    }
+
+    /// Cancels the running filter jobs (their threads end at their next check).
+    package func cancelFilters() {
+        for job in filters { job.cancel() }
+        filters = []
+    }
+
+    /// Cancels the running filter jobs and waits for every thread started here.
+    package func stopAll() {
+        cancelFilters()
+        threads.wait()
     }
 }

@@ -213,21 +213,15 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
             finished()
             return job
         }
-        let cancellation = QueryCancellation()
-        job.whenCancelled { cancellation.cancel() }
-        filterJobs = filterJobs.filter { !$0.isFinished } + [job]
         let runner = queries
-        let thread = Thread {
+        background.run(job, finished: finished) { cancellation in
             do {
                 let rows = try work(runner, cancellation)
                 job.finish(.success(RowCount(rows.count)), payload: RealmFilterRows(runner: runner, cacheKey: cacheKey, rows: rows))
             } catch {
                 job.finish(.failure(error))
             }
-            finished()
         }
-        thread.name = job.sort == nil ? "strata browser filter" : "strata browser sort"
-        thread.start()
         return job
     }
 
@@ -245,11 +239,11 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         return count
     }
 
-    /// Filters still running (cancelled on reload and when the data source goes away).
-    private var filterJobs: [FilterJob] = []
+    /// Filters and sorts still running (cancelled on reload and when the data source goes away).
+    private let background = BackgroundJobThreads()
 
     deinit {
-        for job in filterJobs { job.cancel() }
+        background.cancelFilters()
     }
 
     package func count(className: String, filter: String?) throws -> RowCount {
@@ -454,8 +448,7 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         notified = false
         watchLock.unlock()
         indexClasses()
-        for job in filterJobs { job.cancel() }
-        filterJobs = []
+        background.cancelFilters()
         queries = RealmQueryRunner(realm: fresh)
         resultCache = [:]
     }

@@ -286,8 +286,7 @@ final class RealmQueryAccess: QueryObjectAccess {
     /// The query value of a Realm value. Links to objects that do not exist read as null (as
     /// for Strata files). A collection nested in a Mixed (format 24) is a `.list` of its values
     /// (dictionary values in key order): it equals no scalar and sorts after every scalar.
-    /// Decimal128 values beyond Foundation's `Decimal` (exponents past ±127) become the nearest
-    /// Double (±infinity, or ±the smallest Double), so they still order correctly.
+    /// Decimal128 values keep their exact decimal128 value.
     static func queryValue(_ v: RealmValue, exists: (String, Int64) -> Bool) -> QueryValue {
         switch v {
         case .null: return .null

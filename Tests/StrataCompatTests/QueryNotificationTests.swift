@@ -10,6 +10,19 @@ final class NotePerson: Object {
     @Persisted var nickname = ""
 }
 
+/// Runs `body` in a write transaction of a realm opened on another thread, as another part of
+/// an app would commit (the observers under test run on this thread).
+func writeOnAnotherThread(_ config: Realm.Configuration, _ body: (Realm) throws -> Void) throws {
+    var failure: Error?
+    DispatchQueue.global().sync {
+        do {
+            let writer = try Realm(configuration: config, queue: nil)
+            try writer.write { try body(writer) }
+        } catch { failure = error }
+    }
+    if let failure { throw failure }
+}
+
 /// Issue 16: collection notifications on results built with the real query language and
 /// sorting (not a hand-written stage) — inserts, deletes, modifications, moves in sorted
 /// results, key-path filters, and another handle's commits — checked against a model: applying
@@ -37,16 +50,7 @@ final class QueryNotificationTests: XCTestCase {
         let config = dir.config(types: [NotePerson.self])
         let realm = try Realm(configuration: config)
         // Another thread writes, with its own realm, as a background sync or import would.
-        func write(_ body: (Realm) throws -> Void) throws {
-            var failure: Error?
-            DispatchQueue.global().sync {
-                do {
-                    let writer = try Realm(configuration: config, queue: nil)
-                    try writer.write { try body(writer) }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
+        func write(_ body: (Realm) throws -> Void) throws { try writeOnAnotherThread(config, body) }
         var model: [Int: Row] = [:]
         try write { writer in
             for i in 0..<200 {
@@ -155,16 +159,7 @@ final class QueryNotificationTests: XCTestCase {
         let dir = CompatDir()
         let config = dir.config(types: [NoteTeam.self, NoteMember.self])
         let realm = try Realm(configuration: config)
-        func write(_ body: (Realm) throws -> Void) throws {
-            var failure: Error?
-            DispatchQueue.global().sync {
-                do {
-                    let writer = try Realm(configuration: config, queue: nil)
-                    try writer.write { try body(writer) }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
+        func write(_ body: (Realm) throws -> Void) throws { try writeOnAnotherThread(config, body) }
         var scores: [Int: Int] = [:], teamOf: [Int: Int] = [:], ranks: [Int: Int] = [:]
         try write { w in
             for t in 0..<10 { let team = NoteTeam(); team.id = t; team.rank = rand(100); w.add(team); ranks[t] = team.rank }
@@ -257,16 +252,7 @@ final class QueryNotificationTests: XCTestCase {
         let dir = CompatDir()
         let config = dir.config(types: [NoteTeam.self, NoteMember.self])
         let realm = try Realm(configuration: config)
-        func write(_ body: (Realm) throws -> Void) throws {
-            var failure: Error?
-            DispatchQueue.global().sync {
-                do {
-                    let writer = try Realm(configuration: config, queue: nil)
-                    try writer.write { try body(writer) }
-                } catch { failure = error }
-            }
-            if let failure { throw failure }
-        }
+        func write(_ body: (Realm) throws -> Void) throws { try writeOnAnotherThread(config, body) }
         var model: Set<Int> = []
         try write { w in
             for _ in 0..<500 { let id = rand(20_000); if model.insert(id).inserted { let m = NoteMember(); m.id = id; w.add(m) } }

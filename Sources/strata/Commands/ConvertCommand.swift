@@ -70,7 +70,7 @@ extension Convert {
 /// Maps a Realm file's schema and objects to Strata's. Objects get new keys; links are remapped
 /// (all top-level objects are created first, then links, collections and embedded objects set).
 /// Values a Strata file cannot hold yet (maps of embedded objects, collections nested inside an
-/// AnyRealmValue, Decimal128 values beyond Foundation's `Decimal`) are listed in ``skipped``;
+/// AnyRealmValue) are listed in ``skipped``;
 /// unless the loss is allowed, the write is then abandoned (``LossRefused``).
 final class RealmConverter {
     let realm: RealmFile
