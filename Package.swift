@@ -71,7 +71,9 @@ let package = Package(
         .executableTarget(name: "ResourceEmbedder"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["ResourceEmbedder"]),
         .systemLibrary(name: "CSQLite"),
-        .target(name: "StrataBench", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "CSQLite"]),
+        .target(name: "StrataBench", dependencies: ["StrataStorage", "StrataObjects", "StrataQuery", "CSQLite"],
+                // The realm-core reference is C++ built against a realm-core tree by its build.sh.
+                exclude: ["RealmCoreReference"]),
         .executableTarget(
             name: "strata",
             dependencies: [
@@ -96,7 +98,8 @@ let package = Package(
             dependencies: ["StrataBrowser", "StrataTooling", "Strata", "StrataStorage", "StrataObjects", "StrataQuery"],
             exclude: ["Golden"]
         ),
-        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "StrataTooling", "strata"]),
+        .testTarget(name: "StrataCLITests", dependencies: ["Strata", "StrataStorage", "StrataBench", "StrataTooling", "strata"],
+                    exclude: ["Scripts"]),
         .testTarget(name: "StrataRealmTests", dependencies: ["StrataRealm"], exclude: ["Fixtures"]),
     ]
 )

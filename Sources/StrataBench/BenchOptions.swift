@@ -26,6 +26,8 @@ package struct BenchOptions: Sendable, Hashable {
     package var notifyChanges: Int = 200
     /// Seconds between the notification workload's commits.
     package var notifyInterval: Double = 0.01
+    /// The realm-core reference binary (`RealmCoreReference/build.sh`); nil skips it.
+    package var realmCoreBinary: String? = nil
 
     /// Creates options; every parameter has the benchmark's default.
     package init(objects: Int = 1_000_000, repetitions: Int = 3, json: Bool = false,

@@ -82,6 +82,8 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     package var machine: BenchMachine
     /// The notification workload (Strata only; nil when it did not run).
     package var notifyLatency: BenchNotifyLatency? = nil
+    /// realm-core's times on the same inputs (nil unless `--realm-core` was given).
+    package var realmCore: BenchRealmCoreResult? = nil
 
     /// The file-size goal: Strata's file at most this fraction of SQLite's.
     package static let fileGoal = BenchGoal.maxRatio(0.8)
@@ -124,7 +126,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
              fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
-             compactionSpeedVsDurableCopy, machine
+             compactionSpeedVsDurableCopy, machine, realmCore
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -147,6 +149,17 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(durableCopySeconds, forKey: .durableCopySeconds)
         try container.encode(compactionSpeedVsDurableCopy, forKey: .compactionSpeedVsDurableCopy)
         try container.encode(machine, forKey: .machine)
+        if let realmCore {
+            var entries: [String: BenchRealmCoreEntry] = [:]
+            for workload in BenchRealmCoreResult.workloads {
+                guard let theirs = realmCore.seconds[workload], let ours = result(workload)?.strataSeconds else { continue }
+                entries[workload.rawValue] = BenchRealmCoreEntry(strataSeconds: ours, realmCoreSeconds: theirs,
+                                                                 ratio: BenchStatistics.ratio(ours, theirs))
+            }
+            try container.encode(BenchRealmCoreJSON(binary: realmCore.binary, workloads: entries,
+                                                    fileBytes: realmCore.fileBytes,
+                                                    compactedFileBytes: realmCore.compactedFileBytes), forKey: .realmCore)
+        }
     }
 
     /// The report as pretty-printed JSON with sorted keys:
@@ -223,9 +236,46 @@ package struct BenchReport: Sendable, Hashable, Encodable {
             lines.append("notify: another process commits one change (\(n.changes) commits, one every ~10 ms); latency from its commit "
                          + "returning to the observer's block (CLOCK_MONOTONIC), \(n.missed) missed")
         }
+        if let realmCore { lines += realmCoreTable(realmCore, row: row) }
         lines.append("machine: " + machine.summary)
         return lines.joined(separator: "\n")
     }
+}
+
+extension BenchReport {
+    /// The section comparing Strata's times of this run with realm-core's on the same inputs.
+    fileprivate func realmCoreTable(_ core: BenchRealmCoreResult, row: ([String]) -> String) -> [String] {
+        var lines = ["", "Strata vs realm-core (built from source, same inputs, median of \(repetitions))", ""]
+        lines.append(row(["workload", "Strata s", "realm-core s", "ratio", "", ""]))
+        for workload in BenchRealmCoreResult.workloads {
+            guard let result = result(workload), let theirs = core.seconds[workload] else { continue }
+            lines.append(row([result.name, BenchFormat.seconds(result.strataSeconds), BenchFormat.seconds(theirs),
+                              BenchFormat.number(BenchStatistics.ratio(result.strataSeconds, theirs), digits: 2), "", ""]))
+        }
+        let fileRatio = core.fileBytes > 0 ? Double(fileBytes.strata) / Double(core.fileBytes) : nil
+        lines.append(row(["file size after load (bytes)", BenchFormat.grouped(fileBytes.strata),
+                          BenchFormat.grouped(core.fileBytes), BenchFormat.number(fileRatio, digits: 2), "", ""]))
+        lines.append(row(["file size after compact (bytes)", BenchFormat.grouped(compactedFileBytes.strata),
+                          BenchFormat.grouped(core.compactedFileBytes), "", "", ""]))
+        lines.append("realm-core: \(core.binary) (core C++ API: Table, Obj, Query; in-realm history; full durability)")
+        lines.append("")
+        return lines
+    }
+}
+
+/// The JSON form of `BenchReport.realmCore`.
+private struct BenchRealmCoreJSON: Encodable {
+    let binary: String
+    let workloads: [String: BenchRealmCoreEntry]
+    let fileBytes: Int
+    let compactedFileBytes: Int
+}
+
+/// One workload of `BenchRealmCoreJSON`.
+private struct BenchRealmCoreEntry: Encodable {
+    let strataSeconds: Double
+    let realmCoreSeconds: Double
+    let ratio: Double?
 }
 
 /// The JSON entry of the notification workload in `workloads` (`"workload": "notifyLatency"`).

@@ -61,6 +61,11 @@ package struct BenchRunner {
                 objects: options.objects, changes: options.notifyChanges, interval: options.notifyInterval, seed: options.seed,
                 directory: root.appendingPathComponent("notify"), writer: writer, progress: progress)
         }
+        if let binary = options.realmCoreBinary {
+            report.realmCore = try BenchRealmCoreReference.run(
+                binary: binary, dataset: dataset, oracle: oracle, repetitions: options.repetitions,
+                directory: root.appendingPathComponent("realm-core"), progress: progress)
+        }
         return report
     }
 

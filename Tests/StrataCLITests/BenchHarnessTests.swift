@@ -371,6 +371,56 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertTrue(printed.contains("SQLite-indexed"))
     }
 
+    /// The stand-in for the realm-core reference binary: a script that reads the inputs file
+    /// and computes every answer in memory (Scripts/reference_bench.py).
+    private var referenceScript: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Scripts/reference_bench.py").path
+    }
+
+    func testRealmCoreReferenceReadsTheInputsFileAndItsAnswersAreChecked() throws {
+        var options = smallOptions(repetitions: 2)
+        options.realmCoreBinary = referenceScript
+        var printed = ""
+        let report = try runBenchmark(options: options, engines: twoSQLiteEngines()) { printed += $0 }
+        // The script recomputed count, sum and the lookup fingerprint from the file: had the
+        // writer garbled a row, a score's bits or a key, the oracle check would have thrown.
+        let core = try XCTUnwrap(report.realmCore)
+        XCTAssertEqual(Set(core.seconds.keys), Set(BenchRealmCoreResult.workloads))
+        XCTAssertEqual(core.seconds[.insert] ?? 0, 0.0015, accuracy: 1e-12)  // median of 0.001, 0.002
+        XCTAssertEqual(core.fileBytes, 8192)
+        XCTAssertEqual(core.compactedFileBytes, 4096)
+        XCTAssertTrue(printed.contains("Strata vs realm-core"))
+        XCTAssertTrue(printed.split(separator: "\n").contains { $0.hasPrefix("workload") && $0.contains("realm-core s") })
+
+        options.json = true
+        var json = ""
+        _ = try runBenchmark(options: options, engines: twoSQLiteEngines()) { json += $0 }
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let realmCore = try XCTUnwrap(object["realmCore"] as? [String: Any])
+        let workloads = try XCTUnwrap(realmCore["workloads"] as? [String: [String: Any]])
+        XCTAssertEqual(Set(workloads.keys), Set(BenchRealmCoreResult.workloads.map(\.rawValue)))
+        XCTAssertNotNil(workloads["delete"]?["ratio"] as? Double)
+    }
+
+    func testRealmCoreReferenceWithAWrongAnswerIsRefused() throws {
+        var options = smallOptions(repetitions: 1)
+        options.realmCoreBinary = referenceScript
+        setenv("STRATA_TEST_WRONG_COUNT", "1", 1)
+        defer { unsetenv("STRATA_TEST_WRONG_COUNT") }
+        XCTAssertThrowsError(try runBenchmark(options: options, engines: twoSQLiteEngines()) { _ in }) { error in
+            guard case BenchError.resultMismatch(let workload, let details) = error else {
+                return XCTFail("expected a mismatch, got \(error)")
+            }
+            XCTAssertTrue(workload.contains("count"), workload)
+            XCTAssertTrue(details.contains("realm-core returned"), details)
+        }
+        options.realmCoreBinary = directory.appendingPathComponent("missing-binary").path
+        XCTAssertThrowsError(try runBenchmark(options: options, engines: twoSQLiteEngines()) { _ in }) { error in
+            XCTAssertTrue("\(error)".contains("build.sh"), "\(error)")
+        }
+    }
+
     func testCopyReferenceCopiesAndReportsFailures() throws {
         let source = directory.appendingPathComponent("source.bin")
         try Data(repeating: 7, count: 10_000).write(to: source)

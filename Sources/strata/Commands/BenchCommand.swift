@@ -18,6 +18,8 @@ struct Bench: StrataSubcommand {
     @Option(help: "Small durable commits.") var commits = 1_000
     @Option(help: "Directory for the temporary files (default: the system temporary directory).") var directory: String?
     @Option(help: "Commits by another process in the notification workload (0: skip it).") var notifyChanges = 200
+    @Option(help: "Also run realm-core's C++ API on the same inputs: the binary built by Sources/StrataBench/RealmCoreReference/build.sh.")
+    var realmCore: String?
     @Flag(help: "Print one JSON document.") var json = false
 
     func run(output out: CommandOutput) throws -> Int32 {
@@ -29,6 +31,7 @@ struct Bench: StrataSubcommand {
             options.notifyWriter = [me, "bench-notify-writer"]
             options.notifyChanges = notifyChanges
         }
+        options.realmCoreBinary = realmCore
         do { try options.validate() } catch { throw CLIError("\(error)", code: ExitCode32.usage) }
         var failure: Error?
         try runBenchmark(options: options, engines: [makeStrataBenchEngine(), SQLiteBenchEngine()]) { line in
