@@ -20,8 +20,8 @@ cmake -S "$source_dir" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
   -DREALM_USE_SYSTEM_OPENSSL=ON -DREALM_ENABLE_GEOSPATIAL=OFF -DREALM_BUILD_LIB_ONLY=ON >&2
 cmake --build "$build_dir" --target Storage -j "$jobs" >&2
 
-library=$(find "$build_dir" -name 'librealm-storage*.a' | head -n 1)
-[ -n "$library" ] || { echo "build.sh: librealm-storage.a not found under $build_dir" >&2; exit 1; }
+library=$(find "$build_dir" -name 'librealm*.a' | head -n 1)
+[ -n "$library" ] || { echo "build.sh: librealm.a not found under $build_dir" >&2; exit 1; }
 ${CXX:-c++} -std=c++17 -O2 -DNDEBUG \
   -I "$source_dir/src" -I "$build_dir/src" \
   "$here/realm_core_bench.cpp" "$library" -lssl -lcrypto -lz -lpthread \

@@ -17,6 +17,7 @@
 #include <realm/history.hpp>
 #include <realm/query.hpp>
 #include <realm/table.hpp>
+#include <realm/transaction.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -190,17 +191,17 @@ struct Checksum {
     }
 };
 
-struct Columns {
+struct ItemColumns {
     ColKey id, name, age, score, active;
 };
 
-Columns columns(ConstTableRef table)
+ItemColumns columns(ConstTableRef table)
 {
     return {table->get_column_key("id"), table->get_column_key("name"), table->get_column_key("age"),
             table->get_column_key("score"), table->get_column_key("active")};
 }
 
-void setRow(Obj& obj, const Columns& c, const Row& row)
+void setRow(Obj& obj, const ItemColumns& c, const Row& row)
 {
     obj.set(c.name, StringData(row.name)).set(c.age, row.age).set(c.score, row.score).set(c.active, row.active);
 }
@@ -257,7 +258,7 @@ int main(int argc, char** argv)
             table->add_column(type_Int, "age");
             table->add_column(type_Double, "score");
             table->add_column(type_Bool, "active");
-            Columns c = columns(table);
+            ItemColumns c = columns(table);
             for (const Row& row : inputs.rows) {
                 Obj obj = table->create_object_with_primary_key(Mixed(row.id));
                 setRow(obj, c, row);
@@ -270,7 +271,7 @@ int main(int argc, char** argv)
             auto start = std::chrono::steady_clock::now();
             auto tr = db->start_read();
             ConstTableRef table = tr->get_table("class_Item");
-            Columns c = columns(table);
+            ItemColumns c = columns(table);
             size_t n = table->where()
                            .between(c.age, inputs.ageLow, inputs.ageHigh)
                            .begins_with(c.name, StringData(inputs.prefix))
@@ -288,7 +289,7 @@ int main(int argc, char** argv)
             auto start = std::chrono::steady_clock::now();
             auto tr = db->start_read();
             ConstTableRef table = tr->get_table("class_Item");
-            Columns c = columns(table);
+            ItemColumns c = columns(table);
             Checksum checksum;
             for (int64_t id : inputs.lookups) {
                 ObjKey key = table->find_primary_key(Mixed(id));
@@ -308,7 +309,7 @@ int main(int argc, char** argv)
             for (const CommitOp& op : inputs.commits) {
                 auto tr = db->start_write();
                 TableRef table = tr->get_table("class_Item");
-                Columns c = columns(table);
+                ItemColumns c = columns(table);
                 if (op.insert) {
                     Obj obj = table->create_object_with_primary_key(Mixed(op.row.id));
                     setRow(obj, c, op.row);
@@ -326,7 +327,7 @@ int main(int argc, char** argv)
             auto start = std::chrono::steady_clock::now();
             auto tr = db->start_write();
             TableRef table = tr->get_table("class_Item");
-            Columns c = columns(table);
+            ItemColumns c = columns(table);
             int64_t changed = 0;
             for (auto& [id, score] : inputs.updates) {
                 if (ObjKey key = table->find_primary_key(Mixed(id))) {
