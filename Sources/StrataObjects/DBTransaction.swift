@@ -449,8 +449,8 @@ public final class DBTransaction {
         _ = try requireWrite()
         let t = try table(className)
         // Sorted and without repeats: the table then walks its clusters in order.
-        var unique = keys.sorted()
-        if unique.count > 1 {
+        var unique = ClassTable.isAscending(keys) ? keys : keys.sorted()
+        if unique.count > 1 && !ClassTable.isAscending(unique) {
             var w = 1
             for r in 1..<unique.count where unique[r] != unique[w - 1] { unique[w] = unique[r]; w += 1 }
             unique.removeSubrange(w...)
