@@ -605,6 +605,11 @@ final class ClassTable {
                 case .stored(0):
                     // A column added by a migration reads as defaults for however many rows.
                     continue
+                case .stored(let ref) where runs.isEmpty:
+                    // Every row goes: the block and the collections it owns.
+                    try write.free(ref)
+                    m.columns[c] = .stored(0)
+                    continue
                 case .stored(let ref):
                     // Copied straight from the stored block into a new one: no decoding.
                     let v = try columnView(ref)
