@@ -115,10 +115,14 @@ final class ClassTable {
 
     /// The cluster holding `key` and its row (one tree search), or nil.
     func locateCluster(key: ObjKey) throws -> (ClusterRead, Int)? {
+        if let c = lastLocated, key >= c.treeKey, key <= c.lastKey, dirty[c.treeKey] == nil {
+            return c.cluster.row(of: key).map { (.stored(c.cluster), $0) }
+        }
         guard let (tk, value) = try clusterEntry(for: key) else { return nil }
         if let m = dirty[tk] { return m.row(of: key).map { (.dirty(m), $0) } }
         guard case .owned(let ref) = value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
+        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1)) }
         return s.row(of: key).map { (.stored(s), $0) }
     }
 

@@ -253,7 +253,10 @@ struct FilteredColumn {
     func encode(into out: UnsafeMutableRawBufferPointer) {
         let p = out.baseAddress!
         let v = view, n = count
-        memset(p, 0, out.count)
+        // Zeroed: the header and null bitmap; bit-packed and repacked payloads (the gathers
+        // below write every other byte).
+        let gathers = v.layout != .int || (v.width != ColumnView.sequenceWidth && width >= 8)
+        memset(p, 0, gathers ? min(out.count, 16 + (hasNulls ? ((n + 7) / 8 + 7) & ~7 : 0)) : out.count)
         p.storeBytes(of: v.layout.rawValue, toByteOffset: 0, as: UInt8.self)
         p.storeBytes(of: UInt8(hasNulls ? 1 : 0), toByteOffset: 1, as: UInt8.self)
         p.storeBytes(of: UInt8(width), toByteOffset: 2, as: UInt8.self)
