@@ -456,6 +456,8 @@ public final class DBTransaction {
             unique.removeSubrange(w...)
         }
         var embeddedToDelete: [String: [ObjKey]] = [:]
+        // Index entries to remove, per indexed column: removed at once, in key order.
+        var indexKeys = [[[UInt8]]](repeating: [], count: t.indexedColumns.count)
         if !t.embeddedLinkColumns.isEmpty || !t.indexedColumns.isEmpty {
             for key in unique {
                 guard let (c, row) = try t.locateCluster(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
@@ -467,13 +469,13 @@ public final class DBTransaction {
                         for v in try list(className, key, p.name) { if case .object(let l) = v { embeddedToDelete[target, default: []].append(l.key) } }
                     }
                 }
-                for ci in t.indexedColumns {
-                    let v = try t.value(c, row: row, column: ci)
-                    try indexTree(className, t.columns[ci].name).delete(IndexKey.key(v, key))
-                }
+                for (i, ci) in t.indexedColumns.enumerated() { indexKeys[i].append(IndexKey.key(try t.value(c, row: row, column: ci), key)) }
             }
         }
         try t.delete(keys: unique)
+        for (i, ci) in t.indexedColumns.enumerated() where !indexKeys[i].isEmpty {
+            try indexTree(className, t.columns[ci].name).delete(keys: indexKeys[i].sorted { $0.lexicographicallyPrecedes($1) })
+        }
         t.changeCounts.deleted += unique.count
         if !incomingLinks(className).isEmpty { try removeLinks(to: className, keys: Set(unique)) }
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }

@@ -77,6 +77,10 @@ final class BulkDeleteTests: XCTestCase {
                            "\(note): Row \(k).m", file: file, line: line)
             XCTAssertTrue(try r.indexLookup("Row", "s", m.values["s"]!).contains(k), "\(note): index of Row \(k)", file: file, line: line)
         }
+        // The index holds exactly the live rows.
+        var byName: [Value: [ObjKey]] = [:]
+        for (k, m) in rows { byName[m.values["s"]!, default: []].append(k) }
+        for (v, ks) in byName { XCTAssertEqual(try r.indexLookup("Row", "s", v).sorted(), ks.sorted(), "\(note): index of \(v)", file: file, line: line) }
         for (k, m) in refs {
             XCTAssertEqual(try r.value("Ref", k, "one"), m.one.map { .object(ObjectLink(className: "Row", key: $0)) } ?? .null, note, file: file, line: line)
             XCTAssertEqual(try r.list("Ref", k, "many"), m.many.map { .object(ObjectLink(className: "Row", key: $0)) }, note, file: file, line: line)
