@@ -456,7 +456,7 @@ public final class DBTransaction {
             unique.removeSubrange(w...)
         }
         var embeddedToDelete: [String: [ObjKey]] = [:]
-        // Index entries to remove, per indexed column: removed at once, in key order.
+        // Index entries to remove, per indexed column: removed at once (in index key order).
         var indexKeys = [[[UInt8]]](repeating: [], count: t.indexedColumns.count)
         if !t.embeddedLinkColumns.isEmpty || !t.indexedColumns.isEmpty {
             for key in unique {
@@ -474,7 +474,7 @@ public final class DBTransaction {
         }
         try t.delete(keys: unique)
         for (i, ci) in t.indexedColumns.enumerated() where !indexKeys[i].isEmpty {
-            try indexTree(className, t.columns[ci].name).delete(keys: indexKeys[i].sorted { $0.lexicographicallyPrecedes($1) })
+            try indexTree(className, t.columns[ci].name).delete(keys: indexKeys[i])
         }
         t.changeCounts.deleted += unique.count
         if !incomingLinks(className).isEmpty { try removeLinks(to: className, keys: Set(unique)) }

@@ -419,14 +419,15 @@ public final class BTree {
         return true
     }
 
-    /// Removes several keys (absent ones are skipped); returns how many were removed. Frees the
-    /// values' blocks like `delete`. Without `delete`'s look-up before each removal; in
-    /// ascending order consecutive keys share the path (already copied), so removing many
-    /// entries (a bulk delete's index entries) costs one descent each.
+    /// Removes several keys, in any order (absent ones are skipped); returns how many were
+    /// removed. Frees the values' blocks like `delete`. Without `delete`'s look-up before each
+    /// removal, and in key order (sorted here), so consecutive removals share the path already
+    /// copied: removing many entries (a bulk delete's index entries) costs one descent each.
     @discardableResult
-    public func delete(keys: [[UInt8]], releasingOld: Bool = true) throws -> Int {
+    public func delete(keys unsorted: [[UInt8]], releasingOld: Bool = true) throws -> Int {
         try requireWritable()
-        guard let r = root, !keys.isEmpty else { return 0 }
+        guard let r = root, !unsorted.isEmpty else { return 0 }
+        let keys = unsorted.sorted { a, b in a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in compareBytes(pa, pb) < 0 } } }
         modified = true
         let rootNode = try dirty(r)
         root = .dirty(rootNode)
