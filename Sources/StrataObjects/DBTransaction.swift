@@ -39,7 +39,8 @@ public final class DBTransaction {
         self.schema = schema
     }
 
-    /// The version this transaction reads (a write transaction: the version it started from).
+    /// The version this transaction reads; a write transaction: the version its commit will
+    /// create (the one it started from + 1).
     public var version: UInt64 { storage.version }
     /// True for transactions from `Database.write()`.
     public var isWritable: Bool { storage is WriteTransaction }

@@ -158,7 +158,20 @@ final class BulkDeleteTests: XCTestCase {
                 refs2[k] = RefModel(one: ref.one.flatMap { rows2[$0] != nil ? $0 : nil }, many: ref.many.filter { rows2[$0] != nil })
             }
             try assertMatches(w, rows2, refs2, "step \(step), inside the write")
-            if r(6) == 0 { w.abort() } else { try w.commit(); rows = rows2; refs = refs2 }
+            if r(6) == 0 { w.abort() } else {
+                try w.commit()
+                let before = older.version
+                // The change record (what notifications read) names every deleted object.
+                let gone = rows.keys.filter { rows2[$0] == nil }
+                let reader = try db.read()
+                let change = try reader.changes(since: before)?["Row"]
+                if !gone.isEmpty, !(change?.rewritten ?? false) {
+                    let ranges = try XCTUnwrap(change, "step \(step): \(gone.count) deletions recorded").deleted.ranges
+                    for k in gone { XCTAssertTrue(ranges.contains { $0.contains(k) }, "step \(step): deletion of \(k) recorded") }
+                }
+                reader.end()
+                rows = rows2; refs = refs2
+            }
             try assertMatches(older, oldRows, oldRefs, "step \(step), reader of the older version")
             older.end()
             let now = try db.read()
