@@ -115,19 +115,43 @@ final class ClassTable {
 
     /// The cluster holding `key` and its row (one tree search), or nil.
     func locateCluster(key: ObjKey) throws -> (ClusterRead, Int)? {
+        if let c = lastLocated, key >= c.treeKey, key <= c.lastKey, dirty[c.treeKey] == nil {
+            return c.cluster.row(of: key).map { (.stored(c.cluster), $0) }
+        }
         guard let (tk, value) = try clusterEntry(for: key) else { return nil }
         if let m = dirty[tk] { return m.row(of: key).map { (.dirty(m), $0) } }
         guard case .owned(let ref) = value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
+        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1)) }
         return s.row(of: key).map { (.stored(s), $0) }
     }
 
     /// Where `key` lives: its cluster's tree key and row, or nil when there is no such object.
+    /// A key within the committed cluster of the previous call is found without a tree search
+    /// (checks of keys in order, as before a bulk delete).
     func locate(key: ObjKey) throws -> (treeKey: Int64, row: Int)? {
+        if let c = lastLocated, key >= c.treeKey, key <= c.lastKey, dirty[c.treeKey] == nil {
+            return c.cluster.row(of: key).map { (c.treeKey, $0) }
+        }
         guard let (tk, value) = try clusterEntry(for: key) else { return nil }
         if let m = dirty[tk] { return m.row(of: key).map { (tk, $0) } }
         guard case .owned(let ref) = value else { return nil }
-        return try StoredCluster(storage, ref: ref).row(of: key).map { (tk, $0) }
+        let s = try StoredCluster(storage, ref: ref)
+        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1)) }
+        return s.row(of: key).map { (tk, $0) }
+    }
+
+    /// The committed cluster `locate(key:)` found last, with its tree key and last key. Every
+    /// key in `treeKey...lastKey` lies in it while the cluster is not changed in this
+    /// transaction: `makeMutable` and `flush` clear it (a tree entry is only added, removed or
+    /// re-keyed for a changed cluster, or beyond the last key).
+    private var lastLocated: (treeKey: Int64, cluster: StoredCluster, lastKey: ObjKey)?
+
+    static func isAscending(_ keys: [ObjKey]) -> Bool {
+        keys.withUnsafeBufferPointer { b in
+            for i in b.indices.dropFirst() where b[i - 1] >= b[i] { return false }
+            return true
+        }
     }
 
     func exists(_ key: ObjKey) throws -> Bool {
@@ -316,6 +340,7 @@ final class ClassTable {
 
     private func makeMutable(_ treeKey: Int64) throws -> MutableCluster {
         if let m = dirty[treeKey] { return m }
+        lastLocated = nil
         guard let t = try tree(create: true), let v = try t.get(ClusterKey.encode(treeKey)), case .owned(let ref) = v else {
             throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
         }
@@ -540,7 +565,7 @@ final class ClassTable {
     /// walked cluster by cluster: one tree search per cluster, a search inside the cluster per
     /// key. Every key is checked before anything changes (a missing one throws, nothing removed).
     func delete(keys: [ObjKey]) throws {
-        let sorted = keys.sorted()
+        let sorted = Self.isAscending(keys) ? keys : keys.sorted()
         var groups: [(treeKey: Int64, rows: [Int])] = []
         var i = 0
         while i < sorted.count {
@@ -571,7 +596,36 @@ final class ClassTable {
             let m = try makeMutable(tk)
             var remove = [Bool](repeating: false, count: m.count)
             for r in rows { remove[r] = true }
+            // The runs of kept rows.
+            var runs: [Range<Int>] = []
+            var start = 0
+            for r in rows {
+                if r > start { runs.append(start..<r) }
+                start = r + 1
+            }
+            if start < m.count { runs.append(start..<m.count) }
             for c in 0..<columns.count {
+                switch m.columns[c] {
+                case .stored(0):
+                    // A column added by a migration reads as defaults for however many rows.
+                    continue
+                case .stored(let ref) where runs.isEmpty:
+                    // Every row goes: the block and the collections it owns.
+                    try write.free(ref)
+                    m.columns[c] = .stored(0)
+                    continue
+                case .stored(let ref):
+                    // Copied straight from the stored block into a new one: no decoding.
+                    let v = try columnView(ref)
+                    if v.count == m.count, let f = FilteredColumn(v, runs: runs) {
+                        if v.layout == .refs { for r in rows where v.ref(r) != 0 { try write.free(v.ref(r)) } }
+                        let newRef = try write.writeGeneric(kind: ObjectBlockKind.column, refs: f.refs, byteCount: f.size) { f.encode(into: $0) }
+                        try write.freeBlockOnly(ref)
+                        m.columns[c] = .stored(newRef)
+                        continue
+                    }
+                case .decoded: break
+                }
                 let col = try decodedColumn(m, c)
                 if col.layout == .refs {
                     for r in rows { if case .stored(let ref) = col.refs[r], ref != 0 { try write.free(ref) } }
@@ -622,6 +676,7 @@ final class ClassTable {
         }
         dirty.removeAll()
         tail = nil
+        lastLocated = nil
         weightsStale = false
         if nextKeyDirty, let k = nextKey {
             try txn.metaTree(create: true)!.put(Array(("next/" + schema.className).utf8), bytes: withUnsafeBytes(of: k.littleEndian) { Array($0) })

@@ -137,6 +137,10 @@ struct ColumnView {
         guard start <= end, end <= dataSize else { return UnsafeRawBufferPointer(start: data, count: 0) }
         return UnsafeRawBufferPointer(start: data + start, count: end - start)
     }
+    /// Bytes layout: offset `i` (0...count) into the data.
+    @inline(__always) func byteOffset(_ i: Int) -> Int {
+        offsetSize == 2 ? Int(payload.getLE16(i * 2)) : Int(payload.getLE32(i * 4))
+    }
     @inline(__always) func fixed(_ i: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: payload + i * width, count: width) }
     @inline(__always) func ref(_ i: Int) -> BlockRef { refs.getLE64(i * 8) }
 
@@ -167,6 +171,166 @@ struct ColumnView {
         }
         for i in 0..<count where !isNull(i) { s &+= int(i) }
         return s
+    }
+}
+
+/// A stored column without some of its rows, encoded straight from the stored block (deleting
+/// objects: no decoding into a `MutableColumn`). The kept rows are `runs` (ascending, disjoint
+/// row ranges). The packing width, base and offset size stay those of the stored column (a
+/// subset of the values still fits them); an arithmetic sequence that loses rows from its
+/// middle is packed as offsets from its first kept value. The null bitmap is dropped when no
+/// kept row is null. Nil for a bytes column whose offsets go backwards or past its data (only
+/// damage can do that; the caller then decodes it, as reads do).
+struct FilteredColumn {
+    let view: ColumnView
+    let runs: [Range<Int>]
+    /// Rows kept.
+    let count: Int
+    /// Bytes-section byte 2 and 8..<16 of the new block.
+    let width: Int
+    let base: Int64
+    let hasNulls: Bool
+    /// Bytes layout: size of the kept data.
+    let dataSize: Int
+    /// Size of the bytes section.
+    let size: Int
+
+    init?(_ v: ColumnView, runs: [Range<Int>]) {
+        view = v
+        self.runs = runs
+        let n = runs.reduce(0) { $0 + $1.count }
+        count = n
+        var nullsKept = false
+        if v.nulls != nil {
+            outer: for r in runs { for i in r where v.isNull(i) { nullsKept = true; break outer } }
+        }
+        hasNulls = nullsKept
+        var size = 16
+        if nullsKept { size += ((n + 7) / 8 + 7) & ~7 }
+        var w = v.width, b = v.base, data = 0
+        switch v.layout {
+        case .int:
+            if w == ColumnView.sequenceWidth && runs.count > 1 {
+                // base + i for the kept i: offsets from the first kept value.
+                let first = runs[0].lowerBound, span = runs[runs.count - 1].upperBound - 1 - first
+                b = v.base &+ Int64(first)
+                w = span <= 0xFF ? 8 : span <= 0xFFFF ? 16 : span <= Int(UInt32.max) ? 32 : 64
+                if w == 64 { b = 0 }
+            } else if w == ColumnView.sequenceWidth, let r = runs.first {
+                b = v.base &+ Int64(r.lowerBound)
+            }
+            if w != ColumnView.sequenceWidth { size += (n * w + 7) / 8 }
+        case .float: size += 4 * n
+        case .double: size += 8 * n
+        case .bytes:
+            let limit = v.payloadSize - (v.count + 1) * v.offsetSize
+            for r in runs {
+                var last = v.byteOffset(r.lowerBound)
+                for i in r {
+                    let next = v.byteOffset(i + 1)
+                    guard next >= last, next <= limit else { return nil }
+                    last = next
+                }
+                data += last - v.byteOffset(r.lowerBound)
+            }
+            size += v.offsetSize * (n + 1) + data
+        case .fixed: size += w * n
+        case .refs: break
+        }
+        width = w; base = b; dataSize = data; self.size = size
+    }
+
+    /// The refs section of the new block (refs layout: the kept rows' refs).
+    var refs: [BlockRef] {
+        guard view.layout == .refs else { return [] }
+        var out: [BlockRef] = []
+        out.reserveCapacity(count)
+        for r in runs { for i in r { out.append(view.ref(i)) } }
+        return out
+    }
+
+    /// Writes the bytes section (`size` bytes).
+    func encode(into out: UnsafeMutableRawBufferPointer) {
+        let p = out.baseAddress!
+        let v = view, n = count
+        // Zeroed: the header and null bitmap; bit-packed and repacked payloads (the gathers
+        // below write every other byte).
+        let gathers = v.layout != .int || (v.width != ColumnView.sequenceWidth && width >= 8)
+        memset(p, 0, gathers ? min(out.count, 16 + (hasNulls ? ((n + 7) / 8 + 7) & ~7 : 0)) : out.count)
+        p.storeBytes(of: v.layout.rawValue, toByteOffset: 0, as: UInt8.self)
+        p.storeBytes(of: UInt8(hasNulls ? 1 : 0), toByteOffset: 1, as: UInt8.self)
+        p.storeBytes(of: UInt8(width), toByteOffset: 2, as: UInt8.self)
+        p.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 4, as: UInt32.self)
+        p.storeBytes(of: UInt64(bitPattern: base).littleEndian, toByteOffset: 8, as: UInt64.self)
+        var o = 16
+        if hasNulls {
+            let bits = (p + o).assumingMemoryBound(to: UInt8.self)
+            var j = 0
+            for r in runs { for i in r { if v.isNull(i) { bits[j >> 3] |= UInt8(1 << (j & 7)) }; j += 1 } }
+            o += ((n + 7) / 8 + 7) & ~7
+        }
+        let q = p + o
+        /// Copies the kept elements of `size` bytes each.
+        func gather(_ size: Int) {
+            var d = 0
+            for r in runs {
+                let len = r.count * size
+                memcpy(q + d, v.payload + r.lowerBound * size, len)
+                d += len
+            }
+        }
+        switch v.layout {
+        case .int:
+            if v.width == ColumnView.sequenceWidth {
+                guard width != ColumnView.sequenceWidth else { break }
+                var j = 0
+                for r in runs {
+                    for i in r {
+                        let x = v.base &+ Int64(i) &- base
+                        switch width {
+                        case 8: q.storeBytes(of: UInt8(truncatingIfNeeded: x), toByteOffset: j, as: UInt8.self)
+                        case 16: q.storeBytes(of: UInt16(truncatingIfNeeded: x).littleEndian, toByteOffset: 2 * j, as: UInt16.self)
+                        case 32: q.storeBytes(of: UInt32(truncatingIfNeeded: x).littleEndian, toByteOffset: 4 * j, as: UInt32.self)
+                        default: q.storeBytes(of: UInt64(bitPattern: x).littleEndian, toByteOffset: 8 * j, as: UInt64.self)
+                        }
+                        j += 1
+                    }
+                }
+            } else if width == 1 {
+                let bits = q.assumingMemoryBound(to: UInt8.self), src = v.payload.assumingMemoryBound(to: UInt8.self)
+                var j = 0
+                for r in runs {
+                    for i in r {
+                        if (src[i >> 3] >> UInt8(i & 7)) & 1 != 0 { bits[j >> 3] |= UInt8(1 << (j & 7)) }
+                        j += 1
+                    }
+                }
+            } else if width > 0 {
+                gather(width / 8)
+            }
+        case .float: gather(4)
+        case .double: gather(8)
+        case .fixed: gather(width)
+        case .bytes:
+            let os = v.offsetSize
+            let data = q + os * (n + 1)
+            let src = v.payload + os * (v.count + 1)
+            var j = 0, d = 0
+            for r in runs {
+                let lo = v.byteOffset(r.lowerBound), hi = v.byteOffset(r.upperBound)
+                memcpy(data + d, src + lo, hi - lo)
+                for i in r {
+                    let off = v.byteOffset(i) - lo + d
+                    if os == 2 { q.storeBytes(of: UInt16(off).littleEndian, toByteOffset: 2 * j, as: UInt16.self) }
+                    else { q.storeBytes(of: UInt32(off).littleEndian, toByteOffset: 4 * j, as: UInt32.self) }
+                    j += 1
+                }
+                d += hi - lo
+            }
+            if os == 2 { q.storeBytes(of: UInt16(d).littleEndian, toByteOffset: 2 * n, as: UInt16.self) }
+            else { q.storeBytes(of: UInt32(d).littleEndian, toByteOffset: 4 * n, as: UInt32.self) }
+        case .refs: break
+        }
     }
 }
 

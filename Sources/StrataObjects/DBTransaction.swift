@@ -39,7 +39,8 @@ public final class DBTransaction {
         self.schema = schema
     }
 
-    /// The version this transaction reads (a write transaction: the version it started from).
+    /// The version this transaction reads; a write transaction: the version its commit will
+    /// create (the one it started from + 1).
     public var version: UInt64 { storage.version }
     /// True for transactions from `Database.write()`.
     public var isWritable: Bool { storage is WriteTransaction }
@@ -449,13 +450,15 @@ public final class DBTransaction {
         _ = try requireWrite()
         let t = try table(className)
         // Sorted and without repeats: the table then walks its clusters in order.
-        var unique = keys.sorted()
-        if unique.count > 1 {
+        var unique = ClassTable.isAscending(keys) ? keys : keys.sorted()
+        if unique.count > 1 && !ClassTable.isAscending(unique) {
             var w = 1
             for r in 1..<unique.count where unique[r] != unique[w - 1] { unique[w] = unique[r]; w += 1 }
             unique.removeSubrange(w...)
         }
         var embeddedToDelete: [String: [ObjKey]] = [:]
+        // Index entries to remove, per indexed column: removed at once (in index key order).
+        var indexKeys = [[[UInt8]]](repeating: [], count: t.indexedColumns.count)
         if !t.embeddedLinkColumns.isEmpty || !t.indexedColumns.isEmpty {
             for key in unique {
                 guard let (c, row) = try t.locateCluster(key: key) else { throw ObjectError.noSuchObject(className: className, key: key) }
@@ -467,13 +470,13 @@ public final class DBTransaction {
                         for v in try list(className, key, p.name) { if case .object(let l) = v { embeddedToDelete[target, default: []].append(l.key) } }
                     }
                 }
-                for ci in t.indexedColumns {
-                    let v = try t.value(c, row: row, column: ci)
-                    try indexTree(className, t.columns[ci].name).delete(IndexKey.key(v, key))
-                }
+                for (i, ci) in t.indexedColumns.enumerated() { indexKeys[i].append(IndexKey.key(try t.value(c, row: row, column: ci), key)) }
             }
         }
         try t.delete(keys: unique)
+        for (i, ci) in t.indexedColumns.enumerated() where !indexKeys[i].isEmpty {
+            try indexTree(className, t.columns[ci].name).delete(keys: indexKeys[i])
+        }
         t.changeCounts.deleted += unique.count
         if !incomingLinks(className).isEmpty { try removeLinks(to: className, keys: Set(unique)) }
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }

@@ -50,6 +50,45 @@ final class BTreeBasicsTests: XCTestCase {
         XCTAssertEqual(try r.tree("t")?.entries().count, 0)
     }
 
+    /// `delete(keys:)` removes many keys at once (sorted or not, some absent, up to every key:
+    /// the root shrinks), freeing their values, and equals a model of the entries.
+    func testDeleteManyKeysAgainstModel() throws {
+        let dir = TempDir()
+        let store = try Store(path: dir.path("m.strata"))
+        var model: [Int: Int] = [:]
+        var rng = SplitMix64(seed: 9)
+        do {
+            let w = try store.beginWrite()
+            let t = try w.tree("t", create: true)!
+            for i in 0..<4000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i & 0xff), count: i % 3 == 0 ? 2000 : i % 40)); model[i] = i % 3 == 0 ? 2000 : i % 40 }
+            try w.commit()
+        }
+        for round in 0..<12 {
+            let w = try store.beginWrite()
+            let t = try w.tree("t")!
+            let share = [2, 30, 70, 100][round % 4]
+            var batch = (0..<4400).filter { _ in Int(rng.next() % 100) < share }
+            if round % 3 == 1 { batch.shuffle(using: &rng) }
+            let present = batch.filter { model[$0] != nil }.count
+            XCTAssertEqual(try t.delete(keys: batch.map(key)), present, "round \(round)")
+            for i in batch { model[i] = nil }
+            XCTAssertEqual(try t.totalWeight, UInt64(model.count), "round \(round)")
+            try w.commit()
+            assertSound(store)
+            let r = try store.beginRead()
+            let entries = try r.tree("t")?.entries() ?? []
+            XCTAssertEqual(entries.map(\.key), model.keys.sorted().map(key), "round \(round)")
+            for i in model.keys.sorted() where i % 97 == 0 { XCTAssertEqual(try r.tree("t")?.getBytes(key(i))?.count, model[i], "round \(round)") }
+            r.end()
+            if model.isEmpty {
+                let w = try store.beginWrite()
+                let t = try w.tree("t")!
+                for i in 0..<3000 where i % 2 == 0 { try t.put(key(i), bytes: [UInt8(i & 0xff)]); model[i] = 1 }
+                try w.commit()
+            }
+        }
+    }
+
     func testLargeValuesUpTo16MB() throws {
         let dir = TempDir()
         let store = try Store(path: dir.path("l.strata"))
