@@ -22,30 +22,34 @@ final class ObjectAdder {
         strataProgrammerError("Object is already managed by another Realm; use create(_:value:update:) to copy it into this one")
     }
 
-    /// The values of an unmanaged object by property index (declared defaults filled in, and
-    /// kept so that a generated default such as a new ObjectId is stable).
-    private func unmanagedValues(_ o: ObjectBase) -> [Any] {
+    /// Gives every property of an unmanaged object without a value its declared default (kept,
+    /// so that a generated default such as a new ObjectId is stable) and returns the slots.
+    private func completedStorage(_ o: ObjectBase) -> _UnmanagedStorage {
         let info = o._rlmClassInfo
-        if o._rlmValues.count < info.properties.count, let readers = info.allInitialReaders {
-            return info.properties.map { p in
-                if let v = o._rlmValues[p.index] { return v }
-                let v = readers[p.index](o) ?? p.valueType._strataDefault()
-                o._rlmValues[p.index] = v
-                return v
+        let s = o._rlmUnmanagedStorage()
+        guard s.count < info.propertyCount else { return s }
+        if let readers = info.allInitialReaders {
+            for p in info.properties where !s.isSet(p.index) {
+                s.setAny(p.index, readers[p.index](o) ?? p.valueType._strataDefault())
             }
+            return s
         }
         var initial: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
-            if let s = m.superclassMirror { collect(s) }
+            if let sup = m.superclassMirror { collect(sup) }
             for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { initial.append(p) } }
         }
-        if o._rlmValues.count < info.properties.count { collect(Mirror(reflecting: o)) }
-        return info.properties.map { p in
-            if let v = o._rlmValues[p.index] { return v }
-            let v = (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault()
-            o._rlmValues[p.index] = v
-            return v
+        collect(Mirror(reflecting: o))
+        for p in info.properties where !s.isSet(p.index) {
+            s.setAny(p.index, (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault())
         }
+        return s
+    }
+
+    /// The values of an unmanaged object by property index (declared defaults filled in).
+    private func unmanagedValues(_ o: ObjectBase) -> [Any] {
+        let s = completedStorage(o)
+        return o._rlmClassInfo.properties.map { s.getAny($0.index)! }
     }
 
     /// Stored single values other than links and mixed (set in a second pass, which may add
@@ -64,6 +68,8 @@ final class ObjectAdder {
     /// The class last checked against the schema by `add`, and for a class of plain values
     /// (`ClassInfo.isPlain`) the property index of each column in the file's column order.
     private var checkedClass: (info: ClassInfo, plainColumns: [Int]?)?
+    /// The row of the last plain insert (its storage is reused).
+    private var rowBuffer: [Value] = []
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
@@ -88,18 +94,15 @@ final class ObjectAdder {
             // Only plain values: one row in column order, inserted as the dynamic API's
             // `insertRow` does (same checks: types, limits, primary-key uniqueness).
             let ctx = self.ctx
-            let encoders = info.encoders
-            var row: [Value] = []
-            row.reserveCapacity(plainColumns.count)
-            if o._rlmValues.count == encoders.count {
-                for i in plainColumns { row.append(try encoders[i]!(o._rlmValues[i]!, ctx)) }
-            } else {
-                let values = unmanagedValues(o)
-                for i in plainColumns { row.append(try encoders[i]!(values[i], ctx)) }
-            }
+            let s = completedStorage(o)
+            var row = rowBuffer
+            rowBuffer = []
+            row.removeAll(keepingCapacity: true)
+            for i in plainColumns { row.append(try s.encode(i, ctx)) }
             let key = try txn.insertRow(info.className, row)
+            rowBuffer = row
             o._rlmCore = core; o._rlmKey = key
-            o._rlmValues = [:]
+            o._rlmStorage = nil
             return key
         }
         let values = unmanagedValues(o)
@@ -108,7 +111,7 @@ final class ObjectAdder {
         defer { inProgress[ObjectIdentifier(o)] = nil }
         o._rlmCore = core; o._rlmKey = key
         try fill(o, info, key, values)
-        o._rlmValues = [:]
+        o._rlmStorage = nil
         return key
     }
 
@@ -157,7 +160,7 @@ final class ObjectAdder {
         guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
         child._rlmCore = core; child._rlmKey = k
         try fill(child, info, k, values)
-        child._rlmValues = [:]
+        child._rlmStorage = nil
     }
 
     /// Replaces the elements of a list or set property (adding unmanaged objects, creating
@@ -185,7 +188,7 @@ final class ObjectAdder {
                 }
             }
             try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
-            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmValues = [:] }
+            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmStorage = nil }
             return
         }
         let values = try elements.map { try $0._strataEncode(ctx) }
