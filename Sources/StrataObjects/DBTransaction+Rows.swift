@@ -18,15 +18,10 @@ extension DBTransaction {
         }
         var row = values
         let types = t.columnTypes
-        for i in 0..<types.count {
-            // Cheap exact-type check first; full coercion (and collections) only when needed.
-            switch (types[i], row[i]) {
-            case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.float, .float): continue
-            case (.string, .string(let s)) where s.utf8.count <= ObjectLimits.maxValueBytes: continue
-            default:
-                let p = t.columns[i]
-                row[i] = p.collection != .single ? .null : try coerce(className, p.name, row[i])
-            }
+        for i in 0..<types.count where !Self.isExact(types[i], row[i]) {
+            // Full coercion (and collections) only when the cheap exact-type check fails.
+            let p = t.columns[i]
+            row[i] = p.collection != .single ? .null : try coerce(className, p.name, row[i])
         }
         var pkValue: Value? = nil
         if let pkc = t.pkColumn {
@@ -43,6 +38,60 @@ extension DBTransaction {
         }
         t.changeCounts.inserted += 1
         return key
+    }
+}
+
+extension DBTransaction {
+    /// True when `v` is stored in a column of `type` as it is (no coercion, within the limits).
+    @inline(__always)
+    static func isExact(_ type: PropertyType, _ v: Value) -> Bool {
+        switch (type, v) {
+        case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.float, .float): return true
+        case (.string, .string(let s)): return s.utf8.count <= ObjectLimits.maxValueBytes
+        default: return false
+        }
+    }
+
+    /// True when every value of `row` (column order) is stored as it is.
+    static func needsNoCoercion(_ t: ClassTable, _ row: [Value]) -> Bool {
+        let types = t.columnTypes
+        guard row.count == types.count else { return false }
+        for i in 0..<types.count where !isExact(types[i], row[i]) { return false }
+        return true
+    }
+
+    /// The table of a class whose new objects can be appended cluster by cluster (no secondary
+    /// index, no collection, an Int primary key that is the object key or no primary key), or nil.
+    func appendableTable(_ className: String) throws -> ClassTable? {
+        let t = try table(className)
+        if t.schema.isEmbedded || !t.indexedColumns.isEmpty || t.columns.contains(where: { $0.collection != .single }) { return nil }
+        if t.pkColumn != nil && !t.usesPrimaryKeyAsObjectKey { return nil }
+        return t
+    }
+
+    /// Appends rows (`values` row after row in column order, each value of its column's exact
+    /// type — `needsNoCoercion`) whose keys increase and lie above every key of the class: the
+    /// cluster fill of `appendObjects`. The caller checked all of it.
+    func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], values: [Value]) throws {
+        let n = keys.count, w = t.columns.count
+        guard n > 0 else { return }
+        guard values.count == n * w else {
+            throw ObjectError.wrongType("rows of '\(t.schema.className)'", expected: "\(n * w) values", got: "\(values.count)")
+        }
+        var given: [Int: BulkColumn] = [:]
+        values.withUnsafeBufferPointer { v in
+            for c in 0..<w {
+                switch t.columnTypes[c] {
+                case .int: given[c] = .ints((0..<n).map { if case .int(let i) = v[$0 * w + c] { return i }; return 0 })
+                case .double: given[c] = .doubles((0..<n).map { if case .double(let d) = v[$0 * w + c] { return d }; return 0 })
+                case .bool: given[c] = .bools((0..<n).map { if case .bool(let b) = v[$0 * w + c] { return b }; return false })
+                case .string: given[c] = .strings((0..<n).map { if case .string(let s) = v[$0 * w + c] { return s }; return "" })
+                default: given[c] = .values((0..<n).map { v[$0 * w + c] })
+                }
+            }
+        }
+        try t.appendBulk(keys: keys, columns: given)
+        t.changeCounts.inserted += n
     }
 }
 

@@ -65,11 +65,37 @@ final class ObjectAdder {
         return out
     }
 
-    /// The class last checked against the schema by `add`, and for a class of plain values
-    /// (`ClassInfo.isPlain`) the property index of each column in the file's column order.
-    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?)?
+    /// The class last checked against the schema by `add`: for a class of plain values
+    /// (`ClassInfo.isPlain`) the property index of each column in the file's column order, and
+    /// its table when its objects can be appended in batches (`PendingRows`).
+    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?)?
     /// The row of the last plain insert (its storage is reused).
     private var rowBuffer: [Value] = []
+
+    /// Plain objects added (managed, keys assigned) whose rows are not in the table yet: they
+    /// are appended together, filling clusters as `appendObjects` does. Written to the table
+    /// before anything else touches the transaction (`flushPending`): any read, any other
+    /// change, the commit.
+    private final class PendingRows {
+        let table: ClassTable
+        var keys: [ObjKey] = []
+        /// Row after row, each in column order.
+        var values: [Value] = []
+        init(_ table: ClassTable) { self.table = table; keys.reserveCapacity(Self.limit) }
+        /// Rows kept before they are appended (bounds the memory of a long run of adds).
+        static let limit = 8192
+        func append(_ key: ObjKey, _ row: [Value]) { keys.append(key); values.append(contentsOf: row) }
+    }
+    private var pending: PendingRows?
+    /// True while added objects wait to be written to their table.
+    var hasPending: Bool { pending != nil }
+
+    /// Writes the pending rows to their table (see `PendingRows`).
+    func flushPending() throws {
+        guard let p = pending else { return }
+        pending = nil
+        try txn.appendCheckedRows(p.table, keys: p.keys, values: p.values)
+    }
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
@@ -77,7 +103,8 @@ final class ObjectAdder {
         if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
         let plainColumns: [Int]?
-        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns } else {
+        let batch: ClassTable?
+        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns; batch = c.batch } else {
             if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
             guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
                 throw SchemaError.noSuchClass(info.className)
@@ -88,7 +115,8 @@ final class ObjectAdder {
                 if !order.contains(-1) { columns = order }
             }
             plainColumns = columns
-            checkedClass = (info, columns)
+            batch = columns == nil ? nil : try txn.appendableTable(info.className)
+            checkedClass = (info, columns, batch)
         }
         if policy == .error, let plainColumns {
             // Only plain values: one row in column order, inserted as the dynamic API's
@@ -99,12 +127,25 @@ final class ObjectAdder {
             rowBuffer = []
             row.removeAll(keepingCapacity: true)
             for i in plainColumns { row.append(try s.encode(i, ctx)) }
+            defer { rowBuffer = row }
+            // Top-level adds of rows that need no coercion, with increasing keys above every
+            // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
+            if let t = batch, inProgress.isEmpty, let key = try batchKey(t, row) {
+                if pending == nil { pending = PendingRows(t) }
+                let p = pending!
+                p.append(key, row)
+                o._rlmCore = core; o._rlmKey = key
+                o._rlmStorage = nil
+                if p.keys.count >= PendingRows.limit { try flushPending() }
+                return key
+            }
+            try flushPending()
             let key = try txn.insertRow(info.className, row)
-            rowBuffer = row
             o._rlmCore = core; o._rlmKey = key
             o._rlmStorage = nil
             return key
         }
+        try flushPending()
         let values = unmanagedValues(o)
         let key = try txn.create(info.className, values: try primitives(info, values), update: policy)
         inProgress[ObjectIdentifier(o)] = key
@@ -113,6 +154,22 @@ final class ObjectAdder {
         try fill(o, info, key, values)
         o._rlmStorage = nil
         return key
+    }
+
+    /// The key of a row that can join the pending rows of `t` (same class, every value of its
+    /// column's exact type, key above every key so far), or nil (pending rows of another class
+    /// are written first).
+    private func batchKey(_ t: ClassTable, _ row: [Value]) throws -> ObjKey? {
+        guard DBTransaction.needsNoCoercion(t, row) else { return nil }
+        if let p = pending, p.table !== t { try flushPending() }
+        if let pkc = t.pkColumn {
+            guard case .int(let k) = row[pkc] else { return nil }
+            if let last = pending?.keys.last { return k > last ? k : nil }
+            return try t.isBeyondAll(k) ? k : nil
+        }
+        let k = try t.newKey(primaryKey: nil)
+        if let last = pending?.keys.last { return k > last ? k : nil }
+        return try t.isBeyondAll(k) ? k : nil
     }
 
     /// Second pass: links, mixed values and collections.

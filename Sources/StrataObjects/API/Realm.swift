@@ -243,7 +243,7 @@ public struct Realm: Equatable {
     }
     /// `add` that throws (duplicate primary key, limits) instead of trapping.
     public func tryAdd(_ object: Object, update: UpdatePolicy = .error) throws {
-        try core.writeThrowing { _, adder in
+        try core.writeThrowing(keepPending: true) { _, adder in
             adder.policy = update
             defer { adder.policy = .error }
             _ = try adder.add(object)
