@@ -174,11 +174,12 @@ final class RealmCore: @unchecked Sendable {
     let confinement: Confinement
     let isFrozen: Bool
     private let frozenLock = NSRecursiveLock()
-    private var readTxn: DBTransaction?
-    private(set) var writeTxn: DBTransaction?
-    private var adder: ObjectAdder?
+    // Read on every access of an object: plain loads and stores (see ObjectBase._rlmCore).
+    @exclusivity(unchecked) private var readTxn: DBTransaction?
+    @exclusivity(unchecked) private(set) var writeTxn: DBTransaction?
+    @exclusivity(unchecked) private var adder: ObjectAdder?
     /// Bumped whenever the data this core sees may have changed (caches compare it).
-    private(set) var generation = 0
+    @exclusivity(unchecked) private(set) var generation = 0
     var autorefresh = true
     /// `writeAsync` bookkeeping: the next id, the ids queued, the ids cancelled.
     let asyncWrites = Locked<(next: UInt32, pending: Set<UInt32>, cancelled: Set<UInt32>)>((1, [], []))

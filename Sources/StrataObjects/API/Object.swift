@@ -227,12 +227,14 @@ final class ClassInfo: @unchecked Sendable {
 /// The common base of `Object` and `EmbeddedObject` (RealmSwift's `ObjectBase`).
 open class ObjectBase: CustomStringConvertible {
     /// The realm this object is managed by (nil while unmanaged).
-    final var _rlmCore: RealmCore?
-    final var _rlmKey: ObjKey = -1
+    // The per-object state read on every property access: plain loads and stores, never
+    // accessed overlapping, so without the runtime's exclusivity bookkeeping.
+    @exclusivity(unchecked) final var _rlmCore: RealmCore?
+    @exclusivity(unchecked) final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index (created by the first value set).
-    @usableFromInline final var _rlmStorage: _UnmanagedStorage?
-    @usableFromInline final var _rlmIsProbe = false
-    final var _rlmInfoCache: ClassInfo?
+    @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
+    @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
+    @exclusivity(unchecked) final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
     public required init() {}

@@ -3,11 +3,13 @@ import Foundation
 /// Adds unmanaged objects (and what they link to) inside one write transaction, and applies
 /// loosely typed values (`create(_:value:)`, `init(value:)`).
 final class ObjectAdder {
-    unowned let core: RealmCore
+    /// The core owns its adder (dropped at commit or cancel): no reference counting.
+    unowned(unsafe) let core: RealmCore
     let txn: DBTransaction
-    var policy: UpdatePolicy = .error
+    // Plain loads and stores, never accessed overlapping (no exclusivity bookkeeping per add).
+    @exclusivity(unchecked) var policy: UpdatePolicy = .error
     /// Objects being added in this call chain (cycles: A → B → A).
-    private var inProgress: [ObjectIdentifier: ObjKey] = [:]
+    @exclusivity(unchecked) private var inProgress: [ObjectIdentifier: ObjKey] = [:]
 
     init(core: RealmCore, txn: DBTransaction) { self.core = core; self.txn = txn }
 
@@ -27,7 +29,7 @@ final class ObjectAdder {
     private func completedStorage(_ o: ObjectBase) -> _UnmanagedStorage {
         let info = o._rlmClassInfo
         let s = o._rlmUnmanagedStorage()
-        guard s.count < info.propertyCount else { return s }
+        guard !s.isComplete else { return s }
         if let readers = info.allInitialReaders {
             for p in info.properties where !s.isSet(p.index) {
                 s.setAny(p.index, readers[p.index](o) ?? p.valueType._strataDefault())
@@ -68,9 +70,9 @@ final class ObjectAdder {
     /// The class last checked against the schema by `add`: for a class of plain values
     /// (`ClassInfo.isPlain`) the property index of each column in the file's column order, and
     /// its table when its objects can be appended in batches (`PendingRows`).
-    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?)?
+    @exclusivity(unchecked) private var checkedClass: (info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?)?
     /// The row of the last plain insert (its storage is reused).
-    private var rowBuffer: [Value] = []
+    @exclusivity(unchecked) private var rowBuffer: [Value] = []
 
     /// Plain objects added (managed, keys assigned) whose rows are not in the table yet: they
     /// are appended together, filling clusters as `appendObjects` does. Written to the table
@@ -78,15 +80,15 @@ final class ObjectAdder {
     /// change, the commit.
     private final class PendingRows {
         let table: ClassTable
-        var keys: [ObjKey] = []
+        @exclusivity(unchecked) var keys: [ObjKey] = []
         /// Row after row, each in column order.
-        var values: [Value] = []
+        @exclusivity(unchecked) var values: [Value] = []
         init(_ table: ClassTable) { self.table = table; keys.reserveCapacity(Self.limit) }
         /// Rows kept before they are appended (bounds the memory of a long run of adds).
         static let limit = 8192
         func append(_ key: ObjKey, _ row: [Value]) { keys.append(key); values.append(contentsOf: row) }
     }
-    private var pending: PendingRows?
+    @exclusivity(unchecked) private var pending: PendingRows?
     /// True while added objects wait to be written to their table.
     var hasPending: Bool { pending != nil }
 

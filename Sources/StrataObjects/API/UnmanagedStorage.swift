@@ -83,8 +83,6 @@ final class _UnmanagedStorage {
     @usableFromInline let offsets: UnsafeMutablePointer<Int>
     @usableFromInline let flags: UnsafeMutablePointer<UInt8>
     let layout: _UnmanagedLayout
-    /// Number of properties with a value.
-    @usableFromInline var count = 0
 
     init(_ layout: _UnmanagedLayout) {
         self.layout = layout
@@ -117,8 +115,13 @@ final class _UnmanagedStorage {
         } else {
             p.initializeMemory(as: V.self, to: value)
             flags[index] = 1
-            count += 1
         }
+    }
+
+    /// True when every property has a value.
+    var isComplete: Bool {
+        for i in 0..<layout.kinds.count where flags[i] == 0 { return false }
+        return true
     }
 
     /// The value of property `index` as `Any`, when set.
@@ -132,7 +135,6 @@ final class _UnmanagedStorage {
         if flags[index] != 0 { layout.kinds[index].assign(p, from: value) } else {
             layout.kinds[index].initialize(p, from: value)
             flags[index] = 1
-            count += 1
         }
     }
 
