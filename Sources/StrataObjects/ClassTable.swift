@@ -521,9 +521,13 @@ final class ClassTable {
                 let col = try decodedColumn(m, c)
                 let p = columns[c]
                 switch given[c] {
+                case .ints(let a)? where col.layout == .int: col.appendInts(a[range])
                 case .ints(let a)?: for i in range { col.appendRow(int: a[i], isNull: false) }
+                case .doubles(let a)? where col.layout == .double: col.appendDoubles(a[range])
                 case .doubles(let a)?: for i in range { col.appendRow(double: a[i], isNull: false) }
+                case .bools(let a)? where col.layout == .int: col.appendInts(a[range].lazy.map { $0 ? 1 : 0 })
                 case .bools(let a)?: for i in range { col.appendRow(int: a[i] ? 1 : 0, isNull: false) }
+                case .strings(let a)? where col.layout == .bytes: col.appendStrings(a[range])
                 case .strings(let a)?: for i in range { col.appendStringRow(a[i]) }
                 case .values(let a)?: for i in range { ValueCodec.append(a[i], to: col, type: p.type) }
                 case nil: let d = defaultValue(p); for _ in range { ValueCodec.append(d, to: col, type: p.type) }

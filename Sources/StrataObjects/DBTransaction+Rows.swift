@@ -52,14 +52,6 @@ extension DBTransaction {
         }
     }
 
-    /// True when every value of `row` (column order) is stored as it is.
-    static func needsNoCoercion(_ t: ClassTable, _ row: [Value]) -> Bool {
-        let types = t.columnTypes
-        guard row.count == types.count else { return false }
-        for i in 0..<types.count where !isExact(types[i], row[i]) { return false }
-        return true
-    }
-
     /// The table of a class whose new objects can be appended cluster by cluster (no secondary
     /// index, no collection, an Int primary key that is the object key or no primary key), or nil.
     func appendableTable(_ className: String) throws -> ClassTable? {
@@ -70,7 +62,7 @@ extension DBTransaction {
     }
 
     /// Appends rows (`values` row after row in column order, each value of its column's exact
-    /// type — `needsNoCoercion`) whose keys increase and lie above every key of the class: the
+    /// type — `isExact`) whose keys increase and lie above every key of the class: the
     /// cluster fill of `appendObjects`. The caller checked all of it.
     func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], values: [Value]) throws {
         let n = keys.count, w = t.columns.count

@@ -67,10 +67,17 @@ final class ObjectAdder {
         return out
     }
 
-    /// The class last checked against the schema by `add`: for a class of plain values
-    /// (`ClassInfo.isPlain`) the property index of each column in the file's column order, and
-    /// its table when its objects can be appended in batches (`PendingRows`).
-    @exclusivity(unchecked) private var checkedClass: (info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?)?
+    /// What `add` checked about the class it last added.
+    private final class CheckedClass {
+        let info: ClassInfo
+        /// For a class of plain values (`ClassInfo.isPlain`): the property index of each
+        /// column in the file's column order.
+        let plainColumns: [Int]?
+        /// The table, when its new objects can wait in `PendingRows` (`appendableTable`).
+        let batch: ClassTable?
+        init(info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?) { self.info = info; self.plainColumns = plainColumns; self.batch = batch }
+    }
+    @exclusivity(unchecked) private var checkedClass: CheckedClass?
     /// The row of the last plain insert (its storage is reused).
     @exclusivity(unchecked) private var rowBuffer: [Value] = []
 
@@ -86,7 +93,6 @@ final class ObjectAdder {
         init(_ table: ClassTable) { self.table = table; keys.reserveCapacity(Self.limit) }
         /// Rows kept before they are appended (bounds the memory of a long run of adds).
         static let limit = 8192
-        func append(_ key: ObjKey, _ row: [Value]) { keys.append(key); values.append(contentsOf: row) }
     }
     @exclusivity(unchecked) private var pending: PendingRows?
     /// True while added objects wait to be written to their table.
@@ -99,49 +105,47 @@ final class ObjectAdder {
         try txn.appendCheckedRows(p.table, keys: p.keys, values: p.values)
     }
 
+    /// The checks of `info` (made once per class and transaction).
+    private func checked(_ info: ClassInfo) throws -> CheckedClass {
+        if let c = checkedClass, c.info === info { return c }
+        if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
+        guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
+            throw SchemaError.noSuchClass(info.className)
+        }
+        var columns: [Int]? = nil
+        if info.isPlain {
+            let order = try txn.columnOrder(info.className).map { info.nameToIndex[$0] ?? -1 }
+            if !order.contains(-1) { columns = order }
+        }
+        let c = CheckedClass(info: info, plainColumns: columns, batch: columns == nil ? nil : try txn.appendableTable(info.className))
+        checkedClass = c
+        return c
+    }
+
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
         if isMine(o) { return o._rlmKey }
         if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
-        let plainColumns: [Int]?
-        let batch: ClassTable?
-        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns; batch = c.batch } else {
-            if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
-            guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
-                throw SchemaError.noSuchClass(info.className)
+        let checked = try checked(info)
+        if policy == .error, let plainColumns = checked.plainColumns {
+            let s = completedStorage(o)
+            // Top-level adds of rows that need no coercion, with increasing keys above every
+            // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
+            if let t = checked.batch, inProgress.isEmpty, let key = try addPending(t, s, plainColumns) {
+                o._rlmCore = core; o._rlmKey = key
+                o._rlmStorage = nil
+                if pending!.keys.count >= PendingRows.limit { try flushPending() }
+                return key
             }
-            var columns: [Int]? = nil
-            if info.isPlain {
-                let order = try txn.columnOrder(info.className).map { info.nameToIndex[$0] ?? -1 }
-                if !order.contains(-1) { columns = order }
-            }
-            plainColumns = columns
-            batch = columns == nil ? nil : try txn.appendableTable(info.className)
-            checkedClass = (info, columns, batch)
-        }
-        if policy == .error, let plainColumns {
             // Only plain values: one row in column order, inserted as the dynamic API's
             // `insertRow` does (same checks: types, limits, primary-key uniqueness).
-            let ctx = self.ctx
-            let s = completedStorage(o)
+            try flushPending()
             var row = rowBuffer
             rowBuffer = []
             row.removeAll(keepingCapacity: true)
-            for i in plainColumns { row.append(try s.encode(i, ctx)) }
             defer { rowBuffer = row }
-            // Top-level adds of rows that need no coercion, with increasing keys above every
-            // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
-            if let t = batch, inProgress.isEmpty, let key = try batchKey(t, row) {
-                if pending == nil { pending = PendingRows(t) }
-                let p = pending!
-                p.append(key, row)
-                o._rlmCore = core; o._rlmKey = key
-                o._rlmStorage = nil
-                if p.keys.count >= PendingRows.limit { try flushPending() }
-                return key
-            }
-            try flushPending()
+            for i in plainColumns { row.append(try s.encode(i, { self.ctx })) }
             let key = try txn.insertRow(info.className, row)
             o._rlmCore = core; o._rlmKey = key
             o._rlmStorage = nil
@@ -158,20 +162,44 @@ final class ObjectAdder {
         return key
     }
 
-    /// The key of a row that can join the pending rows of `t` (same class, every value of its
-    /// column's exact type, key above every key so far), or nil (pending rows of another class
-    /// are written first).
-    private func batchKey(_ t: ClassTable, _ row: [Value]) throws -> ObjKey? {
-        guard DBTransaction.needsNoCoercion(t, row) else { return nil }
+    /// Appends the row of `s` to the pending rows of `t` and returns its key, when it can wait
+    /// there: every value of its column's exact type (no coercion, within the limits) and a key
+    /// above every key so far. Otherwise nil, with nothing appended (pending rows of another
+    /// class are written first).
+    private func addPending(_ t: ClassTable, _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
         if let p = pending, p.table !== t { try flushPending() }
-        if let pkc = t.pkColumn {
-            guard case .int(let k) = row[pkc] else { return nil }
-            if let last = pending?.keys.last { return k > last ? k : nil }
-            return try t.isBeyondAll(k) ? k : nil
+        let p: PendingRows
+        if let existing = pending { p = existing } else { p = PendingRows(t) }
+        let start = p.values.count
+        let types = t.columnTypes
+        var ok = true
+        do {
+            for (c, i) in plainColumns.enumerated() {
+                let v = try s.encode(i, { self.ctx })
+                if !DBTransaction.isExact(types[c], v) { ok = false; break }
+                p.values.append(v)
+            }
+        } catch {
+            p.values.removeSubrange(start...)
+            throw error
         }
-        let k = try t.newKey(primaryKey: nil)
-        if let last = pending?.keys.last { return k > last ? k : nil }
-        return try t.isBeyondAll(k) ? k : nil
+        var key: ObjKey? = nil
+        if ok {
+            let last = p.keys.last
+            if let pkc = t.pkColumn {
+                if case .int(let k) = p.values[start + pkc] { key = k }
+            } else {
+                key = try t.newKey(primaryKey: nil)
+            }
+            if let k = key, !(try last.map { k > $0 } ?? t.isBeyondAll(k)) { key = nil }
+        }
+        guard let key else {
+            p.values.removeSubrange(start...)
+            return nil
+        }
+        p.keys.append(key)
+        if pending == nil { pending = p }
+        return key
     }
 
     /// Second pass: links, mixed values and collections.

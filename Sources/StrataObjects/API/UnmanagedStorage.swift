@@ -8,7 +8,12 @@ class _SlotKind {
     let size: Int, alignment: Int
     /// True when the slot needs no destruction (Int, Double, Bool…).
     let isTrivial: Bool
-    init(size: Int, alignment: Int, isTrivial: Bool) { self.size = size; self.alignment = alignment; self.isTrivial = isTrivial }
+    /// The common stored types, read from the slot without a call (`encode` otherwise).
+    enum Direct { case none, int, double, bool, string }
+    let direct: Direct
+    init(size: Int, alignment: Int, isTrivial: Bool, direct: Direct) {
+        self.size = size; self.alignment = alignment; self.isTrivial = isTrivial; self.direct = direct
+    }
     func initialize(_ p: UnsafeMutableRawPointer, from any: Any) { fatalError("abstract") }
     func assign(_ p: UnsafeMutableRawPointer, from any: Any) { fatalError("abstract") }
     func destroy(_ p: UnsafeMutableRawPointer) { fatalError("abstract") }
@@ -28,7 +33,11 @@ class _SlotKind {
 }
 
 class _TypedSlotKind<T: _Persistable>: _SlotKind {
-    init() { super.init(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment, isTrivial: _isPOD(T.self)) }
+    init() {
+        let direct: Direct = T.self == Int.self ? .int : T.self == Double.self ? .double
+            : T.self == Bool.self ? .bool : T.self == String.self ? .string : .none
+        super.init(size: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment, isTrivial: _isPOD(T.self), direct: direct)
+    }
     override func initialize(_ p: UnsafeMutableRawPointer, from any: Any) { p.initializeMemory(as: T.self, to: any as! T) }
     override func assign(_ p: UnsafeMutableRawPointer, from any: Any) { p.assumingMemoryBound(to: T.self).pointee = any as! T }
     override func destroy(_ p: UnsafeMutableRawPointer) { p.assumingMemoryBound(to: T.self).deinitialize(count: 1) }
@@ -53,6 +62,8 @@ final class _UnmanagedLayout: @unchecked Sendable {
     let byteCount: Int, alignment: Int
     /// Properties whose slot needs destruction.
     let nonTrivial: [Int]
+    /// `kinds[i].direct`, in a buffer (no array access per value).
+    let direct: UnsafeMutablePointer<_SlotKind.Direct>
 
     init(_ types: [any _Persistable.Type]) {
         let kinds = types.map { _SlotKind.of($0) }
@@ -70,8 +81,10 @@ final class _UnmanagedLayout: @unchecked Sendable {
         byteCount = max(1, at + kinds.count)
         alignment = align
         nonTrivial = kinds.indices.filter { !kinds[$0].isTrivial }
+        direct = .allocate(capacity: max(1, kinds.count))
+        for (i, k) in kinds.enumerated() { direct[i] = k.direct }
     }
-    deinit { offsets.deallocate() }
+    deinit { offsets.deallocate(); direct.deallocate() }
 }
 
 /// The values of an unmanaged object, each in a slot of its own type (no boxing through
@@ -138,9 +151,17 @@ final class _UnmanagedStorage {
         }
     }
 
-    /// The stored value of property `index` (set; a single value).
+    /// The stored value of property `index` (set; a single value). `ctx` is asked for only by
+    /// types other than Int, Double, Bool and String.
     @inline(__always)
-    func encode(_ index: Int, _ ctx: _StrataContext) throws -> Value {
-        try layout.kinds[index].encode(base + offsets[index], ctx)
+    func encode(_ index: Int, _ ctx: () -> _StrataContext) throws -> Value {
+        let p = UnsafeRawPointer(base + offsets[index])
+        switch layout.direct[index] {
+        case .int: return .int(Int64(p.load(as: Int.self)))
+        case .double: return .double(p.load(as: Double.self))
+        case .bool: return .bool(p.load(as: Bool.self))
+        case .string: return .string(p.assumingMemoryBound(to: String.self).pointee)
+        case .none: return try layout.kinds[index].encode(p, ctx())
+        }
     }
 }
