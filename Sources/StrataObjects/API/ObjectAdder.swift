@@ -95,6 +95,10 @@ final class ObjectAdder {
         static let limit = 8192
     }
     @exclusivity(unchecked) private var pending: PendingRows?
+    /// True while `Realm.add` runs: only its own objects may wait in `pending` (an object
+    /// added on the way — a link being set, a list element — is inserted at once, as the
+    /// caller writes a link to it next).
+    @exclusivity(unchecked) var isRealmAdd = false
     /// True while added objects wait to be written to their table.
     var hasPending: Bool { pending != nil }
 
@@ -132,7 +136,7 @@ final class ObjectAdder {
             let s = completedStorage(o)
             // Top-level adds of rows that need no coercion, with increasing keys above every
             // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
-            if let t = checked.batch, inProgress.isEmpty, let key = try addPending(t, s, plainColumns) {
+            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, let key = try addPending(t, s, plainColumns) {
                 o._rlmCore = core; o._rlmKey = key
                 o._rlmStorage = nil
                 if pending!.keys.count >= PendingRows.limit { try flushPending() }

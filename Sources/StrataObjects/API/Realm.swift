@@ -245,7 +245,8 @@ public struct Realm: Equatable {
     public func tryAdd(_ object: Object, update: UpdatePolicy = .error) throws {
         try core.writeThrowing(keepPending: true) { _, adder in
             adder.policy = update
-            defer { adder.policy = .error }
+            adder.isRealmAdd = true
+            defer { adder.policy = .error; adder.isRealmAdd = false }
             _ = try adder.add(object)
         }
     }
