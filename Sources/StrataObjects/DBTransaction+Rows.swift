@@ -62,8 +62,8 @@ extension DBTransaction {
     }
 
     /// Appends rows (`values` row after row in column order, each value of its column's exact
-    /// type — `isExact`) whose keys increase and lie above every key of the class: the
-    /// cluster fill of `appendObjects`. The caller checked all of it.
+    /// type — `isExact` — or null in an optional column) whose keys increase and lie above
+    /// every key of the class: the cluster fill of `appendObjects`. The caller checked all of it.
     func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], values: [Value]) throws {
         let n = keys.count, w = t.columns.count
         guard n > 0 else { return }
@@ -73,6 +73,7 @@ extension DBTransaction {
         var given: [Int: BulkColumn] = [:]
         values.withUnsafeBufferPointer { v in
             for c in 0..<w {
+                if t.columns[c].isOptional { given[c] = .values((0..<n).map { v[$0 * w + c] }); continue }
                 switch t.columnTypes[c] {
                 case .int: given[c] = .ints((0..<n).map { if case .int(let i) = v[$0 * w + c] { return i }; return 0 })
                 case .double: given[c] = .doubles((0..<n).map { if case .double(let d) = v[$0 * w + c] { return d }; return 0 })

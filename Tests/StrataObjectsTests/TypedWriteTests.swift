@@ -2,6 +2,17 @@ import XCTest
 import Foundation
 @testable import StrataObjects
 
+/// The benchmark's shape: plain values with an Int primary key (batched by `realm.add`), and an
+/// optional value (nil is batched too).
+final class TWItem: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var score = 0.0
+    @Persisted var active = false
+    @Persisted var note: String?
+}
+
 /// A class of plain values without a primary key (new keys from the class's counter).
 final class TWNoKey: Object {
     @Persisted var name = ""
@@ -12,8 +23,8 @@ final class TWNoKey: Object {
 /// Links to plain objects (its own adds take the general path).
 final class TWOwner: Object {
     @Persisted(primaryKey: true) var id: Int
-    @Persisted var item: FPItem?
-    @Persisted var items: List<FPItem>
+    @Persisted var item: TWItem?
+    @Persisted var items: List<TWItem>
     @Persisted var home: AAddress?
 }
 
@@ -21,11 +32,13 @@ final class TWOwner: Object {
 /// (`ObjectAdder.PendingRows`) that every read, other change and the commit see.
 final class TypedWriteTests: XCTestCase {
     private func realm(_ f: APIFixture) throws -> Realm {
-        try Realm(configuration: f.config("write.strata", types: [FPItem.self, TWNoKey.self, TWOwner.self, AAddress.self, AGeo.self]))
+        try Realm(configuration: f.config("write.strata", types: [TWItem.self, FPItem.self, TWNoKey.self, TWOwner.self, AAddress.self, AGeo.self]))
     }
 
-    private func item(_ id: Int, _ name: String = "", age: Int = 0) -> FPItem {
-        let o = FPItem(); o.id = id; o.name = name; o.age = age; return o
+    private func item(_ id: Int, _ name: String = "", age: Int = 0) -> TWItem {
+        let o = TWItem(); o.id = id; o.name = name; o.age = age; o.score = Double(id) / 2; o.active = id % 2 == 0
+        if id % 3 == 0 { o.note = "third" }
+        return o
     }
 
     func testUnmanagedSlotsKeepEveryKindOfValue() {
@@ -55,19 +68,19 @@ final class TypedWriteTests: XCTestCase {
             realm.add(first)
             XCTAssertEqual(first.name, "a")                                   // a getter of an added object
             realm.add(item(2, "b", age: 20))
-            XCTAssertEqual(realm.objects(FPItem.self).count, 2)               // a count
+            XCTAssertEqual(realm.objects(TWItem.self).count, 2)               // a count
             realm.add(item(3, "c", age: 30))
-            XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 3)?.name, "c")
+            XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 3)?.name, "c")
             realm.add(item(4, "d", age: 40))
-            XCTAssertEqual(realm.objects(FPItem.self).filter { $0.age >= 20 }.count, 3)   // iteration
+            XCTAssertEqual(realm.objects(TWItem.self).filter { $0.age >= 20 }.count, 3)   // iteration
             realm.add(item(5, "e", age: 50))
             first.age = 11                                                    // a setter
             realm.add(item(6, "f", age: 60))
-            realm.delete(realm.object(ofType: FPItem.self, forPrimaryKey: 2)!)  // a delete
+            realm.delete(realm.object(ofType: TWItem.self, forPrimaryKey: 2)!)  // a delete
             realm.add(item(7, "g", age: 70))
         }
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.id), [1, 3, 4, 5, 6, 7])
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.age), [11, 30, 40, 50, 60, 70])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [1, 3, 4, 5, 6, 7])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.age), [11, 30, 40, 50, 60, 70])
         assertIntegrity(realm)
     }
 
@@ -91,9 +104,9 @@ final class TypedWriteTests: XCTestCase {
         XCTAssertNil(notAdded.realm)
         realm.add(notAdded)
         try realm.commitWrite()
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.id), [100, 101, 102, 103, 104])
-        XCTAssertEqual(realm.objects(FPItem.self).filter { $0.name == "dup" }.count, 0)
-        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 100)?.name, "old")
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [100, 101, 102, 103, 104])
+        XCTAssertEqual(realm.objects(TWItem.self).filter { $0.name == "dup" }.count, 0)
+        XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 100)?.name, "old")
     }
 
     func testUpdatePoliciesSeePendingObjects() throws {
@@ -107,8 +120,8 @@ final class TypedWriteTests: XCTestCase {
             realm.add(item(3, "c", age: 3), update: .modified)   // new object under an update policy
             realm.add(item(4, "d", age: 4))
         }
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.name), ["a2", "b2", "c", "d"])
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.age), [11, 22, 3, 4])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.name), ["a2", "b2", "c", "d"])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.age), [11, 22, 3, 4])
     }
 
     func testKeysOutOfOrderAndClassesWithoutPrimaryKey() throws {
@@ -119,8 +132,8 @@ final class TypedWriteTests: XCTestCase {
             for i in 0..<5 { let o = TWNoKey(); o.name = "k\(i)"; o.n = i; o.flag = i % 2 == 0; realm.add(o) }
             realm.add(item(80, "n80", age: 80))        // back to the first class
         }
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.id), [5, 10, 20, 50, 60, 70, 71, 80])
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.name), ["n5", "n10", "n20", "n50", "n60", "n70", "n71", "n80"])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [5, 10, 20, 50, 60, 70, 71, 80])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.name), ["n5", "n10", "n20", "n50", "n60", "n70", "n71", "n80"])
         XCTAssertEqual(realm.objects(TWNoKey.self).map(\.n), [0, 1, 2, 3, 4])
         XCTAssertEqual(realm.objects(TWNoKey.self).map(\.flag), [true, false, true, false, true])
         try realm.write { let o = TWNoKey(); o.n = 5; realm.add(o) }
@@ -156,10 +169,10 @@ final class TypedWriteTests: XCTestCase {
         }
         XCTAssertEqual(owner.item?.name, "via link")
         XCTAssertEqual(owner.items.map(\.name), ["a", "b", "via list"])
-        XCTAssertEqual(realm.objects(FPItem.self).filter { $0.id >= 10 }.map(\.name), ["x", "via link", "via list", "y"])
+        XCTAssertEqual(realm.objects(TWItem.self).filter { $0.id >= 10 }.map(\.name), ["x", "via link", "via list", "y"])
         XCTAssertEqual(owner.home?.city, "Oslo")
         XCTAssertEqual(realm.object(ofType: TWOwner.self, forPrimaryKey: 2)?.item?.id, 4)
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.id), [1, 2, 3, 4, 10, 11, 12, 13])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [1, 2, 3, 4, 10, 11, 12, 13])
         assertIntegrity(realm)
     }
 
@@ -168,16 +181,16 @@ final class TypedWriteTests: XCTestCase {
         let realm = try realm(f)
         try realm.write { realm.add(item(1)) }
         realm.beginWrite()
-        var added: [FPItem] = []
+        var added: [TWItem] = []
         for id in 2...20_000 { let o = item(id); realm.add(o); added.append(o) }
         realm.cancelWrite()
-        XCTAssertEqual(realm.objects(FPItem.self).count, 1)
+        XCTAssertEqual(realm.objects(TWItem.self).count, 1)
         XCTAssertTrue(added[0].isInvalidated)
         XCTAssertTrue(added[added.count - 1].isInvalidated)
         // A write that throws is cancelled the same way.
         struct Stop: Error {}
         XCTAssertThrowsError(try realm.write { realm.add(item(30_000)); throw Stop() })
-        XCTAssertNil(realm.object(ofType: FPItem.self, forPrimaryKey: 30_000))
+        XCTAssertNil(realm.object(ofType: TWItem.self, forPrimaryKey: 30_000))
         assertIntegrity(realm)
     }
 
@@ -187,20 +200,23 @@ final class TypedWriteTests: XCTestCase {
         let n = 25_000
         try realm.write {
             for id in 1...n { realm.add(item(id, "n\(id)", age: id % 100)) }
-            XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 12_345)?.name, "n12345")
+            XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 12_345)?.name, "n12345")
             for id in (n + 1)...(n + 10) { realm.add(item(id, "m", age: 1)) }
         }
-        XCTAssertEqual(realm.objects(FPItem.self).count, n + 10)
+        XCTAssertEqual(realm.objects(TWItem.self).count, n + 10)
         var sum = 0, last = 0, ordered = true
-        for o in realm.objects(FPItem.self) { sum += o.age; if o.id <= last { ordered = false }; last = o.id }
+        for o in realm.objects(TWItem.self) { sum += o.age; if o.id <= last { ordered = false }; last = o.id }
         XCTAssertTrue(ordered)
         XCTAssertEqual(sum, (1...n).reduce(0) { $0 + $1 % 100 } + 10)
+        XCTAssertEqual(realm.objects(TWItem.self).filter { $0.note == "third" }.count, (n + 10) / 3)
+        XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 999)?.score, 499.5)
+        XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 999)?.active, false)
         assertIntegrity(realm)
         // Reopened from the file.
         let config = realm.configuration
         realm.invalidate()
         let again = try Realm(configuration: config)
-        XCTAssertEqual(again.object(ofType: FPItem.self, forPrimaryKey: n)?.name, "n\(n)")
+        XCTAssertEqual(again.object(ofType: TWItem.self, forPrimaryKey: n)?.name, "n\(n)")
     }
 
     func testValueBeyondTheLimitThrowsAtItsAddAndKeepsEarlierAdds() throws {
@@ -215,6 +231,6 @@ final class TypedWriteTests: XCTestCase {
         XCTAssertNil(big.realm)
         realm.add(item(3, "c"))
         try realm.commitWrite()
-        XCTAssertEqual(realm.objects(FPItem.self).map(\.id), [1, 3])
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [1, 3])
     }
 }

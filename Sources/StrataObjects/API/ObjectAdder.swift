@@ -75,7 +75,12 @@ final class ObjectAdder {
         let plainColumns: [Int]?
         /// The table, when its new objects can wait in `PendingRows` (`appendableTable`).
         let batch: ClassTable?
-        init(info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?) { self.info = info; self.plainColumns = plainColumns; self.batch = batch }
+        /// Per column of `batch`: true when it takes nil.
+        let optional: [Bool]
+        init(info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?) {
+            self.info = info; self.plainColumns = plainColumns; self.batch = batch
+            optional = batch?.columns.map(\.isOptional) ?? []
+        }
     }
     @exclusivity(unchecked) private var checkedClass: CheckedClass?
     /// The row of the last plain insert (its storage is reused).
@@ -136,7 +141,7 @@ final class ObjectAdder {
             let s = completedStorage(o)
             // Top-level adds of rows that need no coercion, with increasing keys above every
             // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
-            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, let key = try addPending(t, s, plainColumns) {
+            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, let key = try addPending(t, checked.optional, s, plainColumns) {
                 o._rlmCore = core; o._rlmKey = key
                 o._rlmStorage = nil
                 if pending!.keys.count >= PendingRows.limit { try flushPending() }
@@ -170,7 +175,7 @@ final class ObjectAdder {
     /// there: every value of its column's exact type (no coercion, within the limits) and a key
     /// above every key so far. Otherwise nil, with nothing appended (pending rows of another
     /// class are written first).
-    private func addPending(_ t: ClassTable, _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
+    private func addPending(_ t: ClassTable, _ optional: [Bool], _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
         if let p = pending, p.table !== t { try flushPending() }
         let p: PendingRows
         if let existing = pending { p = existing } else { p = PendingRows(t) }
@@ -180,7 +185,7 @@ final class ObjectAdder {
         do {
             for (c, i) in plainColumns.enumerated() {
                 let v = try s.encode(i, { self.ctx })
-                if !DBTransaction.isExact(types[c], v) { ok = false; break }
+                if !DBTransaction.isExact(types[c], v) && !(optional[c] && v.isNull) { ok = false; break }
                 p.values.append(v)
             }
         } catch {
