@@ -95,11 +95,17 @@ final class ObjectAdder {
         @exclusivity(unchecked) var keys: [ObjKey] = []
         /// Row after row, each in column order.
         @exclusivity(unchecked) var values: [Value] = []
-        init(_ table: ClassTable) { self.table = table; keys.reserveCapacity(Self.limit) }
+        init(_ table: ClassTable) {
+            self.table = table
+            keys.reserveCapacity(Self.limit)
+            values.reserveCapacity(Self.limit * table.columns.count)
+        }
         /// Rows kept before they are appended (bounds the memory of a long run of adds).
         static let limit = 8192
     }
     @exclusivity(unchecked) private var pending: PendingRows?
+    /// The last rows written, emptied: their buffers serve the next batch of the same table.
+    @exclusivity(unchecked) private var spare: PendingRows?
     /// True while `Realm.add` runs: only its own objects may wait in `pending` (an object
     /// added on the way — a link being set, a list element — is inserted at once, as the
     /// caller writes a link to it next).
@@ -112,6 +118,9 @@ final class ObjectAdder {
         guard let p = pending else { return }
         pending = nil
         try txn.appendCheckedRows(p.table, keys: p.keys, values: p.values)
+        p.keys.removeAll(keepingCapacity: true)
+        p.values.removeAll(keepingCapacity: true)
+        spare = p
     }
 
     /// The checks of `info` (made once per class and transaction).
@@ -178,7 +187,7 @@ final class ObjectAdder {
     private func addPending(_ t: ClassTable, _ optional: [Bool], _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
         if let p = pending, p.table !== t { try flushPending() }
         let p: PendingRows
-        if let existing = pending { p = existing } else { p = PendingRows(t) }
+        if let existing = pending { p = existing } else if let s = spare, s.table === t { p = s } else { p = PendingRows(t) }
         let start = p.values.count
         let types = t.columnTypes
         var ok = true
