@@ -502,9 +502,16 @@ final class ClassTable {
         for k in keys { recorder.insert(k) }
         var start = 0
         let n = keys.count
-        // Fill the current tail cluster first, if it is open in this transaction.
+        // Fill the last cluster first: the tail open in this transaction, else the rightmost
+        // cluster of the tree (so appends of a few objects per transaction share clusters).
         var target: (Int64, MutableCluster)? = nil
-        if let tl = tail, let m = dirty[tl.treeKey], m.count < ObjectLimits.clusterCapacity { target = (tl.treeKey, m) }
+        if let tl = tail, let m = dirty[tl.treeKey] {
+            if m.count < ObjectLimits.clusterCapacity { target = (tl.treeKey, m) }
+        } else if n > 0, let last = try lastClusterEntry(t) {
+            let tk = ClusterKey.decode(last.key)
+            let c = try cluster(tk)
+            if c.count > 0, c.count < ObjectLimits.clusterCapacity, c.key(c.count - 1) < keys[0] { target = (tk, try makeMutable(tk)) }
+        }
         while start < n {
             let m: MutableCluster
             let tk: Int64

@@ -234,3 +234,21 @@ final class TypedWriteTests: XCTestCase {
         XCTAssertEqual(realm.objects(TWItem.self).map(\.id), [1, 3])
     }
 }
+
+extension TypedWriteTests {
+    /// One small write after another appends to the last cluster (no cluster per write).
+    func testSmallWritesShareTheLastCluster() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config("small.strata", types: [TWItem.self]))
+        for id in 1...300 { try realm.write { let o = TWItem(); o.id = id; o.name = "n\(id)"; realm.add(o) } }
+        let clusters = try realm.withTransaction { txn -> Int in
+            var n = 0
+            try txn.table("TWItem").forEachCluster { _ in n += 1; return true }
+            return n
+        }
+        XCTAssertEqual(clusters, 1)
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id), Array(1...300))
+        XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 150)?.name, "n150")
+        assertIntegrity(realm)
+    }
+}
