@@ -61,30 +61,16 @@ extension DBTransaction {
         return t
     }
 
-    /// Appends rows (`values` row after row in column order, each value of its column's exact
-    /// type — `isExact` — or null in an optional column) whose keys increase and lie above
-    /// every key of the class: the cluster fill of `appendObjects`. The caller checked all of it.
-    func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], values: [Value]) throws {
-        let n = keys.count, w = t.columns.count
-        guard n > 0 else { return }
-        guard values.count == n * w else {
-            throw ObjectError.wrongType("rows of '\(t.schema.className)'", expected: "\(n * w) values", got: "\(values.count)")
+    /// Appends objects given column by column (every column, each value of its column's exact
+    /// type — `isExact` — or null in an optional column) whose keys increase and lie above every
+    /// key of the class: the cluster fill of `appendObjects`. The caller checked all of it.
+    func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], columns: [Int: BulkColumn]) throws {
+        guard !keys.isEmpty else { return }
+        for (c, col) in columns where col.count != keys.count {
+            throw ObjectError.wrongType("'\(t.schema.className).\(t.columns[c].name)'", expected: "\(keys.count) values", got: "\(col.count)")
         }
-        var given: [Int: BulkColumn] = [:]
-        values.withUnsafeBufferPointer { v in
-            for c in 0..<w {
-                if t.columns[c].isOptional { given[c] = .values((0..<n).map { v[$0 * w + c] }); continue }
-                switch t.columnTypes[c] {
-                case .int: given[c] = .ints((0..<n).map { if case .int(let i) = v[$0 * w + c] { return i }; return 0 })
-                case .double: given[c] = .doubles((0..<n).map { if case .double(let d) = v[$0 * w + c] { return d }; return 0 })
-                case .bool: given[c] = .bools((0..<n).map { if case .bool(let b) = v[$0 * w + c] { return b }; return false })
-                case .string: given[c] = .strings((0..<n).map { if case .string(let s) = v[$0 * w + c] { return s }; return "" })
-                default: given[c] = .values((0..<n).map { v[$0 * w + c] })
-                }
-            }
-        }
-        try t.appendBulk(keys: keys, columns: given)
-        t.changeCounts.inserted += n
+        try t.appendBulk(keys: keys, columns: columns)
+        t.changeCounts.inserted += keys.count
     }
 }
 

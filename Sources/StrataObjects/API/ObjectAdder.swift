@@ -89,19 +89,75 @@ final class ObjectAdder {
     /// Plain objects added (managed, keys assigned) whose rows are not in the table yet: they
     /// are appended together, filling clusters as `appendObjects` does. Written to the table
     /// before anything else touches the transaction (`flushPending`): any read, any other
-    /// change, the commit.
+    /// change, the commit. Int, Double, Bool and String properties stored in columns of their
+    /// own type go into typed arrays (no `Value` per value); other columns keep `Value`s.
     private final class PendingRows {
         let table: ClassTable
+        /// Per column: how its values are kept.
+        enum Kind { case int, double, bool, string, value }
+        let kinds: [Kind]
         @exclusivity(unchecked) var keys: [ObjKey] = []
-        /// Row after row, each in column order.
-        @exclusivity(unchecked) var values: [Value] = []
-        init(_ table: ClassTable) {
+        /// Per column (empty unless the column is of that kind).
+        @exclusivity(unchecked) var ints: [[Int64]]
+        @exclusivity(unchecked) var doubles: [[Double]]
+        @exclusivity(unchecked) var bools: [[Bool]]
+        @exclusivity(unchecked) var strings: [[String]]
+        @exclusivity(unchecked) var values: [[Value]]
+        init(_ table: ClassTable, _ storage: _UnmanagedLayout, _ plainColumns: [Int]) {
             self.table = table
+            kinds = plainColumns.enumerated().map { (c, i) -> Kind in
+                switch (table.columnTypes[c], storage.direct[i], table.columns[c].isOptional) {
+                case (.int, .int, false): return .int
+                case (.double, .double, false): return .double
+                case (.bool, .bool, false): return .bool
+                case (.string, .string, false): return .string
+                default: return .value
+                }
+            }
+            let w = kinds.count
+            ints = Array(repeating: [], count: w); doubles = Array(repeating: [], count: w)
+            bools = Array(repeating: [], count: w); strings = Array(repeating: [], count: w)
+            values = Array(repeating: [], count: w)
             keys.reserveCapacity(Self.limit)
-            values.reserveCapacity(Self.limit * table.columns.count)
+            for (c, k) in kinds.enumerated() {
+                switch k {
+                case .int: ints[c].reserveCapacity(Self.limit)
+                case .double: doubles[c].reserveCapacity(Self.limit)
+                case .bool: bools[c].reserveCapacity(Self.limit)
+                case .string: strings[c].reserveCapacity(Self.limit)
+                case .value: values[c].reserveCapacity(Self.limit)
+                }
+            }
         }
         /// Rows kept before they are appended (bounds the memory of a long run of adds).
         static let limit = 8192
+
+        /// Appends the rows to the table and empties the buffers (keeping their capacity).
+        func write(_ txn: DBTransaction) throws {
+            do {
+                var given: [Int: BulkColumn] = [:]
+                for (c, k) in kinds.enumerated() {
+                    switch k {
+                    case .int: given[c] = .ints(ints[c])
+                    case .double: given[c] = .doubles(doubles[c])
+                    case .bool: given[c] = .bools(bools[c])
+                    case .string: given[c] = .strings(strings[c])
+                    case .value: given[c] = .values(values[c])
+                    }
+                }
+                try txn.appendCheckedRows(table, keys: keys, columns: given)
+            }
+            keys.removeAll(keepingCapacity: true)
+            for (c, k) in kinds.enumerated() {
+                switch k {
+                case .int: ints[c].removeAll(keepingCapacity: true)
+                case .double: doubles[c].removeAll(keepingCapacity: true)
+                case .bool: bools[c].removeAll(keepingCapacity: true)
+                case .string: strings[c].removeAll(keepingCapacity: true)
+                case .value: values[c].removeAll(keepingCapacity: true)
+                }
+            }
+        }
     }
     @exclusivity(unchecked) private var pending: PendingRows?
     /// The last rows written, emptied: their buffers serve the next batch of the same table.
@@ -117,9 +173,7 @@ final class ObjectAdder {
     func flushPending() throws {
         guard let p = pending else { return }
         pending = nil
-        try txn.appendCheckedRows(p.table, keys: p.keys, values: p.values)
-        p.keys.removeAll(keepingCapacity: true)
-        p.values.removeAll(keepingCapacity: true)
+        try p.write(txn)
         spare = p
     }
 
@@ -181,39 +235,56 @@ final class ObjectAdder {
     }
 
     /// Appends the row of `s` to the pending rows of `t` and returns its key, when it can wait
-    /// there: every value of its column's exact type (no coercion, within the limits) and a key
-    /// above every key so far. Otherwise nil, with nothing appended (pending rows of another
-    /// class are written first).
+    /// there: every value of its column's exact type (no coercion, within the limits) or nil in
+    /// an optional column, and a key above every key so far. Otherwise nil, with nothing
+    /// appended (pending rows of another class are written first).
     private func addPending(_ t: ClassTable, _ optional: [Bool], _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
         if let p = pending, p.table !== t { try flushPending() }
         let p: PendingRows
-        if let existing = pending { p = existing } else if let s = spare, s.table === t { p = s } else { p = PendingRows(t) }
-        let start = p.values.count
+        if let existing = pending { p = existing } else if let sp = spare, sp.table === t { p = sp } else {
+            p = PendingRows(t, s.layout, plainColumns)
+        }
+        // First check the whole row (encoding the values kept as `Value`), then append it.
         let types = t.columnTypes
-        var ok = true
-        do {
-            for (c, i) in plainColumns.enumerated() {
+        var encoded = rowBuffer
+        rowBuffer = []
+        encoded.removeAll(keepingCapacity: true)
+        defer { rowBuffer = encoded }
+        for (c, i) in plainColumns.enumerated() {
+            switch p.kinds[c] {
+            case .string:
+                if s.string(i).utf8.count > ObjectLimits.maxValueBytes { return nil }
+            case .value:
                 let v = try s.encode(i, { self.ctx })
-                if !DBTransaction.isExact(types[c], v) && !(optional[c] && v.isNull) { ok = false; break }
-                p.values.append(v)
+                if !DBTransaction.isExact(types[c], v) && !(optional[c] && v.isNull) { return nil }
+                encoded.append(v)
+            case .int, .double, .bool: continue
             }
-        } catch {
-            p.values.removeSubrange(start...)
-            throw error
         }
-        var key: ObjKey? = nil
-        if ok {
-            let last = p.keys.last
-            if let pkc = t.pkColumn {
-                if case .int(let k) = p.values[start + pkc] { key = k }
-            } else {
-                key = try t.newKey(primaryKey: nil)
+        let key: ObjKey
+        if let pkc = t.pkColumn {
+            switch p.kinds[pkc] {
+            case .int: key = Int64(s.int(plainColumns[pkc]))
+            case .value:
+                var j = 0
+                for c in 0..<pkc where p.kinds[c] == .value { j += 1 }
+                guard case .int(let k) = encoded[j] else { return nil }
+                key = k
+            default: return nil
             }
-            if let k = key, !(try last.map { k > $0 } ?? t.isBeyondAll(k)) { key = nil }
+        } else {
+            key = try t.newKey(primaryKey: nil)
         }
-        guard let key else {
-            p.values.removeSubrange(start...)
-            return nil
+        if let last = p.keys.last { guard key > last else { return nil } } else { guard try t.isBeyondAll(key) else { return nil } }
+        var j = 0
+        for (c, i) in plainColumns.enumerated() {
+            switch p.kinds[c] {
+            case .int: p.ints[c].append(Int64(s.int(i)))
+            case .double: p.doubles[c].append(s.double(i))
+            case .bool: p.bools[c].append(s.bool(i))
+            case .string: p.strings[c].append(s.string(i))
+            case .value: p.values[c].append(encoded[j]); j += 1
+            }
         }
         p.keys.append(key)
         if pending == nil { pending = p }

@@ -151,6 +151,12 @@ final class _UnmanagedStorage {
         }
     }
 
+    /// Property `index`, set, of declared type Int, Double, Bool or String (`_SlotKind.direct`).
+    @inline(__always) func int(_ index: Int) -> Int { UnsafeRawPointer(base + offsets[index]).load(as: Int.self) }
+    @inline(__always) func double(_ index: Int) -> Double { UnsafeRawPointer(base + offsets[index]).load(as: Double.self) }
+    @inline(__always) func bool(_ index: Int) -> Bool { UnsafeRawPointer(base + offsets[index]).load(as: Bool.self) }
+    @inline(__always) func string(_ index: Int) -> String { (base + offsets[index]).assumingMemoryBound(to: String.self).pointee }
+
     /// The stored value of property `index` (set; a single value). `ctx` is asked for only by
     /// types other than Int, Double, Bool and String.
     @inline(__always)
