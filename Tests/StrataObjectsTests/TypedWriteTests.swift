@@ -252,3 +252,37 @@ extension TypedWriteTests {
         assertIntegrity(realm)
     }
 }
+
+/// Plain values of other Swift types than Int/Double/Bool/String (kept as `Value`s while pending).
+final class TWWide: Object {
+    @Persisted(primaryKey: true) var id: Int64
+    @Persisted var small: Int32 = 0
+    @Persisted var count: Int?
+    @Persisted var at = Date(timeIntervalSince1970: 0)
+    @Persisted var ratio: Float = 0
+    @Persisted var label = ""
+}
+
+extension TypedWriteTests {
+    func testPendingRowsOfOtherValueTypes() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config("wide.strata", types: [TWWide.self]))
+        try realm.write {
+            for id in Int64(1)...20 {
+                let o = TWWide(); o.id = id; o.small = Int32(id) * 2; o.count = id % 2 == 0 ? Int(id) : nil
+                o.at = Date(timeIntervalSince1970: Double(id)); o.ratio = Float(id) / 4; o.label = "w\(id)"
+                realm.add(o)
+            }
+            XCTAssertThrowsError(try realm.tryAdd({ let o = TWWide(); o.id = 5; return o }()))
+            XCTAssertEqual(realm.objects(TWWide.self).count, 20)
+        }
+        let all = realm.objects(TWWide.self)
+        XCTAssertEqual(all.map(\.id), Array(Int64(1)...20))
+        XCTAssertEqual(all.map(\.small), (1...20).map { Int32($0) * 2 })
+        XCTAssertEqual(all.map(\.count), (1...20).map { $0 % 2 == 0 ? $0 : nil })
+        XCTAssertEqual(realm.object(ofType: TWWide.self, forPrimaryKey: Int64(7))?.at, Date(timeIntervalSince1970: 7))
+        XCTAssertEqual(realm.object(ofType: TWWide.self, forPrimaryKey: Int64(8))?.ratio, 2)
+        XCTAssertEqual(realm.object(ofType: TWWide.self, forPrimaryKey: Int64(9))?.label, "w9")
+        assertIntegrity(realm)
+    }
+}

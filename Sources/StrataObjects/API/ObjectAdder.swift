@@ -118,16 +118,8 @@ final class ObjectAdder {
             ints = Array(repeating: [], count: w); doubles = Array(repeating: [], count: w)
             bools = Array(repeating: [], count: w); strings = Array(repeating: [], count: w)
             values = Array(repeating: [], count: w)
-            keys.reserveCapacity(Self.limit)
-            for (c, k) in kinds.enumerated() {
-                switch k {
-                case .int: ints[c].reserveCapacity(Self.limit)
-                case .double: doubles[c].reserveCapacity(Self.limit)
-                case .bool: bools[c].reserveCapacity(Self.limit)
-                case .string: strings[c].reserveCapacity(Self.limit)
-                case .value: values[c].reserveCapacity(Self.limit)
-                }
-            }
+            // No capacity reserved: a write adding a few objects stays small; the buffers of a
+            // long run of adds grow once and are reused (`spare`).
         }
         /// Rows kept before they are appended (bounds the memory of a long run of adds).
         static let limit = 8192
