@@ -527,9 +527,16 @@ final class ClassTable {
         for k in keys { recorder.insert(k) }
         var start = 0
         let n = keys.count
-        // Fill the current tail cluster first, if it is open in this transaction.
+        // Fill the last cluster first: the tail open in this transaction, else the rightmost
+        // cluster of the tree (so appends of a few objects per transaction share clusters).
         var target: (Int64, MutableCluster)? = nil
-        if let tl = tail, let m = dirty[tl.treeKey], m.count < ObjectLimits.clusterCapacity { target = (tl.treeKey, m) }
+        if let tl = tail, let m = dirty[tl.treeKey] {
+            if m.count < ObjectLimits.clusterCapacity { target = (tl.treeKey, m) }
+        } else if n > 0, let last = try lastClusterEntry(t) {
+            let tk = ClusterKey.decode(last.key)
+            let c = try cluster(tk)
+            if c.count > 0, c.count < ObjectLimits.clusterCapacity, c.key(c.count - 1) < keys[0] { target = (tk, try makeMutable(tk)) }
+        }
         while start < n {
             let m: MutableCluster
             let tk: Int64
@@ -546,9 +553,13 @@ final class ClassTable {
                 let col = try decodedColumn(m, c)
                 let p = columns[c]
                 switch given[c] {
+                case .ints(let a)? where col.layout == .int: col.appendInts(a[range])
                 case .ints(let a)?: for i in range { col.appendRow(int: a[i], isNull: false) }
+                case .doubles(let a)? where col.layout == .double: col.appendDoubles(a[range])
                 case .doubles(let a)?: for i in range { col.appendRow(double: a[i], isNull: false) }
+                case .bools(let a)? where col.layout == .int: col.appendInts(a[range].lazy.map { $0 ? 1 : 0 })
                 case .bools(let a)?: for i in range { col.appendRow(int: a[i] ? 1 : 0, isNull: false) }
+                case .strings(let a)? where col.layout == .bytes: col.appendStrings(a[range])
                 case .strings(let a)?: for i in range { col.appendStringRow(a[i]) }
                 case .values(let a)?: for i in range { ValueCodec.append(a[i], to: col, type: p.type) }
                 case nil: let d = defaultValue(p); for _ in range { ValueCodec.append(d, to: col, type: p.type) }

@@ -430,6 +430,34 @@ final class MutableColumn {
         }
     }
 
+    /// Appends non-null rows of an int layout (Int and Bool columns) in one step.
+    func appendInts<C: Collection>(_ a: C) where C.Element == Int64 {
+        ints.append(contentsOf: a)
+        count += a.count
+        if nulls != nil { nulls!.append(contentsOf: repeatElement(false, count: a.count)) }
+    }
+
+    /// Appends non-null rows of a double layout in one step.
+    func appendDoubles<C: Collection>(_ a: C) where C.Element == Double {
+        doubles.append(contentsOf: a)
+        count += a.count
+        if nulls != nil { nulls!.append(contentsOf: repeatElement(false, count: a.count)) }
+    }
+
+    /// Appends non-null string rows of a bytes layout in one step.
+    func appendStrings<C: Collection>(_ a: C) where C.Element == String {
+        var d = data, o = offsets
+        data = []; offsets = []
+        o.reserveCapacity(o.count + a.count)
+        for var s in a {
+            s.withUTF8 { d.append(contentsOf: $0) }
+            o.append(UInt32(d.count))
+        }
+        data = d; offsets = o
+        count += a.count
+        if nulls != nil { nulls!.append(contentsOf: repeatElement(false, count: a.count)) }
+    }
+
     /// Appends a non-null string row without an intermediate array.
     func appendStringRow(_ s: String) {
         var s = s

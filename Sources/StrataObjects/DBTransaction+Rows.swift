@@ -18,15 +18,10 @@ extension DBTransaction {
         }
         var row = values
         let types = t.columnTypes
-        for i in 0..<types.count {
-            // Cheap exact-type check first; full coercion (and collections) only when needed.
-            switch (types[i], row[i]) {
-            case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.float, .float): continue
-            case (.string, .string(let s)) where s.utf8.count <= ObjectLimits.maxValueBytes: continue
-            default:
-                let p = t.columns[i]
-                row[i] = p.collection != .single ? .null : try coerce(className, p.name, row[i])
-            }
+        for i in 0..<types.count where !Self.isExact(types[i], row[i]) {
+            // Full coercion (and collections) only when the cheap exact-type check fails.
+            let p = t.columns[i]
+            row[i] = p.collection != .single ? .null : try coerce(className, p.name, row[i])
         }
         var pkValue: Value? = nil
         if let pkc = t.pkColumn {
@@ -43,6 +38,39 @@ extension DBTransaction {
         }
         t.changeCounts.inserted += 1
         return key
+    }
+}
+
+extension DBTransaction {
+    /// True when `v` is stored in a column of `type` as it is (no coercion, within the limits).
+    @inline(__always)
+    static func isExact(_ type: PropertyType, _ v: Value) -> Bool {
+        switch (type, v) {
+        case (.int, .int), (.double, .double), (.bool, .bool), (.date, .date), (.objectId, .objectId), (.uuid, .uuid), (.float, .float): return true
+        case (.string, .string(let s)): return s.utf8.count <= ObjectLimits.maxValueBytes
+        default: return false
+        }
+    }
+
+    /// The table of a class whose new objects can be appended cluster by cluster (no secondary
+    /// index, no collection, an Int primary key that is the object key or no primary key), or nil.
+    func appendableTable(_ className: String) throws -> ClassTable? {
+        let t = try table(className)
+        if t.schema.isEmbedded || !t.indexedColumns.isEmpty || t.columns.contains(where: { $0.collection != .single }) { return nil }
+        if t.pkColumn != nil && !t.usesPrimaryKeyAsObjectKey { return nil }
+        return t
+    }
+
+    /// Appends objects given column by column (every column, each value of its column's exact
+    /// type — `isExact` — or null in an optional column) whose keys increase and lie above every
+    /// key of the class: the cluster fill of `appendObjects`. The caller checked all of it.
+    func appendCheckedRows(_ t: ClassTable, keys: [ObjKey], columns: [Int: BulkColumn]) throws {
+        guard !keys.isEmpty else { return }
+        for (c, col) in columns where col.count != keys.count {
+            throw ObjectError.wrongType("'\(t.schema.className).\(t.columns[c].name)'", expected: "\(keys.count) values", got: "\(col.count)")
+        }
+        try t.appendBulk(keys: keys, columns: columns)
+        t.changeCounts.inserted += keys.count
     }
 }
 

@@ -154,7 +154,10 @@ enum ValueCodec {
         case .int: c.appendRow(int: intValue(v), isNull: v.isNull)
         case .float: c.appendRow(float: floatValue(v), isNull: v.isNull)
         case .double: c.appendRow(double: doubleValue(v), isNull: v.isNull)
-        case .bytes: c.appendRow(bytes: bytesValue(v, type: type), isNull: v.isNull)
+        case .bytes:
+            // Strings go in without an intermediate byte array (the common bulk case).
+            if type == .string, case .string(let s) = v { c.appendStringRow(s); return }
+            c.appendRow(bytes: bytesValue(v, type: type), isNull: v.isNull)
         case .fixed: c.appendRow(bytes: fixedValue(v, width: c.width), isNull: v.isNull)
         case .refs: c.appendRow(isNull: false)
         }

@@ -174,11 +174,12 @@ final class RealmCore: @unchecked Sendable {
     let confinement: Confinement
     let isFrozen: Bool
     private let frozenLock = NSRecursiveLock()
-    private var readTxn: DBTransaction?
-    private(set) var writeTxn: DBTransaction?
-    private var adder: ObjectAdder?
+    // Read on every access of an object: plain loads and stores (see ObjectBase._rlmCore).
+    @exclusivity(unchecked) private var readTxn: DBTransaction?
+    @exclusivity(unchecked) private(set) var writeTxn: DBTransaction?
+    @exclusivity(unchecked) private var adder: ObjectAdder?
     /// Bumped whenever the data this core sees may have changed (caches compare it).
-    private(set) var generation = 0
+    @exclusivity(unchecked) private(set) var generation = 0
     var autorefresh = true
     /// `writeAsync` bookkeeping: the next id, the ids queued, the ids cancelled.
     let asyncWrites = Locked<(next: UInt32, pending: Set<UInt32>, cancelled: Set<UInt32>)>((1, [], []))
@@ -244,7 +245,11 @@ final class RealmCore: @unchecked Sendable {
     // MARK: transactions
 
     private func currentTxn() -> DBTransaction {
-        if let w = writeTxn { return w }
+        if let w = writeTxn {
+            // Objects added in batches are written before anything reads the transaction.
+            if let a = adder, a.hasPending { strataTry { try a.flushPending() } }
+            return w
+        }
         if let r = readTxn { return r }
         let r = strataTry { try coordinator.db.read(label: "realm") }
         readTxn = r
@@ -265,13 +270,16 @@ final class RealmCore: @unchecked Sendable {
     }
 
     /// Runs `body` in the write transaction; traps outside one (RealmSwift's programmer error).
-    func writeThrowing<R>(_ body: (DBTransaction, ObjectAdder) throws -> R) throws -> R {
+    /// `keepPending`: `body` only adds objects (the adder writes its pending rows itself when
+    /// it needs to); otherwise pending rows are written before `body` runs.
+    func writeThrowing<R>(keepPending: Bool = false, _ body: (DBTransaction, ObjectAdder) throws -> R) throws -> R {
         if isFrozen { strataProgrammerError("Cannot modify a frozen object or Realm: thaw() it first") }
         verify()
         guard let w = writeTxn, let a = adder else {
             strataProgrammerError("Cannot modify managed objects outside of a write transaction: call realm.write { } or realm.beginWrite() first")
         }
         generation &+= 1
+        if !keepPending && a.hasPending { try a.flushPending() }
         return try body(w, a)
     }
     func write(_ body: (DBTransaction, ObjectAdder) throws -> Void) {
@@ -303,7 +311,7 @@ final class RealmCore: @unchecked Sendable {
         verify()
         guard let w = writeTxn else { strataProgrammerError("Can't commit a non-existing write transaction") }
         defer { writeTxn = nil; adder = nil; generation &+= 1 }
-        do { try w.commit() } catch { w.abort(); throw error }
+        do { try adder?.flushPending(); try w.commit() } catch { w.abort(); throw error }
         writeTxn = nil; adder = nil
         readTxn = strataTry { try coordinator.db.read(label: "realm") }
         generation &+= 1

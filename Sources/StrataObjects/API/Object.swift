@@ -68,8 +68,8 @@ final class ClassInfo: @unchecked Sendable {
     /// True when every stored property is a single plain value (no links, mixed values or
     /// collections): adding such an object is one row insert.
     private(set) var isPlain = false
-    /// Per property: `PropInfo.encode` (without copying the property info in hot loops).
-    private(set) var encoders: [((Any, _StrataContext) throws -> Value)?] = []
+    /// Where an unmanaged object of this class keeps each property's value.
+    let unmanagedLayout: _UnmanagedLayout
     /// An instance built in tagging mode; used only under `globalLock`.
     let probe: ObjectBase
 
@@ -134,7 +134,7 @@ final class ClassInfo: @unchecked Sendable {
         }
         properties = props
         propertyCount = props.count
-        encoders = props.map(\.encode)
+        unmanagedLayout = _UnmanagedLayout(props.map(\.valueType))
         isPlain = props.allSatisfy { p in
             p.schema.type == .linkingObjects
                 || (p.schema.collection == .single && p.schema.type != .object && p.schema.type != .mixed && p.encode != nil)
@@ -151,6 +151,7 @@ final class ClassInfo: @unchecked Sendable {
         self.objectSchema = objectSchema
         keyPathIdentity = IdentityTable(capacity: 16)
         propertyCount = 0
+        unmanagedLayout = _UnmanagedLayout([])
         probe = DynamicObject()
         probe._rlmIsProbe = true
     }
@@ -226,12 +227,14 @@ final class ClassInfo: @unchecked Sendable {
 /// The common base of `Object` and `EmbeddedObject` (RealmSwift's `ObjectBase`).
 open class ObjectBase: CustomStringConvertible {
     /// The realm this object is managed by (nil while unmanaged).
-    final var _rlmCore: RealmCore?
-    final var _rlmKey: ObjKey = -1
-    /// Values of an unmanaged object, by property index.
-    final var _rlmValues = UnmanagedValues()
-    @usableFromInline final var _rlmIsProbe = false
-    final var _rlmInfoCache: ClassInfo?
+    // The per-object state read on every property access: plain loads and stores, never
+    // accessed overlapping, so without the runtime's exclusivity bookkeeping.
+    @exclusivity(unchecked) final var _rlmCore: RealmCore?
+    @exclusivity(unchecked) final var _rlmKey: ObjKey = -1
+    /// Values of an unmanaged object, by property index (created by the first value set).
+    @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
+    @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
+    @exclusivity(unchecked) final var _rlmInfoCache: ClassInfo?
 
     /// Creates an unmanaged object with default values.
     public required init() {}
@@ -298,9 +301,10 @@ open class ObjectBase: CustomStringConvertible {
     final func _rlmValue(at index: Int) -> Any {
         let p = _rlmClassInfo.properties[index]
         if _rlmCore != nil { return p.valueType._strataGet(self, index) }
-        if let v = _rlmValues[index] { return v }
+        let s = _rlmUnmanagedStorage()
+        if let v = s.getAny(index) { return v }
         let v = _rlmInitialValue(index) ?? p.valueType._strataDefault()
-        _rlmValues[index] = v
+        s.setAny(index, v)
         return v
     }
 
@@ -320,7 +324,7 @@ open class ObjectBase: CustomStringConvertible {
         let p = _rlmClassInfo.properties[index]
         guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_rlmClassInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
         let v = try _rlmTypedValue(any, p)
-        if _rlmCore != nil { _rlmSetTyped(v, p) } else { _rlmValues[index] = v }
+        if _rlmCore != nil { _rlmSetTyped(v, p) } else { _rlmUnmanagedStorage().setAny(index, v) }
     }
 
     private func _rlmTypedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
@@ -366,41 +370,6 @@ open class ObjectBase: CustomStringConvertible {
     /// The property names a key path of this class reads (`\Person.dog?.name` → "dog.name").
     public static func _propertyName(for keyPath: AnyKeyPath) -> String {
         ClassInfo.of(self).propertyNames(keyPath).joined(separator: ".")
-    }
-}
-
-/// The values of an unmanaged object by property index (an array: set in initialisers and
-/// read once when the object is added, so no hashing).
-struct UnmanagedValues: ExpressibleByDictionaryLiteral {
-    private var slots: [Any?] = []
-    /// Number of properties with a value.
-    private(set) var count = 0
-    init() {}
-    init(dictionaryLiteral elements: (Int, Any)...) { for (k, v) in elements { self[k] = v } }
-    var isEmpty: Bool { count == 0 }
-    /// Sets a value; the first value reserves room for `capacity` (the property count).
-    @inline(__always)
-    mutating func set(_ index: Int, _ value: Any, capacity: Int) {
-        if slots.isEmpty { slots = Array(repeating: nil, count: Swift.max(capacity, index + 1)) }
-        if index < slots.count {
-            if slots[index] == nil { count += 1 }
-            slots[index] = value
-        } else {
-            self[index] = value
-        }
-    }
-    subscript(index: Int) -> Any? {
-        get { index < slots.count ? slots[index] : nil }
-        set {
-            if index >= slots.count {
-                guard newValue != nil else { return }
-                slots.reserveCapacity(index + 1)
-                while slots.count <= index { slots.append(nil) }
-            }
-            let had = slots[index] != nil
-            slots[index] = newValue
-            count += (newValue != nil ? 1 : 0) - (had ? 1 : 0)
-        }
     }
 }
 

@@ -3,11 +3,13 @@ import Foundation
 /// Adds unmanaged objects (and what they link to) inside one write transaction, and applies
 /// loosely typed values (`create(_:value:)`, `init(value:)`).
 final class ObjectAdder {
-    unowned let core: RealmCore
+    /// The core owns its adder (dropped at commit or cancel): no reference counting.
+    unowned(unsafe) let core: RealmCore
     let txn: DBTransaction
-    var policy: UpdatePolicy = .error
+    // Plain loads and stores, never accessed overlapping (no exclusivity bookkeeping per add).
+    @exclusivity(unchecked) var policy: UpdatePolicy = .error
     /// Objects being added in this call chain (cycles: A → B → A).
-    private var inProgress: [ObjectIdentifier: ObjKey] = [:]
+    @exclusivity(unchecked) private var inProgress: [ObjectIdentifier: ObjKey] = [:]
 
     init(core: RealmCore, txn: DBTransaction) { self.core = core; self.txn = txn }
 
@@ -22,30 +24,34 @@ final class ObjectAdder {
         strataProgrammerError("Object is already managed by another Realm; use create(_:value:update:) to copy it into this one")
     }
 
-    /// The values of an unmanaged object by property index (declared defaults filled in, and
-    /// kept so that a generated default such as a new ObjectId is stable).
-    private func unmanagedValues(_ o: ObjectBase) -> [Any] {
+    /// Gives every property of an unmanaged object without a value its declared default (kept,
+    /// so that a generated default such as a new ObjectId is stable) and returns the slots.
+    private func completedStorage(_ o: ObjectBase) -> _UnmanagedStorage {
         let info = o._rlmClassInfo
-        if o._rlmValues.count < info.properties.count, let readers = info.allInitialReaders {
-            return info.properties.map { p in
-                if let v = o._rlmValues[p.index] { return v }
-                let v = readers[p.index](o) ?? p.valueType._strataDefault()
-                o._rlmValues[p.index] = v
-                return v
+        let s = o._rlmUnmanagedStorage()
+        guard !s.isComplete else { return s }
+        if let readers = info.allInitialReaders {
+            for p in info.properties where !s.isSet(p.index) {
+                s.setAny(p.index, readers[p.index](o) ?? p.valueType._strataDefault())
             }
+            return s
         }
         var initial: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
-            if let s = m.superclassMirror { collect(s) }
+            if let sup = m.superclassMirror { collect(sup) }
             for c in m.children { if let l = c.label, l.hasPrefix("_"), let p = c.value as? _AnyPersisted { initial.append(p) } }
         }
-        if o._rlmValues.count < info.properties.count { collect(Mirror(reflecting: o)) }
-        return info.properties.map { p in
-            if let v = o._rlmValues[p.index] { return v }
-            let v = (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault()
-            o._rlmValues[p.index] = v
-            return v
+        collect(Mirror(reflecting: o))
+        for p in info.properties where !s.isSet(p.index) {
+            s.setAny(p.index, (p.index < initial.count ? initial[p.index]._initialAny : nil) ?? p.valueType._strataDefault())
         }
+        return s
+    }
+
+    /// The values of an unmanaged object by property index (declared defaults filled in).
+    private func unmanagedValues(_ o: ObjectBase) -> [Any] {
+        let s = completedStorage(o)
+        return o._rlmClassInfo.properties.map { s.getAny($0.index)! }
     }
 
     /// Stored single values other than links and mixed (set in a second pass, which may add
@@ -61,54 +67,219 @@ final class ObjectAdder {
         return out
     }
 
-    /// The class last checked against the schema by `add`, and for a class of plain values
-    /// (`ClassInfo.isPlain`) the property index of each column in the file's column order.
-    private var checkedClass: (info: ClassInfo, plainColumns: [Int]?)?
+    /// What `add` checked about the class it last added.
+    private final class CheckedClass {
+        let info: ClassInfo
+        /// For a class of plain values (`ClassInfo.isPlain`): the property index of each
+        /// column in the file's column order.
+        let plainColumns: [Int]?
+        /// The table, when its new objects can wait in `PendingRows` (`appendableTable`).
+        let batch: ClassTable?
+        /// Per column of `batch`: true when it takes nil.
+        let optional: [Bool]
+        init(info: ClassInfo, plainColumns: [Int]?, batch: ClassTable?) {
+            self.info = info; self.plainColumns = plainColumns; self.batch = batch
+            optional = batch?.columns.map(\.isOptional) ?? []
+        }
+    }
+    @exclusivity(unchecked) private var checkedClass: CheckedClass?
+    /// The row of the last plain insert (its storage is reused).
+    @exclusivity(unchecked) private var rowBuffer: [Value] = []
+
+    /// Plain objects added (managed, keys assigned) whose rows are not in the table yet: they
+    /// are appended together, filling clusters as `appendObjects` does. Written to the table
+    /// before anything else touches the transaction (`flushPending`): any read, any other
+    /// change, the commit. Int, Double, Bool and String properties stored in columns of their
+    /// own type go into typed arrays (no `Value` per value); other columns keep `Value`s.
+    private final class PendingRows {
+        let table: ClassTable
+        /// Per column: how its values are kept.
+        enum Kind { case int, double, bool, string, value }
+        let kinds: [Kind]
+        @exclusivity(unchecked) var keys: [ObjKey] = []
+        /// Per column (empty unless the column is of that kind).
+        @exclusivity(unchecked) var ints: [[Int64]]
+        @exclusivity(unchecked) var doubles: [[Double]]
+        @exclusivity(unchecked) var bools: [[Bool]]
+        @exclusivity(unchecked) var strings: [[String]]
+        @exclusivity(unchecked) var values: [[Value]]
+        init(_ table: ClassTable, _ storage: _UnmanagedLayout, _ plainColumns: [Int]) {
+            self.table = table
+            kinds = plainColumns.enumerated().map { (c, i) -> Kind in
+                switch (table.columnTypes[c], storage.direct[i], table.columns[c].isOptional) {
+                case (.int, .int, false): return .int
+                case (.double, .double, false): return .double
+                case (.bool, .bool, false): return .bool
+                case (.string, .string, false): return .string
+                default: return .value
+                }
+            }
+            let w = kinds.count
+            ints = Array(repeating: [], count: w); doubles = Array(repeating: [], count: w)
+            bools = Array(repeating: [], count: w); strings = Array(repeating: [], count: w)
+            values = Array(repeating: [], count: w)
+            // No capacity reserved: a write adding a few objects stays small; the buffers of a
+            // long run of adds grow once and are reused (`spare`).
+        }
+        /// Rows kept before they are appended (bounds the memory of a long run of adds).
+        static let limit = 8192
+
+        /// Appends the rows to the table and empties the buffers (keeping their capacity).
+        func write(_ txn: DBTransaction) throws {
+            do {
+                var given: [Int: BulkColumn] = [:]
+                for (c, k) in kinds.enumerated() {
+                    switch k {
+                    case .int: given[c] = .ints(ints[c])
+                    case .double: given[c] = .doubles(doubles[c])
+                    case .bool: given[c] = .bools(bools[c])
+                    case .string: given[c] = .strings(strings[c])
+                    case .value: given[c] = .values(values[c])
+                    }
+                }
+                try txn.appendCheckedRows(table, keys: keys, columns: given)
+            }
+            keys.removeAll(keepingCapacity: true)
+            for (c, k) in kinds.enumerated() {
+                switch k {
+                case .int: ints[c].removeAll(keepingCapacity: true)
+                case .double: doubles[c].removeAll(keepingCapacity: true)
+                case .bool: bools[c].removeAll(keepingCapacity: true)
+                case .string: strings[c].removeAll(keepingCapacity: true)
+                case .value: values[c].removeAll(keepingCapacity: true)
+                }
+            }
+        }
+    }
+    @exclusivity(unchecked) private var pending: PendingRows?
+    /// The last rows written, emptied: their buffers serve the next batch of the same table.
+    @exclusivity(unchecked) private var spare: PendingRows?
+    /// True while `Realm.add` runs: only its own objects may wait in `pending` (an object
+    /// added on the way — a link being set, a list element — is inserted at once, as the
+    /// caller writes a link to it next).
+    @exclusivity(unchecked) var isRealmAdd = false
+    /// True while added objects wait to be written to their table.
+    var hasPending: Bool { pending != nil }
+
+    /// Writes the pending rows to their table (see `PendingRows`).
+    func flushPending() throws {
+        guard let p = pending else { return }
+        pending = nil
+        try p.write(txn)
+        spare = p
+    }
+
+    /// The checks of `info` (made once per class and transaction).
+    private func checked(_ info: ClassInfo) throws -> CheckedClass {
+        if let c = checkedClass, c.info === info { return c }
+        if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
+        guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
+            throw SchemaError.noSuchClass(info.className)
+        }
+        var columns: [Int]? = nil
+        if info.isPlain {
+            let order = try txn.columnOrder(info.className).map { info.nameToIndex[$0] ?? -1 }
+            if !order.contains(-1) { columns = order }
+        }
+        let c = CheckedClass(info: info, plainColumns: columns, batch: columns == nil ? nil : try txn.appendableTable(info.className))
+        checkedClass = c
+        return c
+    }
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
         if isMine(o) { return o._rlmKey }
         if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
-        let plainColumns: [Int]?
-        if let c = checkedClass, c.info === info { plainColumns = c.plainColumns } else {
-            if info.isEmbedded { throw ObjectError.embeddedObjectCreation(info.className) }
-            guard txn.schema[info.className] != nil, core.coordinator.typesByName[info.className] != nil else {
-                throw SchemaError.noSuchClass(info.className)
+        let checked = try checked(info)
+        if policy == .error, let plainColumns = checked.plainColumns {
+            let s = completedStorage(o)
+            // Top-level adds of rows that need no coercion, with increasing keys above every
+            // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
+            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, let key = try addPending(t, checked.optional, s, plainColumns) {
+                o._rlmCore = core; o._rlmKey = key
+                o._rlmStorage = nil
+                if pending!.keys.count >= PendingRows.limit { try flushPending() }
+                return key
             }
-            var columns: [Int]? = nil
-            if info.isPlain {
-                let order = try txn.columnOrder(info.className).map { info.nameToIndex[$0] ?? -1 }
-                if !order.contains(-1) { columns = order }
-            }
-            plainColumns = columns
-            checkedClass = (info, columns)
-        }
-        if policy == .error, let plainColumns {
             // Only plain values: one row in column order, inserted as the dynamic API's
             // `insertRow` does (same checks: types, limits, primary-key uniqueness).
-            let ctx = self.ctx
-            let encoders = info.encoders
-            var row: [Value] = []
-            row.reserveCapacity(plainColumns.count)
-            if o._rlmValues.count == encoders.count {
-                for i in plainColumns { row.append(try encoders[i]!(o._rlmValues[i]!, ctx)) }
-            } else {
-                let values = unmanagedValues(o)
-                for i in plainColumns { row.append(try encoders[i]!(values[i], ctx)) }
-            }
+            try flushPending()
+            var row = rowBuffer
+            rowBuffer = []
+            row.removeAll(keepingCapacity: true)
+            defer { rowBuffer = row }
+            for i in plainColumns { row.append(try s.encode(i, { self.ctx })) }
             let key = try txn.insertRow(info.className, row)
             o._rlmCore = core; o._rlmKey = key
-            o._rlmValues = [:]
+            o._rlmStorage = nil
             return key
         }
+        try flushPending()
         let values = unmanagedValues(o)
         let key = try txn.create(info.className, values: try primitives(info, values), update: policy)
         inProgress[ObjectIdentifier(o)] = key
         defer { inProgress[ObjectIdentifier(o)] = nil }
         o._rlmCore = core; o._rlmKey = key
         try fill(o, info, key, values)
-        o._rlmValues = [:]
+        o._rlmStorage = nil
+        return key
+    }
+
+    /// Appends the row of `s` to the pending rows of `t` and returns its key, when it can wait
+    /// there: every value of its column's exact type (no coercion, within the limits) or nil in
+    /// an optional column, and a key above every key so far. Otherwise nil, with nothing
+    /// appended (pending rows of another class are written first).
+    private func addPending(_ t: ClassTable, _ optional: [Bool], _ s: _UnmanagedStorage, _ plainColumns: [Int]) throws -> ObjKey? {
+        if let p = pending, p.table !== t { try flushPending() }
+        let p: PendingRows
+        if let existing = pending { p = existing } else if let sp = spare, sp.table === t { p = sp } else {
+            p = PendingRows(t, s.layout, plainColumns)
+        }
+        // First check the whole row (encoding the values kept as `Value`), then append it.
+        let types = t.columnTypes
+        var encoded = rowBuffer
+        rowBuffer = []
+        encoded.removeAll(keepingCapacity: true)
+        defer { rowBuffer = encoded }
+        for (c, i) in plainColumns.enumerated() {
+            switch p.kinds[c] {
+            case .string:
+                if s.string(i).utf8.count > ObjectLimits.maxValueBytes { return nil }
+            case .value:
+                let v = try s.encode(i, { self.ctx })
+                if !DBTransaction.isExact(types[c], v) && !(optional[c] && v.isNull) { return nil }
+                encoded.append(v)
+            case .int, .double, .bool: continue
+            }
+        }
+        let key: ObjKey
+        if let pkc = t.pkColumn {
+            switch p.kinds[pkc] {
+            case .int: key = Int64(s.int(plainColumns[pkc]))
+            case .value:
+                var j = 0
+                for c in 0..<pkc where p.kinds[c] == .value { j += 1 }
+                guard case .int(let k) = encoded[j] else { return nil }
+                key = k
+            default: return nil
+            }
+        } else {
+            key = try t.newKey(primaryKey: nil)
+        }
+        if let last = p.keys.last { guard key > last else { return nil } } else { guard try t.isBeyondAll(key) else { return nil } }
+        var j = 0
+        for (c, i) in plainColumns.enumerated() {
+            switch p.kinds[c] {
+            case .int: p.ints[c].append(Int64(s.int(i)))
+            case .double: p.doubles[c].append(s.double(i))
+            case .bool: p.bools[c].append(s.bool(i))
+            case .string: p.strings[c].append(s.string(i))
+            case .value: p.values[c].append(encoded[j]); j += 1
+            }
+        }
+        p.keys.append(key)
+        if pending == nil { pending = p }
         return key
     }
 
@@ -157,7 +328,7 @@ final class ObjectAdder {
         guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
         child._rlmCore = core; child._rlmKey = k
         try fill(child, info, k, values)
-        child._rlmValues = [:]
+        child._rlmStorage = nil
     }
 
     /// Replaces the elements of a list or set property (adding unmanaged objects, creating
@@ -185,7 +356,7 @@ final class ObjectAdder {
                 }
             }
             try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
-            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmValues = [:] }
+            for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmStorage = nil }
             return
         }
         let values = try elements.map { try $0._strataEncode(ctx) }

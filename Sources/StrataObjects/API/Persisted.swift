@@ -154,13 +154,14 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             if object._rlmIsManaged {
                 return Value._strataGet(object, index)
             }
+            // Unmanaged: the value's own slot (no boxing), or the declared default.
+            if let s = object._rlmStorage, let v = s.get(index, as: Value.self) { return v }
             if object._rlmIsProbe {
                 object._rlmRecordProbeRead(index)
                 return Value._strataProbeValue()
             }
-            if let v = object._rlmUnmanagedValue(index) { return v as! Value }
             let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
-            object._rlmSetUnmanagedValue(index, v)
+            object._rlmUnmanagedStorage().set(index, v)
             return v
         }
         set {
@@ -168,7 +169,7 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             if object._rlmIsManaged {
                 Value._strataSet(object, index, newValue)
             } else {
-                object._rlmSetUnmanagedValue(index, newValue)
+                object._rlmUnmanagedStorage().set(index, newValue)
             }
         }
     }
@@ -184,11 +185,17 @@ extension ObjectBase {
     @usableFromInline final var _rlmIsManaged: Bool { _rlmCore != nil }
     /// A key-path probe read property `index` (schema discovery of key paths).
     @usableFromInline final func _rlmRecordProbeRead(_ index: Int) { KeyPathRecorder.record(_rlmClassInfo, index) }
-    /// The value of property `index` of an unmanaged object, when set or read before.
-    @usableFromInline final func _rlmUnmanagedValue(_ index: Int) -> Any? { _rlmValues[index] }
-    /// Sets property `index` of an unmanaged object.
-    @usableFromInline final func _rlmSetUnmanagedValue(_ index: Int, _ value: Any) {
-        _rlmValues.set(index, value, capacity: _rlmClassInfo.propertyCount)
+    /// The slots of an unmanaged object's values (created on first use).
+    @inlinable @inline(__always)
+    final func _rlmUnmanagedStorage() -> _UnmanagedStorage {
+        if let s = _rlmStorage { return s }
+        return _rlmMakeUnmanagedStorage()
+    }
+    @usableFromInline @inline(never)
+    final func _rlmMakeUnmanagedStorage() -> _UnmanagedStorage {
+        let s = _UnmanagedStorage(_rlmClassInfo.unmanagedLayout)
+        _rlmStorage = s
+        return s
     }
 }
 

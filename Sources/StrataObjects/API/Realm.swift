@@ -243,9 +243,10 @@ public struct Realm: Equatable {
     }
     /// `add` that throws (duplicate primary key, limits) instead of trapping.
     public func tryAdd(_ object: Object, update: UpdatePolicy = .error) throws {
-        try core.writeThrowing { _, adder in
+        try core.writeThrowing(keepPending: true) { _, adder in
             adder.policy = update
-            defer { adder.policy = .error }
+            adder.isRealmAdd = true
+            defer { adder.policy = .error; adder.isRealmAdd = false }
             _ = try adder.add(object)
         }
     }
