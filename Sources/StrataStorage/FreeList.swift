@@ -193,10 +193,19 @@ struct SpaceAllocator {
             // No hole holds the rest of the commit. While the holes add up to little (under an
             // eighth of the file), continue at the end of the allocated area: contiguous, and
             // the runs later commits free there coalesce into holes that do hold a commit.
-            // Otherwise fill the holes, first fit.
             if holesAreFew {
                 let off = logicalSize
                 logicalSize += length; cursor = logicalSize
+                return off
+            }
+            // Otherwise continue in the largest hole that takes this block: the commit spreads
+            // over as few holes as there are (first fit would scatter it over the smallest).
+            var best = -1
+            for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
+            if best >= 0 {
+                let off = reusable[best].offset
+                take(best, length)
+                cursor = off + length
                 return off
             }
         }

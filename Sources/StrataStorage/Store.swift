@@ -77,9 +77,14 @@ public final class Store: @unchecked Sendable {
     /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
     private var verifiedRunsVersion: UInt64 = 0
     private var closed = false
-    /// Bytes the last commit of this handle wrote (sizes the next commit's allocation region;
-    /// touched only under the writer lock).
-    var lastCommitBytes = 0
+    /// Bytes the last commits of this handle wrote, newest last (at most 4: the largest sizes
+    /// the next commit's allocation region; touched only under the writer lock).
+    var recentCommitBytes: [Int] = []
+    /// Below this offset the file's blocks were written (not a sparse tail): small commits
+    /// write zeros ahead of the allocated area so that commits appending there overwrite
+    /// allocated blocks instead of making the file system allocate (and, at the sync, write
+    /// its metadata too). A hint only, touched under the writer lock.
+    var zeroedEnd: UInt64 = 0
     /// The free list of the last commit by this handle, decoded: the next write transaction
     /// starting from that same version skips decoding it. Touched only under the writer lock.
     var committedFreeList: (version: UInt64, ref: BlockRef, entries: [FreeExtent])?
@@ -436,6 +441,7 @@ public final class Store: @unchecked Sendable {
     /// Shrinks the file (online compaction, once no reader can see the tail).
     func shrinkFile(to size: UInt64) throws {
         try io.truncate(to: size)
+        zeroedEnd = min(zeroedEnd, size)
         stateLock.lock(); fileSizeCache = size; stateLock.unlock()
     }
 

@@ -53,8 +53,9 @@ public final class WriteTransaction: Transaction {
         }
         alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
                                wholePages: store.crypto != nil)
-        // Commits of a handle tend to be alike: look for room for one like the last, whole.
-        let last = UInt64(store.lastCommitBytes)
+        // Commits of a handle tend to be alike: look for room for one like the largest of the
+        // last few, whole.
+        let last = UInt64(store.recentCommitBytes.max() ?? 0)
         if last > 0 && last <= UInt64(Self.oneSyncLimit) { alloc.regionHint = (last + last / 4 + 4095) & ~4095 }
         staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
         super.init(store: store)
@@ -271,12 +272,14 @@ public final class WriteTransaction: Transaction {
                 meta.unsyncedRuns = runs
                 let base = store.map.base
                 meta.unsyncedChecksum = MetaSlot.runChecksum(runs) { r in UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.length)) }
+                try zeroFillAhead()
             } else {
                 try store.io.sync()
             }
             try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
-            store.lastCommitBytes = bytesWritten
+            if store.recentCommitBytes.count >= 4 { store.recentCommitBytes.removeFirst() }
+            store.recentCommitBytes.append(bytesWritten)
             store.committedFreeList = (version, flRef, entries)
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
@@ -287,6 +290,37 @@ public final class WriteTransaction: Transaction {
             abort()
             throw error
         }
+    }
+
+    /// Zeros written ahead of the allocated area by a small commit when less than this is left.
+    static let zeroAheadLow: UInt64 = 128 << 10
+    /// How far ahead of the allocated area a small commit writes zeros (below the 1 MiB tail
+    /// that `shrinkFileTailAfterCommit` tolerates, so the two never alternate).
+    static let zeroAheadChunk: UInt64 = 512 << 10
+
+    /// Small commits of a plain file: makes sure the file's blocks just past the allocated area
+    /// are written (zeros), so the commits that continue there overwrite blocks the file system
+    /// has already allocated. Writing into a sparse tail makes the sync allocate blocks and
+    /// write the inode as well (measured: 0.25 ms instead of 0.13–0.15 ms for a page). The
+    /// zeros go past the logical size of this version (and so of every version a reader can
+    /// pin: bytes past it are free for all), are covered by this commit's sync, and losing
+    /// them in a crash loses nothing.
+    private func zeroFillAhead() throws {
+        let logical = (alloc.logicalSize + 4095) & ~4095
+        guard store.zeroedEnd < logical + Self.zeroAheadLow else { return }
+        let from = max(store.zeroedEnd, logical), to = logical + Self.zeroAheadChunk
+        try store.ensureFileSize(to)
+        let chunk = 64 << 10
+        let zeros = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
+        defer { zeros.deallocate() }
+        memset(zeros, 0, chunk)
+        var at = from
+        while at < to {
+            let n = Int(min(UInt64(chunk), to - at))
+            try store.io.write(UnsafeRawBufferPointer(start: zeros, count: n), at: at)
+            at += UInt64(n)
+        }
+        store.zeroedEnd = to
     }
 
     /// Discards every change; the file stays at the version the transaction started from.
