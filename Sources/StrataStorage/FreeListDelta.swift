@@ -59,7 +59,10 @@ extension FreeListCodec {
         guard bv.kindByte == BlockKind.freeList.rawValue else {
             throw StorageError.corrupted(path: path, detail: "free list delta at \(ref): its base \(baseRef) has kind \(bv.kindByte)")
         }
-        let baseEntries = try decode(bv, logicalSize: logicalSize, path: path)
+        // The base was written by an earlier version, whose allocated area may have reached
+        // further (this version gave a free tail back): its entries are checked against the
+        // whole file; the list they give after the delta, against this version's size.
+        let baseEntries = try decode(bv, logicalSize: .max / 2, path: path)
         guard let entries = apply(base: baseEntries, removed: removed, added: added, logicalSize: logicalSize) else {
             throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) does not fit its base \(baseRef)")
         }

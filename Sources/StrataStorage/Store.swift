@@ -87,7 +87,7 @@ public final class Store: @unchecked Sendable {
     var zeroedEnd: UInt64 = 0
     /// The free list of the last commit by this handle, decoded: the next write transaction
     /// starting from that same version skips decoding it. Touched only under the writer lock.
-    var committedFreeList: (version: UInt64, ref: BlockRef, entries: [FreeExtent])?
+    var committedFreeList: (version: UInt64, ref: BlockRef, list: FreeListCodec.Stored)?
 
     /// The lock file's path (`path + ".lock"`; a private name for in-memory stores).
     public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }

@@ -32,6 +32,13 @@ public final class WriteTransaction: Transaction {
     static let oneSyncLimit = 256 << 10
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
+    /// The free list of `base` as stored (full list or delta): the commit writes a delta over
+    /// the same base when few entries changed (FreeListDelta.swift).
+    private var storedList: FreeListCodec.Stored?
+    /// Set when this commit moved blocks for compaction: it writes a full free list (a delta's
+    /// base is not part of the block graph, so it must not stay behind in the space compaction
+    /// empties).
+    var relocatedBlocks = false
     /// Set by online compaction on its batches: no automatic step, and the commit truncates the
     /// file to its logical size (OnlineCompaction.swift).
     var isRelocationBatch = false { didSet { if isRelocationBatch { alloc.firstFitOnly = true } } }
@@ -40,17 +47,16 @@ public final class WriteTransaction: Transaction {
         self.label = label
         base = try store.newestMeta()
         readerVersions = store.lock?.liveReaderVersions() ?? []
-        var entries: [FreeExtent] = []
         if let cached = store.committedFreeList, cached.version == base.version, cached.ref == base.freeListRef {
-            entries = cached.entries
+            storedList = cached.list
         } else if base.freeListRef != 0 {
             let scratch = PageArena()
-            let v = try store.blockView(base.freeListRef, limit: base.logicalSize, arena: scratch, writer: true)
-            guard v.kindByte == BlockKind.freeList.rawValue else {
-                throw StorageError.corrupted(path: store.path, detail: "free list block \(base.freeListRef) has kind \(v.kindByte)")
+            let (limit, path) = (base.logicalSize, store.path)
+            storedList = try FreeListCodec.load(base.freeListRef, logicalSize: limit, path: path) { r in
+                try store.blockView(r, limit: limit, arena: scratch, writer: true)
             }
-            entries = try FreeListCodec.decode(v, logicalSize: base.logicalSize, path: store.path)
         }
+        let entries = storedList?.entries ?? []
         alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
                                wholePages: store.crypto != nil)
         // Commits of a handle tend to be alike: look for room for one like the largest of the
@@ -236,35 +242,12 @@ public final class WriteTransaction: Transaction {
                 try catalog.put(Array(name.utf8), value: .inline(CatalogEntry.encode(root: root, weighted: t.weighted)))
             }
             let catalogRef = try catalog.flush()
-            // The free list: its own old block is freed by this commit, its new block is
-            // allocated before the final list is computed (allocation never adds entries).
-            if base.freeListRef != 0 { try release(base.freeListRef) }
-            let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
-            let flLength = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
-            let flRef = alloc.allocate(UInt64(flLength))
-            let entries = alloc.finalEntries()
-            func encodeFreeList(_ p: UnsafeMutableRawPointer) {
-                memset(p, 0, flLength)
-                FreeListCodec.encode(entries, into: p + BlockHeader.size)
-                BlockHeader.write(into: p, length: flLength, kind: BlockKind.freeList.rawValue, birth: version)
-            }
-            try store.ensureFileSize(max(flRef + UInt64(flLength), alloc.logicalSize))
-            if stagingCount > 0 && stagingStart + UInt64(stagingCount) == flRef && stagingCount + flLength <= stagingCapacity {
-                // Right after the staged blocks (the usual case): one pwrite for both.
-                encodeFreeList(staging + stagingCount)
-                stagingCount += flLength
-                try flushStaging()
-            } else {
-                try flushStaging()
-                let buf = UnsafeMutableRawPointer.allocate(byteCount: flLength, alignment: 8)
-                defer { buf.deallocate() }
-                encodeFreeList(buf)
-                try store.io.write(UnsafeRawBufferPointer(start: buf, count: flLength), at: flRef)
-                noteWritten(flRef, flLength)
-            }
-            bytesWritten += flLength
+            let (flRef, list) = try writeFreeList()
+            let entries = list.entries
             var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
+            // Older builds cannot read a delta: a version stored with one says format 2.
+            if list.delta != nil { meta.format = 2 }
             let runs = liveWrittenRuns(free: entries, logicalSize: alloc.logicalSize)
             // One sync for a small commit of a plain file: its slot lists what it wrote (checked
             // on open). Encrypted files write their pages at the sync and keep two syncs.
@@ -280,7 +263,7 @@ public final class WriteTransaction: Transaction {
             try store.io.sync()
             if store.recentCommitBytes.count >= 4 { store.recentCommitBytes.removeFirst() }
             store.recentCommitBytes.append(bytesWritten)
-            store.committedFreeList = (version, flRef, entries)
+            store.committedFreeList = (version, flRef, list)
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
             store.published(version: version)
@@ -292,11 +275,73 @@ public final class WriteTransaction: Transaction {
         }
     }
 
-    /// Zeros written ahead of the allocated area by a small commit when less than this is left.
-    static let zeroAheadLow: UInt64 = 128 << 10
-    /// How far ahead of the allocated area a small commit writes zeros (below the 1 MiB tail
-    /// that `shrinkFileTailAfterCommit` tolerates, so the two never alternate).
-    static let zeroAheadChunk: UInt64 = 512 << 10
+    /// Writes the free list of the new version: a delta over the base of `base`'s list when
+    /// it stays small (docs/FORMAT.md, "Free list"), else a full list (the new base). The old
+    /// delta, and the old base when it is replaced, are freed by this commit; the new block is
+    /// allocated before the final list is computed (the list does not list its own blocks).
+    private func writeFreeList() throws -> (BlockRef, FreeListCodec.Stored) {
+        let old = storedList
+        if let d = old?.delta { try release(d) }
+        if let old, !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
+            let baseEntries = old.base.entries
+            // Sized from the list as it would be now; placing the delta block itself changes
+            // at most three entries (it splits or shortens one extent, or stops a trailing
+            // one from being trimmed).
+            var preview = alloc
+            let upper = FreeListCodec.diffCount(base: baseEntries, list: preview.finalEntries()) + 4
+            if upper <= FreeListCodec.deltaLimit(baseCount: baseEntries.count) {
+                let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
+                var trial = alloc
+                let ref = trial.allocate(UInt64(length))
+                let entries = trial.finalEntries()
+                let (removed, added) = FreeListCodec.diff(base: baseEntries, list: entries)
+                if removed.count + added.count <= upper {
+                    alloc = trial
+                    try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
+                        FreeListCodec.encodeDelta(base: old.base.ref, removed: removed, added: added, into: p)
+                    }
+                    return (ref, FreeListCodec.Stored(entries: entries, base: old.base, delta: ref))
+                }
+            }
+        }
+        if let old { try release(old.base.ref) }
+        let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
+        let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
+        let ref = alloc.allocate(UInt64(length))
+        let entries = alloc.finalEntries()
+        try writeListBlock(ref: ref, length: length, kind: BlockKind.freeList.rawValue) { p in FreeListCodec.encode(entries, into: p) }
+        return (ref, FreeListCodec.Stored(entries: entries, base: (ref, entries), delta: nil))
+    }
+
+    /// Writes a free-list block of `length` bytes at `ref` (`encode` fills its payload), with
+    /// the staged blocks when it follows them (the usual case: one pwrite for both).
+    private func writeListBlock(ref: BlockRef, length: Int, kind: UInt8, encode: (UnsafeMutableRawPointer) -> Void) throws {
+        func fill(_ p: UnsafeMutableRawPointer) {
+            memset(p, 0, length)
+            encode(p + BlockHeader.size)
+            BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+        }
+        try store.ensureFileSize(max(ref + UInt64(length), alloc.logicalSize))
+        if stagingCount > 0 && stagingStart + UInt64(stagingCount) == ref && stagingCount + length <= stagingCapacity {
+            fill(staging + stagingCount)
+            stagingCount += length
+            try flushStaging()
+        } else {
+            try flushStaging()
+            let buf = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 8)
+            defer { buf.deallocate() }
+            fill(buf)
+            try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: ref)
+            noteWritten(ref, length)
+        }
+        bytesWritten += length
+    }
+
+    /// How far ahead of the allocated area a small commit writes zeros: a quarter of the
+    /// allocated area, at least 64 KiB, at most 512 KiB (below the 1 MiB tail that
+    /// `shrinkFileTailAfterCommit` tolerates, so the two never alternate). Written again when
+    /// less than a quarter of it is left.
+    static func zeroAhead(logicalSize: UInt64) -> UInt64 { min(512 << 10, max(64 << 10, (logicalSize / 4) & ~4095)) }
 
     /// Small commits of a plain file: makes sure the file's blocks just past the allocated area
     /// are written (zeros), so the commits that continue there overwrite blocks the file system
@@ -307,8 +352,9 @@ public final class WriteTransaction: Transaction {
     /// them in a crash loses nothing.
     private func zeroFillAhead() throws {
         let logical = (alloc.logicalSize + 4095) & ~4095
-        guard store.zeroedEnd < logical + Self.zeroAheadLow else { return }
-        let from = max(store.zeroedEnd, logical), to = logical + Self.zeroAheadChunk
+        let ahead = Self.zeroAhead(logicalSize: logical)
+        guard store.zeroedEnd < logical + ahead / 4 else { return }
+        let from = max(store.zeroedEnd, logical), to = logical + ahead
         try store.ensureFileSize(to)
         let chunk = 64 << 10
         let zeros = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
