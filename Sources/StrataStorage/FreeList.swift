@@ -176,16 +176,20 @@ struct SpaceAllocator {
         let want = max(length, regionHint)
         if want > length {
             if want <= largestReusableBound {
-                var largest: UInt64 = 0, total: UInt64 = 0
+                // Best fit: the smallest extent that holds the whole commit, so that larger
+                // ones stay whole for larger commits (commits of different sizes alternate).
+                var largest: UInt64 = 0, total: UInt64 = 0, best = -1
                 for i in 0..<reusable.count {
-                    if reusable[i].length >= want {
-                        let off = reusable[i].offset
-                        take(i, length)
-                        cursor = off + length
-                        return off
-                    }
-                    largest = max(largest, reusable[i].length)
-                    total += reusable[i].length
+                    let l = reusable[i].length
+                    if l >= want && (best < 0 || l < reusable[best].length) { best = i }
+                    largest = max(largest, l)
+                    total += l
+                }
+                if best >= 0 {
+                    let off = reusable[best].offset
+                    take(best, length)
+                    cursor = off + length
+                    return off
                 }
                 largestReusableBound = largest
                 holesAreFew = total < logicalSize / 8

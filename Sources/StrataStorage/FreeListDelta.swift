@@ -22,6 +22,8 @@ extension FreeListCodec {
         var base: (ref: BlockRef, entries: [FreeExtent])
         /// The delta block, when the version stores a delta.
         var delta: BlockRef?
+        /// The entries in the delta (removed plus added; 0 for a full list).
+        var deltaEntries = 0
         /// The blocks the list occupies (live in the version, not listed in it).
         var blocks: [BlockRef] { delta.map { [base.ref, $0] } ?? [base.ref] }
     }
@@ -66,7 +68,7 @@ extension FreeListCodec {
         guard let entries = apply(base: baseEntries, removed: removed, added: added, logicalSize: logicalSize) else {
             throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) does not fit its base \(baseRef)")
         }
-        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref)
+        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, deltaEntries: removed.count + added.count)
     }
 
     /// `base` less `removed` plus `added` (all sorted by offset), or nil when a removed entry is

@@ -80,6 +80,9 @@ public final class Store: @unchecked Sendable {
     /// Bytes the last commits of this handle wrote, newest last (at most 4: the largest sizes
     /// the next commit's allocation region; touched only under the writer lock).
     var recentCommitBytes: [Int] = []
+    /// What the last commits that announced their data (`WriteTransaction.expectWrites`) wrote
+    /// beyond it: trees, history, free list (at most 4, newest last; under the writer lock).
+    var recentCommitOverheads: [Int] = []
     /// Below this offset the file's blocks were written (not a sparse tail): small commits
     /// write zeros ahead of the allocated area so that commits appending there overwrite
     /// allocated blocks instead of making the file system allocate (and, at the sync, write
@@ -201,7 +204,26 @@ public final class Store: @unchecked Sendable {
         try io.sync()
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        spareStaging?.deallocate()
+    }
+
+    /// The staging buffer of the last write transaction, kept for the next (a fresh 4 MiB
+    /// allocation per transaction is a mapping the kernel must create, fault in and remove).
+    /// Touched only under the writer lock.
+    private var spareStaging: UnsafeMutableRawPointer?
+
+    /// A staging buffer of `WriteTransaction.stagingCapacity` bytes (under the writer lock).
+    func takeStagingBuffer() -> UnsafeMutableRawPointer {
+        if let s = spareStaging { spareStaging = nil; return s }
+        return UnsafeMutableRawPointer.allocate(byteCount: WriteTransaction.stagingCapacity, alignment: 8)
+    }
+
+    /// Gives a transaction's staging buffer back (under the writer lock).
+    func returnStagingBuffer(_ p: UnsafeMutableRawPointer) {
+        if spareStaging == nil { spareStaging = p } else { p.deallocate() }
+    }
 
     /// Releases the mapping, the lock-file slots and the file descriptor.
     public func close() {

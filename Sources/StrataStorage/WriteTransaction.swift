@@ -20,7 +20,10 @@ public final class WriteTransaction: Transaction {
 
     // Staging: a contiguous run of new blocks, written with one pwrite.
     private var staging: UnsafeMutableRawPointer
-    private let stagingCapacity = 4 << 20
+    /// Set once the staging buffer went back to the store (the transaction ended).
+    private var stagingReturned = false
+    static let stagingCapacity = 4 << 20
+    private var stagingCapacity: Int { Self.stagingCapacity }
     private var stagingStart: UInt64 = 0
     private var stagingCount = 0
     /// Bytes of blocks written by this transaction so far.
@@ -30,6 +33,22 @@ public final class WriteTransaction: Transaction {
     /// A commit that wrote at most this many bytes (and at most `MetaSlot.maxUnsyncedRuns` runs)
     /// syncs once: opening checks its runs, so the bound keeps that check cheap.
     static let oneSyncLimit = 256 << 10
+    /// Bytes the layer above announced it writes at commit (`expectWrites`), nil when it did not.
+    private var expectedBytes: Int?
+
+    /// The layer above tells how many bytes of blocks it is about to write for this commit (its
+    /// changed data, before the trees, the history and the free list are written). The
+    /// allocator then looks for one free extent that holds the whole commit — those bytes plus
+    /// what this handle's recent commits wrote besides their announced bytes — so that a small
+    /// commit is one contiguous run (and its sync touches the run and the meta slot only).
+    package func expectWrites(bytes: Int) {
+        expectedBytes = bytes
+        let rest = store.recentCommitOverheads.max() ?? 0
+        let estimate = UInt64(bytes + rest)
+        guard estimate > 0, estimate <= UInt64(Self.oneSyncLimit) else { return }
+        alloc.regionHint = (estimate + estimate / 8 + 4095) & ~4095
+    }
+
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
     /// The free list of `base` as stored (full list or delta): the commit writes a delta over
@@ -60,17 +79,23 @@ public final class WriteTransaction: Transaction {
         alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
                                wholePages: store.crypto != nil)
         // Commits of a handle tend to be alike: look for room for one like the largest of the
-        // last few, whole.
+        // last few, whole (`expectWrites` refines this when the layer above knows more).
         let last = UInt64(store.recentCommitBytes.max() ?? 0)
         if last > 0 && last <= UInt64(Self.oneSyncLimit) { alloc.regionHint = (last + last / 4 + 4095) & ~4095 }
-        staging = UnsafeMutableRawPointer.allocate(byteCount: stagingCapacity, alignment: 8)
+        staging = store.takeStagingBuffer()
         super.init(store: store)
         catalogState = TreeState(name: "", root: base.catalogRef, weighted: false)
     }
 
     deinit {
-        staging.deallocate()
-        if !ended { ended = true; store.endWrite() }
+        if !ended { ended = true; returnStaging(); store.endWrite() }
+        if !stagingReturned { staging.deallocate() }
+    }
+
+    private func returnStaging() {
+        guard !stagingReturned else { return }
+        stagingReturned = true
+        store.returnStagingBuffer(staging)
     }
 
     public override var version: UInt64 { base.version + 1 }
@@ -263,6 +288,10 @@ public final class WriteTransaction: Transaction {
             try store.io.sync()
             if store.recentCommitBytes.count >= 4 { store.recentCommitBytes.removeFirst() }
             store.recentCommitBytes.append(bytesWritten)
+            if let e = expectedBytes {
+                if store.recentCommitOverheads.count >= 4 { store.recentCommitOverheads.removeFirst() }
+                store.recentCommitOverheads.append(max(0, bytesWritten - e))
+            }
             store.committedFreeList = (version, flRef, list)
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
@@ -284,24 +313,27 @@ public final class WriteTransaction: Transaction {
         if let d = old?.delta { try release(d) }
         if let old, !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
             let baseEntries = old.base.entries
-            // Sized from the list as it would be now; placing the delta block itself changes
-            // at most three entries (it splits or shortens one extent, or stops a trailing
-            // one from being trimmed).
-            var preview = alloc
-            let upper = FreeListCodec.diffCount(base: baseEntries, list: preview.finalEntries()) + 4
-            if upper <= FreeListCodec.deltaLimit(baseCount: baseEntries.count) {
+            let limit = FreeListCodec.deltaLimit(baseCount: baseEntries.count)
+            // Sized for the previous delta plus some: a delta grows by a few entries per
+            // commit. When it does not fit, once more at the size it needs (placing a larger
+            // block changes at most three entries: it splits or shortens one extent, or stops
+            // a trailing one from being trimmed).
+            var upper = old.deltaEntries + 16
+            for _ in 0..<2 where upper <= limit {
                 let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
                 var trial = alloc
                 let ref = trial.allocate(UInt64(length))
                 let entries = trial.finalEntries()
                 let (removed, added) = FreeListCodec.diff(base: baseEntries, list: entries)
-                if removed.count + added.count <= upper {
+                let n = removed.count + added.count
+                if n <= upper {
                     alloc = trial
                     try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
                         FreeListCodec.encodeDelta(base: old.base.ref, removed: removed, added: added, into: p)
                     }
-                    return (ref, FreeListCodec.Stored(entries: entries, base: old.base, delta: ref))
+                    return (ref, FreeListCodec.Stored(entries: entries, base: old.base, delta: ref, deltaEntries: n))
                 }
+                upper = n + 4
             }
         }
         if let old { try release(old.base.ref) }
@@ -383,6 +415,7 @@ public final class WriteTransaction: Transaction {
         trees.removeAll()
         catalogState = nil
         stagingCount = 0
+        returnStaging()
         store.endWrite()
     }
 
