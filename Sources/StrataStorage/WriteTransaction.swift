@@ -282,6 +282,7 @@ public final class WriteTransaction: Transaction {
                 meta.unsyncedChecksum = MetaSlot.runChecksum(runs) { r in UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.length)) }
                 try zeroFillAhead()
             } else {
+                if bytesWritten <= Self.oneSyncLimit { try zeroFillAhead() }
                 try store.io.sync()
             }
             try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
@@ -375,7 +376,7 @@ public final class WriteTransaction: Transaction {
     /// less than a quarter of it is left.
     static func zeroAhead(logicalSize: UInt64) -> UInt64 { min(512 << 10, max(64 << 10, (logicalSize / 4) & ~4095)) }
 
-    /// Small commits of a plain file: makes sure the file's blocks just past the allocated area
+    /// Small commits: makes sure the file's blocks just past the allocated area
     /// are written (zeros), so the commits that continue there overwrite blocks the file system
     /// has already allocated. Writing into a sparse tail makes the sync allocate blocks and
     /// write the inode as well (measured: 0.25 ms instead of 0.13–0.15 ms for a page). The
@@ -388,16 +389,7 @@ public final class WriteTransaction: Transaction {
         guard store.zeroedEnd < logical + ahead / 4 else { return }
         let from = max(store.zeroedEnd, logical), to = logical + ahead
         try store.ensureFileSize(to)
-        let chunk = 64 << 10
-        let zeros = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
-        defer { zeros.deallocate() }
-        memset(zeros, 0, chunk)
-        var at = from
-        while at < to {
-            let n = Int(min(UInt64(chunk), to - at))
-            try store.io.write(UnsafeRawBufferPointer(start: zeros, count: n), at: at)
-            at += UInt64(n)
-        }
+        try store.io.writeZeros(from: from, to: to)
         store.zeroedEnd = to
     }
 
