@@ -4,7 +4,7 @@
 /// higher version. Layout (little-endian):
 ///
 ///     0   8  magic "STRATADB"
-///     8   4  format version (1; 2 when the free list is a delta)
+///     8   4  format version (2; 1 in files written before free-list deltas)
 ///     12  4  page size (4096)
 ///     16  8  version
 ///     24  8  catalog ref (root of the tree of named trees; 0 when empty)
@@ -28,9 +28,7 @@
 /// a valid version (the commit did not reach the disk whole; the other slot is used).
 package struct MetaSlot: Equatable, Sendable {
     package static let magic: [UInt8] = Array("STRATADB".utf8)
-    /// The newest format this build reads and writes. Format 2 (free-list deltas, see
-    /// FreeListDelta.swift) is written only in slots whose free list is a delta; all else is
-    /// format 1, which older builds read.
+    /// The format this build writes (2: free lists may be deltas, see FreeListDelta.swift).
     package static let formatVersion: UInt32 = 2
     /// The formats this build reads.
     package static let readableFormats: ClosedRange<UInt32> = 1...2
@@ -42,8 +40,8 @@ package struct MetaSlot: Equatable, Sendable {
     /// `flags` bit 0: the data area is encrypted (Encryption.swift).
     package static let encryptedFlag: UInt32 = 1
 
-    /// The format this slot was written in (1, or 2 when its free list is a delta).
-    package var format: UInt32 = 1
+    /// The format this slot was written in (1 for files written before free-list deltas).
+    package var format: UInt32 = MetaSlot.formatVersion
     package var version: UInt64
     package var catalogRef: BlockRef
     package var freeListRef: BlockRef

@@ -271,8 +271,6 @@ public final class WriteTransaction: Transaction {
             let entries = list.entries
             var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
-            // Older builds cannot read a delta: a version stored with one says format 2.
-            if list.delta != nil { meta.format = 2 }
             let runs = liveWrittenRuns(free: entries, logicalSize: alloc.logicalSize)
             // One sync for a small commit of a plain file: its slot lists what it wrote (checked
             // on open). Encrypted files write their pages at the sync and keep two syncs.
@@ -294,6 +292,7 @@ public final class WriteTransaction: Transaction {
                 store.recentCommitOverheads.append(max(0, bytesWritten - e))
             }
             store.committedFreeList = (version, flRef, list)
+            upgradeOlderSlot()
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
             store.published(version: version)
@@ -303,6 +302,19 @@ public final class WriteTransaction: Transaction {
             abort()
             throw error
         }
+    }
+
+    /// After the first commit on a format-1 file: the other slot (the previous version, no
+    /// longer needed now that this one is durable) is rewritten unchanged but for its format,
+    /// so that a build reading format 1 only refuses the file ("unsupported format") instead of
+    /// opening that previous version (older builds pass over a slot of a newer format and take
+    /// the other one). Best effort: a torn rewrite only damages a slot that is not the newest,
+    /// and the next commit's sync makes it durable.
+    private func upgradeOlderSlot() {
+        guard base.format < MetaSlot.formatVersion, base.version > 0 else { return }
+        var old = base
+        old.format = MetaSlot.formatVersion
+        _ = try? old.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (old.version % 2) * MetaSlot.slotStride) }
     }
 
     /// Writes the free list of the new version: a delta over the base of `base`'s list when

@@ -64,31 +64,32 @@ final class FreeListDeltaTests: XCTestCase {
             try t.put(key(1 + 2 * (i * 7 % 2_000)), bytes: [UInt8](repeating: UInt8(i % 13), count: 100 + i % 200))
             try w.commit()
             let m = try store.newestMeta()
-            if m.format == 2 { deltas += 1 } else { fulls += 1 }
+            XCTAssertEqual(m.format, 2)
             let r = try store.beginRead()
             let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
-            XCTAssertEqual(list.delta != nil, m.format == 2)
+            if list.delta != nil { deltas += 1 } else { fulls += 1 }
             XCTAssertEqual(list.entries, store.committedFreeList?.list.entries)
             r.end()
         }
         XCTAssertGreaterThan(deltas, 200, "small commits should mostly write deltas")
         XCTAssertGreaterThan(fulls, 0, "a delta grown past its limit should be rebased")
         // End on a delta, so that the next handle has one to read.
-        for i in 0..<10 where try store.newestMeta().format != 2 {
+        for i in 0..<10 where store.committedFreeList?.list.delta == nil {
             w = try store.beginWrite()
             try w.tree("t", create: false)!.put(key(3 + 2 * i), bytes: [UInt8(i)])
             try w.commit()
         }
-        XCTAssertEqual(try store.newestMeta().format, 2)
+        XCTAssertNotNil(store.committedFreeList?.list.delta)
         let expected = try XCTUnwrap(store.committedFreeList?.list.entries)
         assertSound(store)
         store.close()
         // Another handle (no cached list) reads the delta and commits on from it.
         let again = try Store(path: path)
-        XCTAssertEqual(try again.newestMeta().format, 2)
         let m = try again.newestMeta()
         let reader = try again.beginRead()
-        XCTAssertEqual(try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }.entries, expected)
+        let reread = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }
+        XCTAssertNotNil(reread.delta)
+        XCTAssertEqual(reread.entries, expected)
         reader.end()
         assertSound(again)
         w = try again.beginWrite()
@@ -96,13 +97,57 @@ final class FreeListDeltaTests: XCTestCase {
         try w.commit()
         assertSound(again)
         _ = try again.compact()
-        XCTAssertEqual(try again.newestMeta().format, 1)
         XCTAssertEqual(try again.newestMeta().freeListRef, 0)
         assertSound(again)
         let r = try again.beginRead()
         XCTAssertEqual(try r.tree("t")!.getBytes(key(1)), [1, 2, 3])
         r.end()
         again.close()
+    }
+
+    /// A format-1 file (written before deltas) opens, and its first commit by this build leaves
+    /// both slots at format 2, so a build that reads format 1 only refuses the file instead of
+    /// opening the previous version from the older slot.
+    func testFirstCommitUpgradesBothSlots() throws {
+        let dir = TempDir()
+        let path = dir.path("u.strata")
+        let store = try Store(path: path)
+        for round in 0..<2 {
+            let w = try store.beginWrite()
+            try w.tree("t", create: true)!.put(key(round), bytes: [UInt8(round)])
+            try w.commit()
+        }
+        store.close()
+        // Make both slots format 1, as an older build wrote them.
+        let fd = open(path, O_RDWR)
+        for slot in 0..<2 {
+            var b = [UInt8](repeating: 0, count: 128)
+            XCTAssertEqual(pread(fd, &b, 128, off_t(slot * 4096)), 128)
+            b[8] = 1
+            let sum = b.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
+            withUnsafeBytes(of: sum.littleEndian) { for (i, x) in $0.enumerated() { b[120 + i] = x } }
+            XCTAssertEqual(pwrite(fd, b, 128, off_t(slot * 4096)), 128)
+        }
+        close(fd)
+        func formats() throws -> [UInt32] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return [0, 4096].map { o in data.withUnsafeBytes { $0.baseAddress!.getLE(o + 8, as: UInt32.self) } }
+        }
+        XCTAssertEqual(try formats(), [1, 1])
+        let upgraded = try Store(path: path)
+        XCTAssertEqual(try upgraded.newestMeta().format, 1)
+        let w = try upgraded.beginWrite()
+        try w.tree("t", create: false)!.put(key(9), bytes: [9])
+        try w.commit()
+        XCTAssertEqual(try formats(), [2, 2])
+        assertSound(upgraded)
+        upgraded.close()
+        let r = try Store(path: path)
+        let t = try r.beginRead()
+        XCTAssertEqual(try t.tree("t")!.getBytes(key(1)), [1])
+        XCTAssertEqual(try t.tree("t")!.getBytes(key(9)), [9])
+        t.end()
+        r.close()
     }
 
     /// A delta whose base was damaged is reported by check and refused by a writer.
@@ -118,14 +163,13 @@ final class FreeListDeltaTests: XCTestCase {
         t = try w.tree("t", create: false)!
         for i in stride(from: 0, to: 2_000, by: 2) { try t.delete(key(i)) }
         try w.commit()
-        var m = try store.newestMeta()
-        for i in 0..<5 where m.format != 2 {
+        for i in 0..<5 where store.committedFreeList?.list.delta == nil {
             w = try store.beginWrite()
             try w.tree("t", create: false)!.put(key(1 + 2 * i), bytes: [9])
             try w.commit()
-            m = try store.newestMeta()
         }
-        XCTAssertEqual(m.format, 2)
+        XCTAssertNotNil(store.committedFreeList?.list.delta)
+        let m = try store.newestMeta()
         let r = try store.beginRead()
         let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
         r.end()
