@@ -163,6 +163,9 @@ struct SpaceAllocator {
             // the next page boundary in it), so a commit's pages stay contiguous.
             let ordinary = limit == nil && !firstFitOnly
             if ordinary, let c = cursor, let o = allocateInOnePage(length, at: c) { cursor = o + length; return o }
+            // A new run: where the whole commit fits, as for larger blocks.
+            if ordinary && regionHint > length, let start = regionStart(want: regionHint, length: length),
+               let o = allocateInOnePage(length, at: start) { cursor = o + length; return o }
             let o = allocateInOnePage(length)
             if ordinary { cursor = o + length }
             return o
@@ -224,6 +227,29 @@ struct SpaceAllocator {
         let off = allocateFirstFit(length)
         cursor = off + length
         return off
+    }
+
+    /// Encrypted files: where a new run of a commit should start (the start of a reusable
+    /// extent, whose page-aligned interior is all that is reusable, or the logical end), by the
+    /// rules of `allocate`: the smallest extent that holds `want` bytes; while the holes add up
+    /// to little, the end; else the largest extent that holds the block. Nil: first fit.
+    private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
+        if want <= largestReusableBound {
+            var largest: UInt64 = 0, total: UInt64 = 0, best = -1
+            for i in 0..<reusable.count {
+                let l = reusable[i].length
+                if l >= want && (best < 0 || l < reusable[best].length) { best = i }
+                largest = max(largest, l)
+                total += l
+            }
+            if best >= 0 { return reusable[best].offset }
+            largestReusableBound = largest
+            holesAreFew = total < logicalSize / 8
+        }
+        if holesAreFew { return logicalSize }
+        var best = -1
+        for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
+        return best >= 0 ? reusable[best].offset : nil
     }
 
     /// Takes `length` bytes from the front of reusable extent `i`.

@@ -460,6 +460,12 @@ public final class Store: @unchecked Sendable {
         stateLock.lock(); fileSizeCache = target; stateLock.unlock()
     }
 
+    /// The file's size as this handle last saw or made it (logical bytes; no system call).
+    var knownFileSize: UInt64 {
+        stateLock.lock(); defer { stateLock.unlock() }
+        return fileSizeCache
+    }
+
     /// Shrinks the file (online compaction, once no reader can see the tail).
     func shrinkFile(to size: UInt64) throws {
         try io.truncate(to: size)

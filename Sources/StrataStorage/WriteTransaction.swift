@@ -383,9 +383,8 @@ public final class WriteTransaction: Transaction {
     }
 
     /// How far ahead of the allocated area a small commit writes zeros: a quarter of the
-    /// allocated area, at least 64 KiB, at most 512 KiB (below the 1 MiB tail that
-    /// `shrinkFileTailAfterCommit` tolerates, so the two never alternate). Written again when
-    /// less than a quarter of it is left.
+    /// allocated area, at least 64 KiB, at most 512 KiB, and never past the end of the file
+    /// (the file does not grow for it). Written again when less than a quarter of it is left.
     static func zeroAhead(logicalSize: UInt64) -> UInt64 { min(512 << 10, max(64 << 10, (logicalSize / 4) & ~4095)) }
 
     /// Small commits: makes sure the file's blocks just past the allocated area
@@ -399,8 +398,9 @@ public final class WriteTransaction: Transaction {
         let logical = (alloc.logicalSize + 4095) & ~4095
         let ahead = Self.zeroAhead(logicalSize: logical)
         guard store.zeroedEnd < logical + ahead / 4 else { return }
-        let from = max(store.zeroedEnd, logical), to = logical + ahead
-        try store.ensureFileSize(to)
+        // Within the file as it is (its preallocated tail): the file does not grow for this.
+        let from = max(store.zeroedEnd, logical), to = min(logical + ahead, store.knownFileSize & ~4095)
+        guard to > from else { return }
         try store.io.writeZeros(from: from, to: to)
         store.zeroedEnd = to
     }
