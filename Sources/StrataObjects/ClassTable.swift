@@ -695,6 +695,20 @@ final class ClassTable {
         }
     }
 
+    /// About how many bytes `flush` writes: the blocks of the changed columns and clusters
+    /// (collections and split nodes aside). Sizes the storage's allocation region.
+    func estimatedFlushBytes() -> Int {
+        var n = 0
+        for m in dirty.values where m.count > 0 {
+            if m.keysRef == 0 { n += 48 + 8 * m.count }
+            for c in m.columns {
+                if case .decoded(let col) = c { n += 32 + col.encodedSize().size + (col.layout == .refs ? 8 * col.count : 0) }
+            }
+            n += 64 + 8 * m.columns.count
+        }
+        return n
+    }
+
     /// Writes a column block (collections first: each dirty collection becomes its own block).
     func writeColumn(_ col: MutableColumn, kind: UInt8 = ObjectBlockKind.column) throws -> BlockRef {
         var refs: [BlockRef] = []

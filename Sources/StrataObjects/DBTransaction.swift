@@ -554,6 +554,8 @@ public final class DBTransaction {
     @discardableResult
     public func commit() throws -> UInt64 {
         let w = try requireWrite()
+        // Announce what the clusters will write, so the storage places the commit in one run.
+        w.expectWrites(bytes: tables.values.reduce(0) { $0 + $1.estimatedFlushBytes() })
         do { try flush(); try recordChanges() } catch { w.abort(); throw error }
         w.note = Array(changeSummary.utf8)
         return try w.commit()

@@ -135,9 +135,9 @@ extension Store {
         // Live bytes to copy: the allocated area minus the free list and its own block.
         var total = meta.logicalSize - MetaSlot.dataStart
         if meta.freeListRef != 0 {
-            let v = try source(meta.freeListRef)
-            let entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path)
-            total -= entries.reduce(0) { $0 + $1.length } + UInt64(v.length)
+            let list = try FreeListCodec.load(meta.freeListRef, logicalSize: meta.logicalSize, path: path, block: source)
+            total -= list.entries.reduce(0) { $0 + $1.length }
+            for r in list.blocks { total -= UInt64(try source(r).length) }
         }
         // Plain files are read through the mapping of a pinned version: blocks copied whole are
         // written straight from it. Encrypted ones are read through pages released per block.

@@ -339,6 +339,14 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
 
     func size() throws -> UInt64 { PageLayout.logicalSize(physical: try inner.size()) }
 
+    /// Zeros over the physical pages of logical `[from, to)` (page-aligned, past the logical
+    /// size): data pages and the IV pages of groups that start there. Zero IV entries mean
+    /// "never written", and no page of such a group is live.
+    func writeZeros(from: UInt64, to: UInt64) throws {
+        precondition(from % UInt64(PageLayout.pageSize) == 0 && from >= PageLayout.firstDataPage << PageLayout.pageShift)
+        try inner.writeZeros(from: PageLayout.physicalSize(logical: from), to: PageLayout.physicalSize(logical: to))
+    }
+
     func truncate(to size: UInt64) throws {
         try inner.truncate(to: PageLayout.physicalSize(logical: size))
         mutex.lock()

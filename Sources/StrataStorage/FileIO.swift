@@ -30,10 +30,28 @@ public protocol FileIO: AnyObject, Sendable {
     func startWriteback(offset: UInt64, length: UInt64)
     /// Writes `parts` one after another from `offset` (a gathered write).
     func write(parts: [UnsafeRawBufferPointer], at offset: UInt64) throws
+    /// Writes zeros over `[from, to)`, space no version uses (past the logical size), so that
+    /// later writes there overwrite blocks the file system has allocated already.
+    func writeZeros(from: UInt64, to: UInt64) throws
 }
 
 extension FileIO {
     public func startWriteback(offset: UInt64, length: UInt64) {}
+    /// `write` of a zeroed buffer, 64 KiB at a time.
+    public func writeZeros(from: UInt64, to: UInt64) throws {
+        guard to > from else { return }
+        let chunk = Int(min(64 << 10, to - from))
+        let zeros = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
+        defer { zeros.deallocate() }
+        memset(zeros, 0, chunk)
+        var at = from
+        while at < to {
+            let n = Int(min(UInt64(chunk), to - at))
+            try write(UnsafeRawBufferPointer(start: zeros, count: n), at: at)
+            at += UInt64(n)
+        }
+    }
+
     /// One `write` per part.
     public func write(parts: [UnsafeRawBufferPointer], at offset: UInt64) throws {
         var at = offset

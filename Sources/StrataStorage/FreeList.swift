@@ -158,7 +158,18 @@ struct SpaceAllocator {
     /// always under a `limit`: compaction) first fit from the lowest offset — preferring an
     /// extent of `regionHint` bytes — else from the end of the allocated area.
     mutating func allocate(_ length: UInt64) -> UInt64 {
-        if wholePages && length <= UInt64(PageLayout.pageSize) { return allocateInOnePage(length) }
+        if wholePages && length <= UInt64(PageLayout.pageSize) {
+            // Encrypted files: continue after the previous block too (in the same extent, or at
+            // the next page boundary in it), so a commit's pages stay contiguous.
+            let ordinary = limit == nil && !firstFitOnly
+            if ordinary, let c = cursor, let o = allocateInOnePage(length, at: c) { cursor = o + length; return o }
+            // A new run: where the whole commit fits, as for larger blocks.
+            if ordinary && regionHint > length, let start = regionStart(want: regionHint, length: length),
+               let o = allocateInOnePage(length, at: start) { cursor = o + length; return o }
+            let o = allocateInOnePage(length)
+            if ordinary { cursor = o + length }
+            return o
+        }
         guard limit == nil && !firstFitOnly else { return allocateFirstFit(length) }
         if let c = cursor {
             if c == logicalSize {
@@ -176,16 +187,20 @@ struct SpaceAllocator {
         let want = max(length, regionHint)
         if want > length {
             if want <= largestReusableBound {
-                var largest: UInt64 = 0, total: UInt64 = 0
+                // Best fit: the smallest extent that holds the whole commit, so that larger
+                // ones stay whole for larger commits (commits of different sizes alternate).
+                var largest: UInt64 = 0, total: UInt64 = 0, best = -1
                 for i in 0..<reusable.count {
-                    if reusable[i].length >= want {
-                        let off = reusable[i].offset
-                        take(i, length)
-                        cursor = off + length
-                        return off
-                    }
-                    largest = max(largest, reusable[i].length)
-                    total += reusable[i].length
+                    let l = reusable[i].length
+                    if l >= want && (best < 0 || l < reusable[best].length) { best = i }
+                    largest = max(largest, l)
+                    total += l
+                }
+                if best >= 0 {
+                    let off = reusable[best].offset
+                    take(best, length)
+                    cursor = off + length
+                    return off
                 }
                 largestReusableBound = largest
                 holesAreFew = total < logicalSize / 8
@@ -193,16 +208,48 @@ struct SpaceAllocator {
             // No hole holds the rest of the commit. While the holes add up to little (under an
             // eighth of the file), continue at the end of the allocated area: contiguous, and
             // the runs later commits free there coalesce into holes that do hold a commit.
-            // Otherwise fill the holes, first fit.
             if holesAreFew {
                 let off = logicalSize
                 logicalSize += length; cursor = logicalSize
+                return off
+            }
+            // Otherwise continue in the largest hole that takes this block: the commit spreads
+            // over as few holes as there are (first fit would scatter it over the smallest).
+            var best = -1
+            for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
+            if best >= 0 {
+                let off = reusable[best].offset
+                take(best, length)
+                cursor = off + length
                 return off
             }
         }
         let off = allocateFirstFit(length)
         cursor = off + length
         return off
+    }
+
+    /// Encrypted files: where a new run of a commit should start (the start of a reusable
+    /// extent, whose page-aligned interior is all that is reusable, or the logical end), by the
+    /// rules of `allocate`: the smallest extent that holds `want` bytes; while the holes add up
+    /// to little, the end; else the largest extent that holds the block. Nil: first fit.
+    private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
+        if want <= largestReusableBound {
+            var largest: UInt64 = 0, total: UInt64 = 0, best = -1
+            for i in 0..<reusable.count {
+                let l = reusable[i].length
+                if l >= want && (best < 0 || l < reusable[best].length) { best = i }
+                largest = max(largest, l)
+                total += l
+            }
+            if best >= 0 { return reusable[best].offset }
+            largestReusableBound = largest
+            holesAreFew = total < logicalSize / 8
+        }
+        if holesAreFew { return logicalSize }
+        var best = -1
+        for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
+        return best >= 0 ? reusable[best].offset : nil
     }
 
     /// Takes `length` bytes from the front of reusable extent `i`.
@@ -243,13 +290,14 @@ struct SpaceAllocator {
     mutating func allocateNode(_ length: UInt64) -> (offset: UInt64, length: UInt64) {
         guard wholePages && length <= UInt64(PageLayout.pageSize) else { return (allocate(length), length) }
         let page = UInt64(PageLayout.pageSize)
-        let o = allocateInOnePage(length)
+        let o = allocate(length)
         let pageEnd = (o & ~(page - 1)) + page
         let tail = pageEnd - (o + length)
         guard tail > 0, tail < Self.absorbedTail else { return (o, length) }
         if o + length == logicalSize {
             if let lim = limit, pageEnd > lim { return (o, length) }
             logicalSize = pageEnd
+            if cursor != nil { cursor = pageEnd }
             return (o, length + tail)
         }
         // The bytes after the node: the start of a reusable extent (what the split left)?
@@ -257,7 +305,31 @@ struct SpaceAllocator {
         while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < o + length { lo = mid + 1 } else { hi = mid } }
         guard lo < reusable.count, reusable[lo].offset == o + length, reusable[lo].length >= tail else { return (o, length) }
         if reusable[lo].length == tail { reusable.remove(at: lo) } else { reusable[lo] = (pageEnd, reusable[lo].length - tail) }
+        if cursor != nil { cursor = pageEnd }
         return (o, length + tail)
+    }
+
+    /// `allocateInOnePage` right at `c` (the end of the previous allocation): in the reusable
+    /// extent starting there, or at the logical end, at `c` or the next page boundary when the
+    /// block would cross one (the skipped bytes stay free). Nil when it does not fit there.
+    private mutating func allocateInOnePage(_ length: UInt64, at c: UInt64) -> UInt64? {
+        let page = UInt64(PageLayout.pageSize)
+        let o = (c & (page - 1)) + length > page ? (c + page - 1) & ~(page - 1) : c
+        if c == logicalSize {
+            if o > c { reusable.append((c, o - c)); largestReusableBound = .max }
+            logicalSize = o + length
+            return o
+        }
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < c { lo = mid + 1 } else { hi = mid } }
+        guard lo < reusable.count, reusable[lo].offset == c else { return nil }
+        let end = c + reusable[lo].length
+        guard o + length <= end else { return nil }
+        var parts: [(offset: UInt64, length: UInt64)] = []
+        if o > c { parts.append((c, o - c)) }
+        if o + length < end { parts.append((o + length, end - o - length)) }
+        reusable.replaceSubrange(lo...lo, with: parts)
+        return o
     }
 
     /// `allocate` for a block of at most one page in an encrypted file: first fit at the lowest

@@ -140,12 +140,19 @@ extension Store {
         w.owners.append("free list")
         let flOwner = w.owners.count - 1
         var entries: [FreeExtent] = []
-        if meta.freeListRef != 0, let v = w.visit(meta.freeListRef, owner: flOwner, tree: "(free list)") {
-            if v.kindByte != BlockKind.freeList.rawValue { w.problem("free list block has kind \(v.kindByte)") }
-            else {
-                do { entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path) }
-                catch { w.problem("free list: \(error)") }
-            }
+        if meta.freeListRef != 0 {
+            // A full list, or a delta and its base: each block visited (accounted) once.
+            var visited: Set<BlockRef> = []
+            struct Unreadable: Error {}
+            do {
+                entries = try FreeListCodec.load(meta.freeListRef, logicalSize: meta.logicalSize, path: path) { r in
+                    if visited.contains(r) { return try txn.block(r) }
+                    visited.insert(r)
+                    guard let v = w.visit(r, owner: flOwner, tree: "(free list)") else { throw Unreadable() }
+                    return v
+                }.entries
+            } catch is Unreadable {
+            } catch { w.problem("free list: \(error)") }
         }
         let readers = readers().filter(\.isAlive).map(\.version).sorted()
         for e in entries {

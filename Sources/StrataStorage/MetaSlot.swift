@@ -4,7 +4,7 @@
 /// higher version. Layout (little-endian):
 ///
 ///     0   8  magic "STRATADB"
-///     8   4  format version
+///     8   4  format version (2; 1 in files written before free-list deltas)
 ///     12  4  page size (4096)
 ///     16  8  version
 ///     24  8  catalog ref (root of the tree of named trees; 0 when empty)
@@ -28,7 +28,10 @@
 /// a valid version (the commit did not reach the disk whole; the other slot is used).
 package struct MetaSlot: Equatable, Sendable {
     package static let magic: [UInt8] = Array("STRATADB".utf8)
-    package static let formatVersion: UInt32 = 1
+    /// The format this build writes (2: free lists may be deltas, see FreeListDelta.swift).
+    package static let formatVersion: UInt32 = 2
+    /// The formats this build reads.
+    package static let readableFormats: ClosedRange<UInt32> = 1...2
     package static let pageSize: UInt32 = 4096
     package static let encodedSize = 128
     package static let slotStride: UInt64 = 4096
@@ -37,6 +40,8 @@ package struct MetaSlot: Equatable, Sendable {
     /// `flags` bit 0: the data area is encrypted (Encryption.swift).
     package static let encryptedFlag: UInt32 = 1
 
+    /// The format this slot was written in (1 for files written before free-list deltas).
+    package var format: UInt32 = MetaSlot.formatVersion
     package var version: UInt64
     package var catalogRef: BlockRef
     package var freeListRef: BlockRef
@@ -62,7 +67,7 @@ package struct MetaSlot: Equatable, Sendable {
     package func encode() -> [UInt8] {
         var w = ByteWriter(capacity: Self.encodedSize)
         w.append(Self.magic)
-        w.u32(Self.formatVersion); w.u32(Self.pageSize)
+        w.u32(format); w.u32(Self.pageSize)
         w.u64(version); w.u64(catalogRef); w.u64(freeListRef); w.u64(logicalSize); w.u64(commitTime)
         w.u32(committerPid); w.u32(flags)
         w.append(keyCheck.count == 32 ? keyCheck : [UInt8](repeating: 0, count: 32))
@@ -107,11 +112,12 @@ package struct MetaSlot: Equatable, Sendable {
         guard Checksum.hash(base, 120) == sum else { return .damaged }
         let fv = base.getLE(8, as: UInt32.self)
         if fv > formatVersion { return .newerFormat(fv) }
-        guard fv == formatVersion, base.getLE(12, as: UInt32.self) == pageSize else { return .damaged }
+        guard readableFormats.contains(fv), base.getLE(12, as: UInt32.self) == pageSize else { return .damaged }
         var m = MetaSlot(
             version: base.getLE(16), catalogRef: base.getLE(24), freeListRef: base.getLE(32),
             logicalSize: base.getLE(40), commitTime: base.getLE(48), committerPid: base.getLE(56),
             flags: base.getLE(60), keyCheck: Array(p[64..<96]))
+        m.format = fv
         let n = Int(base.getLE(112, as: UInt32.self))
         if n > 0 {
             guard n <= maxUnsyncedRuns, p.count >= encodedSize + 16 * n + 8 else { return .damaged }

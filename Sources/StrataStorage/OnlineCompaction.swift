@@ -125,6 +125,7 @@ extension WriteTransaction {
         let target = Store.compactionTarget(used: used)
         guard logical > target else { return }
         var cursor = store.compactionState.autoCursor
+        relocatedBlocks = true
         _ = try relocate(above: target, cursor: &cursor, byteBudget: Self.automaticByteBudget, visitBudget: Self.automaticVisitBudget)
         store.compactionState.autoCursor = cursor
     }

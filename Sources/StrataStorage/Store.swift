@@ -77,12 +77,20 @@ public final class Store: @unchecked Sendable {
     /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
     private var verifiedRunsVersion: UInt64 = 0
     private var closed = false
-    /// Bytes the last commit of this handle wrote (sizes the next commit's allocation region;
-    /// touched only under the writer lock).
-    var lastCommitBytes = 0
+    /// Bytes the last commits of this handle wrote, newest last (at most 4: the largest sizes
+    /// the next commit's allocation region; touched only under the writer lock).
+    var recentCommitBytes: [Int] = []
+    /// What the last commits that announced their data (`WriteTransaction.expectWrites`) wrote
+    /// beyond it: trees, history, free list (at most 4, newest last; under the writer lock).
+    var recentCommitOverheads: [Int] = []
+    /// Below this offset the file's blocks were written (not a sparse tail): small commits
+    /// write zeros ahead of the allocated area so that commits appending there overwrite
+    /// allocated blocks instead of making the file system allocate (and, at the sync, write
+    /// its metadata too). A hint only, touched under the writer lock.
+    var zeroedEnd: UInt64 = 0
     /// The free list of the last commit by this handle, decoded: the next write transaction
     /// starting from that same version skips decoding it. Touched only under the writer lock.
-    var committedFreeList: (version: UInt64, ref: BlockRef, entries: [FreeExtent])?
+    var committedFreeList: (version: UInt64, ref: BlockRef, list: FreeListCodec.Stored)?
 
     /// The lock file's path (`path + ".lock"`; a private name for in-memory stores).
     public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }
@@ -196,7 +204,26 @@ public final class Store: @unchecked Sendable {
         try io.sync()
     }
 
-    deinit { close() }
+    deinit {
+        close()
+        spareStaging?.deallocate()
+    }
+
+    /// The staging buffer of the last write transaction, kept for the next (a fresh 4 MiB
+    /// allocation per transaction is a mapping the kernel must create, fault in and remove).
+    /// Touched only under the writer lock.
+    private var spareStaging: UnsafeMutableRawPointer?
+
+    /// A staging buffer of `WriteTransaction.stagingCapacity` bytes (under the writer lock).
+    func takeStagingBuffer() -> UnsafeMutableRawPointer {
+        if let s = spareStaging { spareStaging = nil; return s }
+        return UnsafeMutableRawPointer.allocate(byteCount: WriteTransaction.stagingCapacity, alignment: 8)
+    }
+
+    /// Gives a transaction's staging buffer back (under the writer lock).
+    func returnStagingBuffer(_ p: UnsafeMutableRawPointer) {
+        if spareStaging == nil { spareStaging = p } else { p.deallocate() }
+    }
 
     /// Releases the mapping, the lock-file slots and the file descriptor.
     public func close() {
@@ -433,9 +460,16 @@ public final class Store: @unchecked Sendable {
         stateLock.lock(); fileSizeCache = target; stateLock.unlock()
     }
 
+    /// The file's size as this handle last saw or made it (logical bytes; no system call).
+    var knownFileSize: UInt64 {
+        stateLock.lock(); defer { stateLock.unlock() }
+        return fileSizeCache
+    }
+
     /// Shrinks the file (online compaction, once no reader can see the tail).
     func shrinkFile(to size: UInt64) throws {
         try io.truncate(to: size)
+        zeroedEnd = min(zeroedEnd, size)
         stateLock.lock(); fileSizeCache = size; stateLock.unlock()
     }
 

@@ -47,8 +47,7 @@ extension Store {
         let meta = txn.meta
         var entries: [FreeExtent] = []
         if meta.freeListRef != 0 {
-            let v = try txn.block(meta.freeListRef)
-            entries = try FreeListCodec.decode(v, logicalSize: meta.logicalSize, path: path)
+            entries = try FreeListCodec.load(meta.freeListRef, logicalSize: meta.logicalSize, path: path) { try txn.block($0) }.entries
         }
         let allReaders = readers().filter { $0.slot != txn.slot }
         let live = allReaders.filter(\.isAlive).map(\.version).sorted()

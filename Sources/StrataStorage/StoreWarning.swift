@@ -41,7 +41,7 @@ extension Store {
             // what is damaged (format version and page size still in place).
             let base = p.baseAddress!
             let magicDamaged = Array(p[0..<8]) != MetaSlot.magic
-            if magicDamaged && !(base.getLE(8, as: UInt32.self) == MetaSlot.formatVersion && base.getLE(12, as: UInt32.self) == MetaSlot.pageSize) { continue }
+            if magicDamaged && !(MetaSlot.readableFormats.contains(base.getLE(8, as: UInt32.self)) && base.getLE(12, as: UInt32.self) == MetaSlot.pageSize) { continue }
             switch magicDamaged ? .damaged : MetaSlot.decode(p) {
             case .damaged:
                 let claimed = p.baseAddress!.getLE(16, as: UInt64.self)

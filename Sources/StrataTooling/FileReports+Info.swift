@@ -19,6 +19,8 @@ extension FileReports {
 
     private static func strataInfo(_ db: Database, path file: String) throws -> CommandReport {
         let stats = try db.store.spaceStatistics()
+        // The format of the newest version (1, or 2 when its free list is stored as a delta).
+        let format = Int(try db.store.newestMeta().format)
         let txn = try db.read(label: "strata info")
         let classes = try db.schema.objectSchemas.map { ($0, try txn.count($0.className)) }
         let version = txn.version
@@ -32,7 +34,7 @@ extension FileReports {
         var report = CommandReport()
         report.json = .object([
             ("file", .string(file)),
-            ("formatVersion", .int(MetaSlot.formatVersion)),
+            ("formatVersion", .int(format)),
             ("version", .int(version)),
             ("totalBytes", .int(stats.totalBytes)),
             ("usedBytes", .int(stats.usedBytes)),
@@ -55,7 +57,7 @@ extension FileReports {
         ])
         var out: [String] = []
         out.append("File          \(file)")
-        out.append("Format        \(MetaSlot.formatVersion)")
+        out.append("Format        \(format)")
         out.append("Version       \(version)")
         out.append("Size          \(bytesText(Int64(stats.totalBytes)))")
         out.append("Used          \(bytesText(Int64(stats.usedBytes)))")

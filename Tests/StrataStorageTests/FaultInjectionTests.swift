@@ -186,14 +186,16 @@ final class FaultInjectionTests: XCTestCase {
         let newerPath = dir.path("newer.strata")
         try newer.write(to: URL(fileURLWithPath: newerPath))
         XCTAssertThrowsError(try Store(path: newerPath)) { error in
-            XCTAssertEqual(error as? StorageError, .unsupportedFormat(path: newerPath, found: 9, supported: 1))
+            XCTAssertEqual(error as? StorageError, .unsupportedFormat(path: newerPath, found: 9, supported: MetaSlot.formatVersion))
         }
         // Random byte flips in the data area: open + check + read never crash; check reports damage.
         var rng = SplitMix64(seed: 5)
+        // Bytes past the logical size (the preallocated tail) are not data: damage the rest.
+        let logicalSize = try { let s = try Store(path: good); defer { s.close() }; return Int(try s.newestMeta().logicalSize) }()
         for trial in 0..<40 {
             var damaged = bytes
             for _ in 0..<8 {
-                let at = 8192 + Int(rng.next() % UInt64(bytes.count - 8192))
+                let at = 8192 + Int(rng.next() % UInt64(logicalSize - 8192))
                 damaged[at] ^= UInt8(1 + rng.next() % 255)
             }
             let p = dir.path("damaged\(trial).strata")

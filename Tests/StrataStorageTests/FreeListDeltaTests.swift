@@ -1,0 +1,188 @@
+import XCTest
+import Foundation
+@testable import StrataStorage
+
+/// Free-list deltas (format 2): small commits write how their free list differs from a full
+/// list written earlier instead of the whole list; the list read back is the same either way.
+final class FreeListDeltaTests: XCTestCase {
+    func extent(_ o: UInt64, _ l: UInt64, _ b: UInt64 = 0, _ f: UInt64 = 0) -> FreeExtent {
+        FreeExtent(offset: o, length: l, birth: b, freed: f)
+    }
+
+    func testDiffThenApplyGivesTheList() {
+        var random = SplitMix64(seed: 11)
+        for _ in 0..<200 {
+            func list() -> [FreeExtent] {
+                var out: [FreeExtent] = []
+                var o: UInt64 = MetaSlot.dataStart
+                for _ in 0..<Int(random.next() % 40) {
+                    o += 8 * (1 + random.next() % 50)
+                    let l = 8 * (1 + random.next() % 50)
+                    let held = random.next() % 3 == 0
+                    out.append(extent(o, l, held ? 3 : 0, held ? 9 : 0))
+                    o += l
+                }
+                return out
+            }
+            let base = list()
+            // The new list shares some entries with the base.
+            var target = list()
+            for e in base where random.next() % 2 == 0 && !target.contains(where: { $0.offset < e.offset + e.length && e.offset < $0.offset + $0.length }) {
+                target.append(e)
+            }
+            target.sort { $0.offset < $1.offset }
+            let (removed, added) = FreeListCodec.diff(base: base, list: target)
+            XCTAssertEqual(removed.count + added.count, FreeListCodec.diffCount(base: base, list: target))
+            XCTAssertEqual(FreeListCodec.apply(base: base, removed: removed, added: added, logicalSize: 1 << 30), target)
+        }
+        // A removed entry that is not in the base, or overlapping results, are refused.
+        let base = [extent(8192, 64), extent(9000, 64)]
+        XCTAssertNil(FreeListCodec.apply(base: base, removed: [extent(8192, 72)], added: [], logicalSize: 1 << 20))
+        XCTAssertNil(FreeListCodec.apply(base: base, removed: [], added: [extent(8200, 64)], logicalSize: 1 << 20))
+        XCTAssertNil(FreeListCodec.apply(base: base, removed: [], added: [extent(1 << 20, 64)], logicalSize: 1 << 20))
+    }
+
+    /// Small commits on a file with many free extents write deltas (format 2); the file checks
+    /// sound, reopens to the same list, and compaction writes format 1 again.
+    func testSmallCommitsWriteDeltasThatReadBackTheSameList() throws {
+        let dir = TempDir()
+        let path = dir.path("d.strata")
+        let store = try Store(path: path)
+        // Many free extents: write 4,000 values, then delete every other one.
+        var w = try store.beginWrite()
+        var t = try w.tree("t", create: true)!
+        for i in 0..<4_000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 300)) }
+        try w.commit()
+        w = try store.beginWrite()
+        t = try w.tree("t", create: false)!
+        for i in stride(from: 0, to: 4_000, by: 2) { try t.delete(key(i)) }
+        try w.commit()
+        var deltas = 0, fulls = 0
+        for i in 0..<300 {
+            w = try store.beginWrite()
+            t = try w.tree("t", create: false)!
+            try t.put(key(1 + 2 * (i * 7 % 2_000)), bytes: [UInt8](repeating: UInt8(i % 13), count: 100 + i % 200))
+            try w.commit()
+            let m = try store.newestMeta()
+            XCTAssertEqual(m.format, 2)
+            let r = try store.beginRead()
+            let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
+            if list.delta != nil { deltas += 1 } else { fulls += 1 }
+            XCTAssertEqual(list.entries, store.committedFreeList?.list.entries)
+            r.end()
+        }
+        XCTAssertGreaterThan(deltas, 200, "small commits should mostly write deltas")
+        XCTAssertGreaterThan(fulls, 0, "a delta grown past its limit should be rebased")
+        // End on a delta, so that the next handle has one to read.
+        for i in 0..<10 where store.committedFreeList?.list.delta == nil {
+            w = try store.beginWrite()
+            try w.tree("t", create: false)!.put(key(3 + 2 * i), bytes: [UInt8(i)])
+            try w.commit()
+        }
+        XCTAssertNotNil(store.committedFreeList?.list.delta)
+        let expected = try XCTUnwrap(store.committedFreeList?.list.entries)
+        assertSound(store)
+        store.close()
+        // Another handle (no cached list) reads the delta and commits on from it.
+        let again = try Store(path: path)
+        let m = try again.newestMeta()
+        let reader = try again.beginRead()
+        let reread = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }
+        XCTAssertNotNil(reread.delta)
+        XCTAssertEqual(reread.entries, expected)
+        reader.end()
+        assertSound(again)
+        w = try again.beginWrite()
+        try w.tree("t", create: false)!.put(key(1), bytes: [1, 2, 3])
+        try w.commit()
+        assertSound(again)
+        _ = try again.compact()
+        XCTAssertEqual(try again.newestMeta().freeListRef, 0)
+        assertSound(again)
+        let r = try again.beginRead()
+        XCTAssertEqual(try r.tree("t")!.getBytes(key(1)), [1, 2, 3])
+        r.end()
+        again.close()
+    }
+
+    /// A format-1 file (written before deltas) opens, and its first commit by this build leaves
+    /// both slots at format 2, so a build that reads format 1 only refuses the file instead of
+    /// opening the previous version from the older slot.
+    func testFirstCommitUpgradesBothSlots() throws {
+        let dir = TempDir()
+        let path = dir.path("u.strata")
+        let store = try Store(path: path)
+        for round in 0..<2 {
+            let w = try store.beginWrite()
+            try w.tree("t", create: true)!.put(key(round), bytes: [UInt8(round)])
+            try w.commit()
+        }
+        store.close()
+        // Make both slots format 1, as an older build wrote them.
+        let fd = open(path, O_RDWR)
+        for slot in 0..<2 {
+            var b = [UInt8](repeating: 0, count: 128)
+            XCTAssertEqual(pread(fd, &b, 128, off_t(slot * 4096)), 128)
+            b[8] = 1
+            let sum = b.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
+            withUnsafeBytes(of: sum.littleEndian) { for (i, x) in $0.enumerated() { b[120 + i] = x } }
+            XCTAssertEqual(pwrite(fd, b, 128, off_t(slot * 4096)), 128)
+        }
+        close(fd)
+        func formats() throws -> [UInt32] {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return [0, 4096].map { o in data.withUnsafeBytes { $0.baseAddress!.getLE(o + 8, as: UInt32.self) } }
+        }
+        XCTAssertEqual(try formats(), [1, 1])
+        let upgraded = try Store(path: path)
+        XCTAssertEqual(try upgraded.newestMeta().format, 1)
+        let w = try upgraded.beginWrite()
+        try w.tree("t", create: false)!.put(key(9), bytes: [9])
+        try w.commit()
+        XCTAssertEqual(try formats(), [2, 2])
+        assertSound(upgraded)
+        upgraded.close()
+        let r = try Store(path: path)
+        let t = try r.beginRead()
+        XCTAssertEqual(try t.tree("t")!.getBytes(key(1)), [1])
+        XCTAssertEqual(try t.tree("t")!.getBytes(key(9)), [9])
+        t.end()
+        r.close()
+    }
+
+    /// A delta whose base was damaged is reported by check and refused by a writer.
+    func testDamagedDeltaBaseIsReported() throws {
+        let dir = TempDir()
+        let path = dir.path("b.strata")
+        let store = try Store(path: path)
+        var w = try store.beginWrite()
+        var t = try w.tree("t", create: true)!
+        for i in 0..<2_000 { try t.put(key(i), bytes: [UInt8](repeating: 7, count: 200)) }
+        try w.commit()
+        w = try store.beginWrite()
+        t = try w.tree("t", create: false)!
+        for i in stride(from: 0, to: 2_000, by: 2) { try t.delete(key(i)) }
+        try w.commit()
+        for i in 0..<5 where store.committedFreeList?.list.delta == nil {
+            w = try store.beginWrite()
+            try w.tree("t", create: false)!.put(key(1 + 2 * i), bytes: [9])
+            try w.commit()
+        }
+        XCTAssertNotNil(store.committedFreeList?.list.delta)
+        let m = try store.newestMeta()
+        let r = try store.beginRead()
+        let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
+        r.end()
+        store.close()
+        let fd = open(path, O_RDWR)
+        var b: UInt8 = 0
+        XCTAssertEqual(pread(fd, &b, 1, off_t(list.base.ref + 40)), 1)
+        b ^= 0x5A
+        XCTAssertEqual(pwrite(fd, &b, 1, off_t(list.base.ref + 40)), 1)
+        close(fd)
+        let damaged = try Store(path: path)
+        XCTAssertFalse(try damaged.check().problems.isEmpty)
+        XCTAssertThrowsError(try damaged.beginWrite()) { XCTAssertTrue("\($0)".contains("checksum"), "\($0)") }
+        damaged.close()
+    }
+}
