@@ -301,6 +301,17 @@ final class ClassTable {
         return (c, row)
     }
 
+    /// Read transactions: the view of `column` and the row of `key` when `key` lies in the
+    /// cluster of the previous read and that column was read there (no tree search, no
+    /// decoding); nil otherwise (then `readSingle` reads and caches them). A nil view inside
+    /// the outer optional: the column is not in the cluster (a default value).
+    @inline(__always)
+    func lastReadView(key: ObjKey, column: Int) -> (view: ColumnView, row: Int)? {
+        guard let c = lastRead, key >= c.firstKey, key <= c.lastKey,
+              let row = c.cluster.row(of: key), let v = c.views[column], let view = v else { return nil }
+        return (view, row)
+    }
+
     @inline(__always)
     private func cachedValue(_ c: ReadCache, row: Int, column: Int) throws -> Value {
         let view: ColumnView?

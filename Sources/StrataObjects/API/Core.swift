@@ -359,6 +359,55 @@ final class RealmCore: @unchecked Sendable {
         }
     }
 
+    // MARK: typed reads
+
+    /// The typed read cursor of live cores in a read transaction: the class table and the
+    /// property → column map of the class read last. Valid while `typedGeneration` equals
+    /// `generation`: a new read transaction, a write, a refresh or an invalidation bumps the
+    /// generation, so a read never uses a table of another version.
+    private var typedInfo: ClassInfo?
+    private var typedTable: ClassTable?
+    private var typedColumns: [Int] = []
+    private var typedGeneration = -1
+
+    /// Reads property `index` of the object `key` of the typed class `info` straight from its
+    /// column: `body` gets the column view and the row. Nil when this path does not apply (a
+    /// frozen core, inside a write, a property that is not a plain single value, no such
+    /// object, or `body` declined): the caller then takes the general read, which gives the
+    /// same value or the same error. Checks the thread like every read.
+    @inline(__always)
+    func typedRead<R>(_ info: ClassInfo, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        verify()
+        if typedGeneration != generation || typedInfo !== info {
+            guard prepareTypedRead(info) else { return nil }
+        }
+        let column = typedColumns[index]
+        guard column >= 0, let t = typedTable else { return nil }
+        if let (view, row) = t.lastReadView(key: key, column: column) { return body(view, row) }
+        return typedReadMiss(t, key, column, body)
+    }
+
+    /// The object is not in the cached cluster or its column was not read there yet: reads
+    /// them into the table's cache (one tree search), then retries.
+    @inline(never)
+    private func typedReadMiss<R>(_ t: ClassTable, _ key: ObjKey, _ column: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        guard (try? t.readSingle(key: key, column: column)) != nil,
+              let (view, row) = t.lastReadView(key: key, column: column) else { return nil }
+        return body(view, row)
+    }
+
+    @inline(never)
+    private func prepareTypedRead(_ info: ClassInfo) -> Bool {
+        typedInfo = nil; typedTable = nil
+        guard !isFrozen, writeTxn == nil else { return false }
+        let txn = currentTxn()
+        guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
+        let names = info.properties.map(\.name)
+        typedColumns = names.indices.map { t.typedColumn(info, $0) { names } }
+        typedInfo = info; typedTable = t; typedGeneration = generation
+        return true
+    }
+
     // MARK: objects
 
     func makeObject<T: ObjectBase>(_ type: T.Type, key: ObjKey) -> T {

@@ -72,6 +72,9 @@ final class ClassInfo: @unchecked Sendable {
     private(set) var encoders: [((Any, _StrataContext) throws -> Value)?] = []
     /// An instance built in tagging mode; used only under `globalLock`.
     let probe: ObjectBase
+    /// True when the class stores nothing but `@Persisted` properties: a managed instance
+    /// nobody references any more may be re-pointed at another row (`Results.Iterator`).
+    private(set) var isReusableAccessor = false
 
     /// The class info of `type`, built on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
@@ -105,10 +108,16 @@ final class ClassInfo: @unchecked Sendable {
         probe._rlmIsProbe = true
         self.probe = probe
         var found: [(String, _AnyPersisted)] = []
+        var otherState = false
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }
+            // ObjectBase's own fields are the accessor's binding, not app state.
+            let isBase = m.subjectType == ObjectBase.self || m.subjectType == Object.self || m.subjectType == EmbeddedObject.self
             for c in m.children {
-                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else { continue }
+                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else {
+                    if !isBase { otherState = true }
+                    continue
+                }
                 found.append((String(label.dropFirst()), p))
             }
         }
@@ -133,6 +142,7 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        isReusableAccessor = !otherState
         propertyCount = props.count
         encoders = props.map(\.encode)
         isPlain = props.allSatisfy { p in
@@ -255,6 +265,13 @@ open class ObjectBase: CustomStringConvertible {
         return i
     }
 
+    /// True when `object` is referenced by `object` alone: no other strong reference, and no
+    /// weak or unowned reference (which could observe a re-pointed accessor).
+    @inline(__always)
+    static func isOnlyReference(_ object: inout ObjectBase) -> Bool {
+        isKnownUniquelyReferenced(&object) && _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1
+    }
+
     /// The realm managing this object, or nil when unmanaged.
     public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }
     /// The schema of this object's class.
@@ -277,6 +294,16 @@ open class ObjectBase: CustomStringConvertible {
         // on a side table, as the coordinator references cores weakly) per read.
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
             core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
+        }
+    }
+
+    /// Reads property `index` straight from its column (`RealmCore.typedRead`); nil when that
+    /// path does not apply and `_rlmReadValue` must be used.
+    @inline(__always)
+    final func _rlmFastRead<R>(_ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        let info = _rlmClassInfo, key = _rlmKey
+        return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
+            core.typedRead(info, key, index, body)
         }
     }
 

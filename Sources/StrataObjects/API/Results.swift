@@ -130,6 +130,14 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
     /// Iterates objects in pages of keys (1024 at a time), values over one evaluation.
+    ///
+    /// Accessor reuse: when the caller let go of the object returned last (no other strong,
+    /// weak or unowned reference exists, so nothing can observe it any more), the next element
+    /// is that same instance pointed at the next row instead of a newly allocated one — as if
+    /// the old object had been freed and the new one allocated at its address. Objects the
+    /// caller keeps (in a variable, an array, an observer, a weak reference) are never re-pointed;
+    /// classes with stored properties other than `@Persisted` ones are never reused (such state
+    /// would carry over to the next element).
     public struct Iterator: IteratorProtocol {
         let results: Results<Element>
         var page: [ObjKey] = []
@@ -138,6 +146,8 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
         /// The class info set on each object (nil for dynamic objects, which bind by name).
         private let info: ClassInfo?
         private let realmCore: RealmCore
+        /// The object returned last (a candidate for reuse once the caller let it go).
+        private var last: ObjectBase?
         /// For results of values: the values, evaluated when iteration starts.
         private var values: IndexingIterator<[Element]>?
         init(results: Results<Element>) {
@@ -159,8 +169,17 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
             let k = page[pageIndex]
             pageIndex += 1; position += 1
             guard let info else { return Results.element(realmCore.makeObject(Results.objectType, key: k, className: results.core.className)) }
+            if info.isReusableAccessor, var o = last {
+                last = nil
+                if ObjectBase.isOnlyReference(&o) {
+                    o._rlmKey = k
+                    last = o
+                    return Results.element(o)
+                }
+            }
             let o = Results.objectType.init()
             o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+            last = o
             return Results.element(o)
         }
     }
