@@ -312,6 +312,15 @@ final class ClassTable {
         return (view, row)
     }
 
+    /// Read transactions: reads the cluster of `key` and the view of `column` into the cache
+    /// (`lastReadView` then finds them) without decoding a value. False when there is no such
+    /// object.
+    func loadReadView(key: ObjKey, column: Int) throws -> Bool {
+        guard isReadOnly, let (c, _) = try readLocate(key) else { return false }
+        if c.views[column] == nil { c.views[column] = .some(try c.cluster.column(storage, column)) }
+        return true
+    }
+
     @inline(__always)
     private func cachedValue(_ c: ReadCache, row: Int, column: Int) throws -> Value {
         let view: ColumnView?

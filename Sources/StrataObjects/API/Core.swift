@@ -367,6 +367,10 @@ final class RealmCore: @unchecked Sendable {
     /// generation, so a read never uses a table of another version.
     private var typedInfo: ClassInfo?
     private var typedTable: ClassTable?
+    /// `typedInfo`'s identity and `typedTable` unretained (the hot path neither retains nor
+    /// releases them; the strong references above keep them alive).
+    private var typedInfoID: ObjectIdentifier?
+    private var typedTableRef: Unmanaged<ClassTable>?
     private var typedColumns: [Int] = []
     private var typedGeneration = -1
 
@@ -376,35 +380,39 @@ final class RealmCore: @unchecked Sendable {
     /// object, or `body` declined): the caller then takes the general read, which gives the
     /// same value or the same error. Checks the thread like every read.
     @inline(__always)
-    func typedRead<R>(_ info: ClassInfo, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+    func typedRead<R>(_ info: ObjectIdentifier, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         verify()
-        if typedGeneration != generation || typedInfo !== info {
-            guard prepareTypedRead(info) else { return nil }
-        }
+        guard typedGeneration == generation, typedInfoID == info, let ref = typedTableRef else { return nil }
         let column = typedColumns[index]
-        guard column >= 0, let t = typedTable else { return nil }
-        if let (view, row) = t.lastReadView(key: key, column: column) { return body(view, row) }
-        return typedReadMiss(t, key, column, body)
+        guard column >= 0 else { return nil }
+        return ref._withUnsafeGuaranteedRef { t in
+            if let (view, row) = t.lastReadView(key: key, column: column) { return body(view, row) }
+            return typedReadMiss(t, key, column, body)
+        }
     }
 
     /// The object is not in the cached cluster or its column was not read there yet: reads
     /// them into the table's cache (one tree search), then retries.
     @inline(never)
     private func typedReadMiss<R>(_ t: ClassTable, _ key: ObjKey, _ column: Int, _ body: (ColumnView, Int) -> R?) -> R? {
-        guard (try? t.readSingle(key: key, column: column)) != nil,
+        guard (try? t.loadReadView(key: key, column: column)) == true,
               let (view, row) = t.lastReadView(key: key, column: column) else { return nil }
         return body(view, row)
     }
 
+    /// Sets the typed read cursor to `info`'s class in the current read transaction (after
+    /// `typedRead` returned nil). False when typed reads cannot take the direct path here.
     @inline(never)
-    private func prepareTypedRead(_ info: ClassInfo) -> Bool {
-        typedInfo = nil; typedTable = nil
+    func prepareTypedRead(_ info: ClassInfo) -> Bool {
+        if typedGeneration == generation && typedInfo === info { return false }
+        typedInfo = nil; typedTable = nil; typedInfoID = nil; typedTableRef = nil
         guard !isFrozen, writeTxn == nil else { return false }
         let txn = currentTxn()
         guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
         let names = info.properties.map(\.name)
         typedColumns = names.indices.map { t.typedColumn(info, $0) { names } }
         typedInfo = info; typedTable = t; typedGeneration = generation
+        typedInfoID = ObjectIdentifier(info); typedTableRef = Unmanaged.passUnretained(t)
         return true
     }
 

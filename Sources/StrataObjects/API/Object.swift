@@ -301,9 +301,13 @@ open class ObjectBase: CustomStringConvertible {
     /// path does not apply and `_rlmReadValue` must be used.
     @inline(__always)
     final func _rlmFastRead<R>(_ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
-        let info = _rlmClassInfo, key = _rlmKey
+        let key = _rlmKey
+        guard let infoID = _rlmInfoCache.map({ ObjectIdentifier($0) }) else { return nil }
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
-            core.typedRead(info, key, index, body)
+            if let r = core.typedRead(infoID, key, index, body) { return r }
+            // First read of this class in this transaction: set the cursor, then retry once.
+            guard core.prepareTypedRead(_rlmClassInfo) else { return nil }
+            return core.typedRead(infoID, key, index, body)
         }
     }
 
