@@ -139,49 +139,26 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// classes with stored properties other than `@Persisted` ones are never reused (such state
     /// would carry over to the next element).
     public struct Iterator: IteratorProtocol {
-        let results: Results<Element>
-        var page: [ObjKey] = []
-        var pageIndex = 0
-        var position = 0
-        /// The class info set on each object (nil for dynamic objects, which bind by name).
-        private let info: ClassInfo?
-        private let realmCore: RealmCore
-        /// The object returned last (a candidate for reuse once the caller let it go).
-        private var last: ObjectBase?
+        /// Results of objects: the iteration (not generic, so an app's loop calls it directly).
+        @usableFromInline let objects: ObjectIteration?
         /// For results of values: the values, evaluated when iteration starts.
         private var values: IndexingIterator<[Element]>?
         init(results: Results<Element>) {
-            self.results = results
-            realmCore = results.core.core
             if let v = results.valueCore {
-                values = v.elements().makeIterator(); info = nil
+                values = v.elements().makeIterator(); objects = nil
                 return
             }
-            info = Element.self is DynamicObject.Type ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(Element.self)]
+            objects = ObjectIteration(results.core, type: Results.objectType, dynamic: Element.self is DynamicObject.Type)
         }
+        @inlinable
         public mutating func next() -> Element? {
-            if values != nil { return values!.next() }
-            if pageIndex == page.count {
-                page = results.core.keys(from: position, count: 1024)
-                pageIndex = 0
-                if page.isEmpty { return nil }
+            if let objects {
+                guard let o = objects.next() else { return nil }
+                return unsafeBitCast(o, to: Element.self)
             }
-            let k = page[pageIndex]
-            pageIndex += 1; position += 1
-            guard let info else { return Results.element(realmCore.makeObject(Results.objectType, key: k, className: results.core.className)) }
-            if info.isReusableAccessor, var o = last {
-                last = nil
-                if ObjectBase.isOnlyReference(&o) {
-                    o._rlmKey = k
-                    last = o
-                    return Results.element(o)
-                }
-            }
-            let o = Results.objectType.init()
-            o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
-            last = o
-            return Results.element(o)
+            return nextValue()
         }
+        @usableFromInline mutating func nextValue() -> Element? { values!.next() }
     }
     /// Iterates in pages of keys (objects) or over one evaluation (values).
     public func makeIterator() -> Iterator { Iterator(results: self) }
@@ -217,6 +194,53 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var description: String {
         if let v = valueCore { return "Results<\(Element.self)>" + v.stagesDescription }
         return "Results<\(core.className)>" + (core.stages.isEmpty ? "" : "[" + core.stages.map(\.stageDescription).joined(separator: ", ") + "]")
+    }
+}
+
+/// Iterates the objects of results in pages of keys (1024 at a time); see `Results.Iterator`
+/// for when the object returned last is reused.
+@usableFromInline
+final class ObjectIteration {
+    private let results: ResultsCore
+    private let realmCore: RealmCore
+    private let type: ObjectBase.Type
+    /// The class info set on each object (nil for dynamic objects, which bind by name).
+    private let info: ClassInfo?
+    private var page: [ObjKey] = []
+    private var pageIndex = 0
+    private var position = 0
+    /// The object returned last (a candidate for reuse once the caller let it go).
+    private var last: ObjectBase?
+
+    init(_ results: ResultsCore, type: ObjectBase.Type, dynamic: Bool) {
+        self.results = results
+        realmCore = results.core
+        self.type = type
+        info = dynamic ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(type)]
+    }
+
+    @usableFromInline
+    func next() -> ObjectBase? {
+        if pageIndex == page.count {
+            page = results.keys(from: position, count: 1024)
+            pageIndex = 0
+            if page.isEmpty { return nil }
+        }
+        let k = page[pageIndex]
+        pageIndex += 1; position += 1
+        guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
+        if info.isReusableAccessor, var o = last {
+            last = nil
+            if ObjectBase.isOnlyReference(&o) {
+                o._rlmKey = k
+                last = o
+                return o
+            }
+        }
+        let o = type.init()
+        o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+        last = o
+        return o
     }
 }
 
