@@ -196,9 +196,13 @@ final class RealmCore: @unchecked Sendable {
     /// Signalled after each commit seen (for `waitForChange`).
     let changeSignal = DispatchSemaphore(value: 0)
 
+    /// The thread of a thread-confined core (`verify`'s fast check).
+    private let ownerThread: pthread_t?
+
     init(coordinator: Coordinator, confinement: Confinement) {
         self.coordinator = coordinator
         self.confinement = confinement
+        if case .thread(let t, _) = confinement { ownerThread = t } else { ownerThread = nil }
         if case .frozen = confinement {
             isFrozen = true
             readTxn = strataTry { try coordinator.db.read(label: "frozen") }
@@ -233,6 +237,7 @@ final class RealmCore: @unchecked Sendable {
     }
 
     @inline(__always) func verify() {
+        if let t = ownerThread, pthread_equal(t, pthread_self()) != 0 { return }
         if case .frozen = confinement { return }
         if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
             a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")
@@ -369,7 +374,7 @@ final class RealmCore: @unchecked Sendable {
     private var typedTable: ClassTable?
     /// `typedInfo`'s identity and `typedTable` unretained (the hot path neither retains nor
     /// releases them; the strong references above keep them alive).
-    private var typedInfoID: ObjectIdentifier?
+    private var typedInfoID: UnsafeMutableRawPointer?
     private var typedTableRef: Unmanaged<ClassTable>?
     private var typedColumns: [Int] = []
     private var typedGeneration = -1
@@ -380,7 +385,7 @@ final class RealmCore: @unchecked Sendable {
     /// object, or `body` declined): the caller then takes the general read, which gives the
     /// same value or the same error. Checks the thread like every read.
     @inline(__always)
-    func typedRead<R>(_ info: ObjectIdentifier, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+    func typedRead<R>(_ info: UnsafeMutableRawPointer, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         verify()
         guard typedGeneration == generation, typedInfoID == info, let ref = typedTableRef else { return nil }
         let column = typedColumns[index]
@@ -412,7 +417,7 @@ final class RealmCore: @unchecked Sendable {
         let names = info.properties.map(\.name)
         typedColumns = names.indices.map { t.typedColumn(info, $0) { names } }
         typedInfo = info; typedTable = t; typedGeneration = generation
-        typedInfoID = ObjectIdentifier(info); typedTableRef = Unmanaged.passUnretained(t)
+        typedInfoID = Unmanaged.passUnretained(info).toOpaque(); typedTableRef = Unmanaged.passUnretained(t)
         return true
     }
 

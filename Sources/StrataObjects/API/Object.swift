@@ -173,6 +173,11 @@ final class ClassInfo: @unchecked Sendable {
         if let i = keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) { return i }
         return slowPropertyIndexRegistering(keyPath)
     }
+    /// The index of a key path seen before, or -1.
+    @inline(__always)
+    func knownPropertyIndex(_ keyPath: AnyKeyPath) -> Int {
+        keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) ?? -1
+    }
     @inline(never)
     private func slowPropertyIndexRegistering<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
         let i = slowPropertyIndex(for: keyPath)
@@ -241,7 +246,15 @@ open class ObjectBase: CustomStringConvertible {
     /// Values of an unmanaged object, by property index.
     final var _rlmValues = UnmanagedValues()
     @usableFromInline final var _rlmIsProbe = false
-    final var _rlmInfoCache: ClassInfo?
+    /// The class info, once known (set on managed objects when they are made).
+    final var _rlmInfoCache: ClassInfo? {
+        get { _rlmInfoStrong }
+        set { _rlmInfoStrong = newValue; _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    private final var _rlmInfoStrong: ClassInfo?
+    /// `_rlmInfoCache` unretained, for the property accessors' hot paths (no retain/release
+    /// per access; `_rlmInfoStrong` keeps it alive).
+    final var _rlmInfoRef: Unmanaged<ClassInfo>?
 
     /// Creates an unmanaged object with default values.
     public required init() {}
@@ -302,7 +315,7 @@ open class ObjectBase: CustomStringConvertible {
     @inline(__always)
     final func _rlmFastRead<R>(_ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         let key = _rlmKey
-        guard let infoID = _rlmInfoCache.map({ ObjectIdentifier($0) }) else { return nil }
+        guard let infoID = _rlmInfoRef?.toOpaque() else { return nil }
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
             if let r = core.typedRead(infoID, key, index, body) { return r }
             // First read of this class in this transaction: set the cursor, then retry once.

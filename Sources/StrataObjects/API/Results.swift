@@ -140,20 +140,23 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// would carry over to the next element).
     public struct Iterator: IteratorProtocol {
         /// Results of objects: the iteration (not generic, so an app's loop calls it directly).
-        @usableFromInline let objects: ObjectIteration?
+        let objects: ObjectIteration?
+        /// `objects` unretained (no retain/release per element).
+        @usableFromInline let objectsRef: Unmanaged<ObjectIteration>?
         /// For results of values: the values, evaluated when iteration starts.
         private var values: IndexingIterator<[Element]>?
         init(results: Results<Element>) {
             if let v = results.valueCore {
-                values = v.elements().makeIterator(); objects = nil
+                values = v.elements().makeIterator(); objects = nil; objectsRef = nil
                 return
             }
-            objects = ObjectIteration(results.core, type: Results.objectType, dynamic: Element.self is DynamicObject.Type)
+            let o = ObjectIteration(results.core, type: Results.objectType, dynamic: Element.self is DynamicObject.Type)
+            objects = o; objectsRef = Unmanaged.passUnretained(o)
         }
         @inlinable
         public mutating func next() -> Element? {
-            if let objects {
-                guard let o = objects.next() else { return nil }
+            if let objectsRef {
+                guard let o = objectsRef._withUnsafeGuaranteedRef({ $0.next() }) else { return nil }
                 return unsafeBitCast(o, to: Element.self)
             }
             return nextValue()
@@ -206,6 +209,8 @@ final class ObjectIteration {
     private let type: ObjectBase.Type
     /// The class info set on each object (nil for dynamic objects, which bind by name).
     private let info: ClassInfo?
+    /// `info.isReusableAccessor`.
+    private let reusable: Bool
     private var page: [ObjKey] = []
     private var pageIndex = 0
     private var position = 0
@@ -217,6 +222,7 @@ final class ObjectIteration {
         realmCore = results.core
         self.type = type
         info = dynamic ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(type)]
+        reusable = info?.isReusableAccessor ?? false
     }
 
     @usableFromInline
@@ -229,7 +235,7 @@ final class ObjectIteration {
         let k = page[pageIndex]
         pageIndex += 1; position += 1
         guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
-        if info.isReusableAccessor, var o = last {
+        if reusable, var o = last {
             last = nil
             if ObjectBase.isOnlyReference(&o) {
                 o._rlmKey = k
