@@ -135,22 +135,29 @@ final class TypedFastPathTests: XCTestCase {
             seen += 1
         }
         XCTAssertEqual(seen, 50)
-        // Unowned references (and other strong ones) make an object not the only reference.
-        var o: ObjectBase = FPItem()
-        XCTAssertTrue(ObjectBase.isOnlyReference(&o))
-        do {
-            unowned let u = o
-            XCTAssertFalse(ObjectBase.isOnlyReference(&o))
-            _ = u
+        // Unowned, weak and other strong references make an object not the only reference,
+        // through the runtime's queries and through the inline counts (readable on this platform).
+        XCTAssertTrue(ObjectBase.inlineRefCountsReadable)
+        for inline in [false, true] {
+            var o: ObjectBase = FPItem()
+            XCTAssertTrue(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+            do {
+                let other = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(other) {}
+            }
+            do {
+                unowned let u = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(u) {}
+            }
+            do {
+                weak var w = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(w) {}
+                _ = w
+            }
         }
-        do {
-            weak var w = o
-            XCTAssertFalse(ObjectBase.isOnlyReference(&o))
-            _ = w
-        }
-        let other = o
-        XCTAssertFalse(ObjectBase.isOnlyReference(&o))
-        _ = other
         // A class with its own state is never reused: each element starts fresh.
         XCTAssertFalse(ClassInfo.of(FPStateful.self).isReusableAccessor)
         XCTAssertTrue(ClassInfo.of(FPItem.self).isReusableAccessor)

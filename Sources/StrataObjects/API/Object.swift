@@ -280,10 +280,50 @@ open class ObjectBase: CustomStringConvertible {
 
     /// True when `object` is referenced by `object` alone: no other strong reference, and no
     /// weak or unowned reference (which could observe a re-pointed accessor).
+    /// `readInlineCounts` (pass `inlineRefCountsReadable`): first try the one-load check of the
+    /// object's inline reference counts; the runtime's three queries decide otherwise.
     @inline(__always)
-    static func isOnlyReference(_ object: inout ObjectBase) -> Bool {
-        isKnownUniquelyReferenced(&object) && _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1
+    static func isOnlyReference(_ object: inout ObjectBase, readInlineCounts: Bool = false) -> Bool {
+        if readInlineCounts && inlineRefCounts(object) & ~1 == Self.soleReferenceCounts { return true }
+        return isKnownUniquelyReferenced(&object) && _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1
     }
+
+    /// The word of inline reference counts of the Swift runtime (after the isa pointer): bit 0
+    /// pure-Swift deallocation, bits 1-31 unowned count (1 for all strong references together),
+    /// bit 32 deiniting, bits 33-62 extra strong references, bit 63 a side table (made by the
+    /// first weak reference). One strong reference and nothing else: 1 << 1, bit 0 either way.
+    @inline(__always)
+    static func inlineRefCounts(_ object: ObjectBase) -> UInt64 {
+        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
+    }
+    static let soleReferenceCounts: UInt64 = 1 << 1
+
+    /// True when this runtime lays out inline reference counts as `inlineRefCounts` reads them:
+    /// checked once against a sole reference, a second strong, an unowned and a weak reference
+    /// (any mismatch leaves the runtime's queries alone deciding).
+    static let inlineRefCountsReadable: Bool = {
+        guard MemoryLayout<UInt>.size == 8 else { return false }
+        var probe = ObjectBase()
+        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts, isKnownUniquelyReferenced(&probe) else { return false }
+        do {
+            let second = opaqueCopy(probe)
+            guard inlineRefCounts(probe) & ~1 != soleReferenceCounts else { return false }
+            withExtendedLifetime(second) {}
+        }
+        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts else { return false }
+        do {
+            unowned let u = probe
+            guard inlineRefCounts(probe) & ~1 != soleReferenceCounts, _getUnownedRetainCount(probe) == 2 else { return false }
+            withExtendedLifetime(u) {}
+        }
+        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts else { return false }
+        weak var w = probe
+        guard inlineRefCounts(probe) & ~1 != soleReferenceCounts, _getWeakRetainCount(probe) == 2 else { return false }
+        withExtendedLifetime(w) {}
+        _ = w
+        return true
+    }()
+    @inline(never) private static func opaqueCopy(_ o: ObjectBase) -> ObjectBase { o }
 
     /// The realm managing this object, or nil when unmanaged.
     public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }

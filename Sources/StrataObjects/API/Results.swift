@@ -223,7 +223,10 @@ final class ObjectIteration {
         self.type = type
         info = dynamic ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(type)]
         reusable = info?.isReusableAccessor ?? false
+        readInlineCounts = reusable && ObjectBase.inlineRefCountsReadable
     }
+    /// `ObjectBase.inlineRefCountsReadable`, read once.
+    private let readInlineCounts: Bool
 
     @usableFromInline
     func next() -> ObjectBase? {
@@ -234,15 +237,15 @@ final class ObjectIteration {
         }
         let k = page[pageIndex]
         pageIndex += 1; position += 1
-        guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
         if reusable, var o = last {
             last = nil
-            if ObjectBase.isOnlyReference(&o) {
+            if ObjectBase.isOnlyReference(&o, readInlineCounts: readInlineCounts) {
                 o._rlmKey = k
                 last = o
                 return o
             }
         }
+        guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
         let o = type.init()
         o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
         last = o
