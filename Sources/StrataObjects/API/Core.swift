@@ -198,6 +198,13 @@ final class RealmCore: @unchecked Sendable {
 
     /// The thread of a thread-confined core (`verify`'s fast check).
     private let ownerThread: pthread_t?
+    @inline(__always) private static func isCurrentThread(_ t: pthread_t) -> Bool {
+        #if os(Linux)
+        return t == pthread_self()   // glibc's pthread_equal is this comparison (no call)
+        #else
+        return pthread_equal(t, pthread_self()) != 0
+        #endif
+    }
 
     init(coordinator: Coordinator, confinement: Confinement) {
         self.coordinator = coordinator
@@ -237,7 +244,7 @@ final class RealmCore: @unchecked Sendable {
     }
 
     @inline(__always) func verify() {
-        if let t = ownerThread, pthread_equal(t, pthread_self()) != 0 { return }
+        if let t = ownerThread, Self.isCurrentThread(t) { return }
         if case .frozen = confinement { return }
         if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
             a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")

@@ -284,7 +284,7 @@ open class ObjectBase: CustomStringConvertible {
     /// object's inline reference counts; the runtime's three queries decide otherwise.
     @inline(__always)
     static func isOnlyReference(_ object: inout ObjectBase, readInlineCounts: Bool = false) -> Bool {
-        if readInlineCounts && inlineRefCounts(object) & ~1 == Self.soleReferenceCounts { return true }
+        if readInlineCounts && inlineRefCounts(Unmanaged.passUnretained(object).toOpaque()) & ~1 == Self.soleReferenceCounts { return true }
         return isKnownUniquelyReferenced(&object) && _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1
     }
 
@@ -293,8 +293,9 @@ open class ObjectBase: CustomStringConvertible {
     /// bit 32 deiniting, bits 33-62 extra strong references, bit 63 a side table (made by the
     /// first weak reference). One strong reference and nothing else: 1 << 1, bit 0 either way.
     @inline(__always)
-    static func inlineRefCounts(_ object: ObjectBase) -> UInt64 {
-        UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
+    static func inlineRefCounts(_ object: UnsafeMutableRawPointer) -> UInt64 {
+        // Read through the address, not the reference: passing the object could retain it.
+        UnsafeRawPointer(object).load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
     }
     static let soleReferenceCounts: UInt64 = 1 << 1
 
@@ -304,21 +305,23 @@ open class ObjectBase: CustomStringConvertible {
     static let inlineRefCountsReadable: Bool = {
         guard MemoryLayout<UInt>.size == 8 else { return false }
         var probe = ObjectBase()
-        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts, isKnownUniquelyReferenced(&probe) else { return false }
+        let address = Unmanaged.passUnretained(probe).toOpaque()
+        func sole() -> Bool { inlineRefCounts(address) & ~1 == soleReferenceCounts }
+        guard sole(), isKnownUniquelyReferenced(&probe) else { return false }
         do {
             let second = opaqueCopy(probe)
-            guard inlineRefCounts(probe) & ~1 != soleReferenceCounts else { return false }
+            guard !sole() else { return false }
             withExtendedLifetime(second) {}
         }
-        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts else { return false }
+        guard sole() else { return false }
         do {
             unowned let u = probe
-            guard inlineRefCounts(probe) & ~1 != soleReferenceCounts, _getUnownedRetainCount(probe) == 2 else { return false }
+            guard !sole() else { return false }
             withExtendedLifetime(u) {}
         }
-        guard inlineRefCounts(probe) & ~1 == soleReferenceCounts else { return false }
+        guard sole() else { return false }
         weak var w = probe
-        guard inlineRefCounts(probe) & ~1 != soleReferenceCounts, _getWeakRetainCount(probe) == 2 else { return false }
+        guard !sole() else { return false }
         withExtendedLifetime(w) {}
         _ = w
         return true
