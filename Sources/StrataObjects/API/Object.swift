@@ -302,31 +302,41 @@ open class ObjectBase: CustomStringConvertible {
     /// True when this runtime lays out inline reference counts as `inlineRefCounts` reads them:
     /// checked once against a sole reference, a second strong, an unowned and a weak reference
     /// (any mismatch leaves the runtime's queries alone deciding).
-    static let inlineRefCountsReadable: Bool = {
+    static let inlineRefCountsReadable: Bool = verifyInlineRefCountLayout()
+    /// Not optimised: the optimiser would otherwise move or merge the raw loads of the counts
+    /// across the reference changes they check.
+    @_optimize(none)
+    private static func verifyInlineRefCountLayout() -> Bool {
         guard MemoryLayout<UInt>.size == 8 else { return false }
         var probe = ObjectBase()
         let address = Unmanaged.passUnretained(probe).toOpaque()
         func sole() -> Bool { inlineRefCounts(address) & ~1 == soleReferenceCounts }
         guard sole(), isKnownUniquelyReferenced(&probe) else { return false }
+        // Each reference is held by an object made in a function the optimiser cannot see
+        // through, so it exists while checked.
         do {
-            let second = opaqueCopy(probe)
+            let second = opaqueHolder(probe)
             guard !sole() else { return false }
             withExtendedLifetime(second) {}
         }
         guard sole() else { return false }
         do {
-            unowned let u = probe
+            let u = opaqueUnownedHolder(probe)
             guard !sole() else { return false }
             withExtendedLifetime(u) {}
         }
         guard sole() else { return false }
-        weak var w = probe
+        let w = opaqueWeakHolder(probe)
         guard !sole() else { return false }
         withExtendedLifetime(w) {}
-        _ = w
         return true
-    }()
-    @inline(never) private static func opaqueCopy(_ o: ObjectBase) -> ObjectBase { o }
+    }
+    private final class StrongHolder { let o: ObjectBase; init(_ o: ObjectBase) { self.o = o } }
+    private final class UnownedHolder { unowned let o: ObjectBase; init(_ o: ObjectBase) { self.o = o } }
+    private final class WeakHolder { weak var o: ObjectBase?; init(_ o: ObjectBase) { self.o = o } }
+    @inline(never) private static func opaqueHolder(_ o: ObjectBase) -> AnyObject { StrongHolder(o) }
+    @inline(never) private static func opaqueUnownedHolder(_ o: ObjectBase) -> AnyObject { UnownedHolder(o) }
+    @inline(never) private static func opaqueWeakHolder(_ o: ObjectBase) -> AnyObject { WeakHolder(o) }
 
     /// The realm managing this object, or nil when unmanaged.
     public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }

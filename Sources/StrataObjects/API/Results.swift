@@ -216,6 +216,8 @@ final class ObjectIteration {
     private var position = 0
     /// The object returned last (a candidate for reuse once the caller let it go).
     private var last: ObjectBase?
+    /// `last` unretained.
+    private var lastRef: Unmanaged<ObjectBase>?
 
     init(_ results: ResultsCore, type: ObjectBase.Type, dynamic: Bool) {
         self.results = results
@@ -237,19 +239,26 @@ final class ObjectIteration {
         }
         let k = page[pageIndex]
         pageIndex += 1; position += 1
-        if reusable, var o = last {
-            last = nil
-            if ObjectBase.isOnlyReference(&o, readInlineCounts: readInlineCounts) {
-                o._rlmKey = k
-                last = o
-                return o
+        if reusable, let ref = lastRef {
+            // `last` holds the only reference: the one-load check, else the runtime's queries.
+            let sole = readInlineCounts && ObjectBase.inlineRefCounts(ref.toOpaque()) & ~1 == ObjectBase.soleReferenceCounts
+            if sole || lastIsOnlyReference() {
+                ref._withUnsafeGuaranteedRef { $0._rlmKey = k }
+                return ref.takeUnretainedValue()
             }
         }
         guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
         let o = type.init()
         o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
-        last = o
+        last = o; lastRef = Unmanaged.passUnretained(o)
         return o
+    }
+
+    private func lastIsOnlyReference() -> Bool {
+        guard var o = last else { return false }
+        last = nil
+        defer { last = o }
+        return ObjectBase.isOnlyReference(&o)
     }
 }
 
