@@ -323,7 +323,9 @@ final class ClassTable {
     /// lookup followed by property reads searches the tree once).
     private func readLocate(_ key: ObjKey) throws -> (ReadCache, Int)? {
         if let c = lastRead, key >= c.firstKey, key <= c.lastKey { return c.row(key).map { (c, $0) } }
-        guard let (_, value) = try clusterEntry(for: key), case .owned(let ref) = value else { return nil }
+        // The 8-byte-key search (no key array per lookup); read transactions have no dirty clusters.
+        guard let t = try tree(create: false), let e = try t.floor8(UInt64(bitPattern: key) ^ (1 << 63)),
+              case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
         let c: ReadCache
