@@ -211,4 +211,22 @@ final class TypedFastPathTests: XCTestCase {
         realm.invalidate()
         XCTAssertEqual(a.age, 99)
     }
+
+    func testFrozenObjectsAreReadFromSeveralThreadsAtOnce() throws {
+        let f = APIFixture()
+        let realm = try seeded(f, count: 2000)
+        let frozen = Array(realm.objects(FPItem.self).freeze())
+        XCTAssertEqual(frozen.count, 2000)
+        try realm.write { realm.object(ofType: FPItem.self, forPrimaryKey: 1)!.age = -5 }
+        nonisolated(unsafe) let objects = frozen
+        let sums = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            var s = 0
+            for _ in 0..<3 { for o in objects { s += o.age + o.name.count } }
+            sums.with { $0.append(s) }
+        }
+        let expected = 3 * ((1...2000).reduce(0, +) + (1...2000).reduce(0) { $0 + "n\($1)".count })
+        XCTAssertEqual(sums.with { $0 }, Array(repeating: expected, count: 4))
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 1)?.age, -5)
+    }
 }

@@ -394,7 +394,8 @@ final class RealmCore: @unchecked Sendable {
     @inline(__always)
     func typedRead<R>(_ info: UnsafeMutableRawPointer, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         verify()
-        guard typedGeneration == generation, typedInfoID == info, let ref = typedTableRef else { return nil }
+        guard typedGeneration == generation, typedInfoID == info, let ref = typedTableRef,
+              index < typedColumns.count else { return nil }
         let column = typedColumns[index]
         guard column >= 0 else { return nil }
         return ref._withUnsafeGuaranteedRef { t in
@@ -416,9 +417,11 @@ final class RealmCore: @unchecked Sendable {
     /// `typedRead` returned nil). False when typed reads cannot take the direct path here.
     @inline(never)
     func prepareTypedRead(_ info: ClassInfo) -> Bool {
+        // Frozen cores are read from any thread: their cursor fields are never written.
+        guard !isFrozen else { return false }
         if typedGeneration == generation && typedInfo === info { return false }
         typedInfo = nil; typedTable = nil; typedInfoID = nil; typedTableRef = nil
-        guard !isFrozen, writeTxn == nil else { return false }
+        guard writeTxn == nil else { return false }
         let txn = currentTxn()
         guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
         let names = info.properties.map(\.name)
