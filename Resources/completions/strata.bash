@@ -403,7 +403,7 @@ _strata_bench() {
     repeating_flags=()
     non_repeating_flags=(--json -h --help)
     repeating_options=()
-    non_repeating_options=(--objects --repetitions --lookups --commits --directory --notify-changes)
+    non_repeating_options=(--objects --repetitions --lookups --commits --directory --notify-changes --realm-core)
     __strata_offer_flags_options 0
 
     # Offer option value completions
@@ -424,6 +424,9 @@ _strata_bench() {
         return
         ;;
     '--notify-changes')
+        return
+        ;;
+    '--realm-core')
         return
         ;;
     esac

@@ -264,6 +264,7 @@ _strata_bench() {
         '--commits[Small durable commits.]:commits:'
         '--directory[Directory for the temporary files (default\: the system temporary directory).]:directory:'
         '--notify-changes[Commits by another process in the notification workload (0\: skip it).]:notify-changes:'
+        '--realm-core[Also run realm-core'\''s C++ API on the same inputs\: the binary built by Sources/StrataBench/RealmCoreReference/build.sh.]:realm-core:'
         '--json[Print one JSON document.]'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )

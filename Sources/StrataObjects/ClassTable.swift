@@ -271,15 +271,48 @@ final class ClassTable {
 
     // MARK: typed reads
 
-    /// A committed cluster and the column views read from it so far.
+    /// The committed cluster read last and the column views read from it so far. One per
+    /// table, reloaded when a read leaves the cluster (no allocation per cluster). Its fields
+    /// are used only by the transaction's thread (the core's confinement), so they skip the
+    /// dynamic exclusivity checks.
     private final class ReadCache {
-        let cluster: StoredCluster
-        let firstKey: ObjKey, lastKey: ObjKey
-        /// Per column: nil = not read yet; `.some(nil)` = the column is not in the cluster.
-        var views: [ColumnView??]
-        init(_ c: StoredCluster, columns: Int) {
-            cluster = c; firstKey = c.key(0); lastKey = c.key(c.count - 1)
-            views = Array(repeating: nil, count: columns)
+        @exclusivity(unchecked) private(set) var cluster: StoredCluster?
+        /// Keys of the cluster (an empty range before the first load).
+        @exclusivity(unchecked) private(set) var firstKey: ObjKey = 1
+        @exclusivity(unchecked) private(set) var lastKey: ObjKey = 0
+        /// Keys are `firstKey + row`: the row of a key in range is arithmetic.
+        @exclusivity(unchecked) private(set) var isDense = false
+        let columnCount: Int
+        /// Per column: 0 = not read yet, 1 = `views[c]` holds its view, 2 = not in the cluster.
+        let state: UnsafeMutablePointer<UInt8>
+        let views: UnsafeMutablePointer<ColumnView>
+        init(columns: Int) {
+            columnCount = columns
+            state = .allocate(capacity: Swift.max(columns, 1))
+            state.initialize(repeating: 0, count: Swift.max(columns, 1))
+            views = .allocate(capacity: Swift.max(columns, 1))   // trivial values, set when read
+        }
+        deinit { state.deallocate(); views.deallocate() }
+        func load(_ c: StoredCluster) {
+            cluster = c; firstKey = c.key(0); lastKey = c.key(c.count - 1); isDense = c.keyColumn == nil
+            state.update(repeating: 0, count: columnCount)
+        }
+        /// Row of `key`, which lies in `firstKey...lastKey`.
+        @inline(__always) func row(_ key: ObjKey) -> Int? {
+            if isDense { return Int(key &- firstKey) }
+            return cluster!.row(of: key)
+        }
+        /// The view of `column`, read on first use (nil: not in the cluster).
+        @inline(__always) func view(_ column: Int, _ storage: Transaction) throws -> ColumnView? {
+            switch state[column] {
+            case 1: return views[column]
+            case 2: return nil
+            default:
+                guard let v = try cluster!.column(storage, column) else { state[column] = 2; return nil }
+                (views + column).initialize(to: v)
+                state[column] = 1
+                return v
+            }
         }
     }
 
@@ -313,26 +346,39 @@ final class ClassTable {
     /// Read transactions: the cluster and row of `key` through `lastRead` (a primary-key
     /// lookup followed by property reads searches the tree once).
     private func readLocate(_ key: ObjKey) throws -> (ReadCache, Int)? {
-        if let c = lastRead, key >= c.firstKey, key <= c.lastKey {
-            return c.cluster.row(of: key).map { (c, $0) }
-        }
-        guard let (tk, value) = try clusterEntry(for: key), case .owned(let ref) = value else { return nil }
-        _ = tk
+        if let c = lastRead, key >= c.firstKey, key <= c.lastKey { return c.row(key).map { (c, $0) } }
+        // The 8-byte-key search (no key array per lookup); read transactions have no dirty clusters.
+        guard let t = try tree(create: false), let e = try t.floor8(UInt64(bitPattern: key) ^ (1 << 63)),
+              case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
-        let c = ReadCache(s, columns: columns.count)
-        lastRead = c
+        let c: ReadCache
+        if let l = lastRead { c = l } else { c = ReadCache(columns: columns.count); lastRead = c }
+        c.load(s)
         return (c, row)
+    }
+
+    /// Read transactions: the view of `column` and the row of `key` when `key` lies in the
+    /// cluster of the previous read and that column was read there (no tree search, no
+    /// decoding); nil otherwise (then `loadReadView` reads them).
+    @inline(__always)
+    func lastReadView(key: ObjKey, column: Int) -> (view: ColumnView, row: Int)? {
+        guard let c = lastRead, key >= c.firstKey, key <= c.lastKey, c.state[column] == 1,
+              let row = c.row(key) else { return nil }
+        return (c.views[column], row)
+    }
+
+    /// Read transactions: reads the cluster of `key` and the view of `column` into the cache
+    /// (`lastReadView` then finds them) without decoding a value. False when there is no such
+    /// object or the column is not in its cluster.
+    func loadReadView(key: ObjKey, column: Int) throws -> Bool {
+        guard isReadOnly, let (c, _) = try readLocate(key) else { return false }
+        return try c.view(column, storage) != nil
     }
 
     @inline(__always)
     private func cachedValue(_ c: ReadCache, row: Int, column: Int) throws -> Value {
-        let view: ColumnView?
-        if let v = c.views[column] { view = v } else {
-            view = try c.cluster.column(storage, column)
-            c.views[column] = .some(view)
-        }
-        guard let view else { return defaultValue(columns[column]) }
+        guard let view = try c.view(column, storage) else { return defaultValue(columns[column]) }
         return ValueCodec.read(view, row, type: columnTypes[column], target: nil)
     }
 

@@ -92,9 +92,19 @@ public final class DBTransaction {
         let t = try table(className)
         guard count > 0, var (tk, row) = try t.locate(index: start) else { return [] }
         var out: [ObjKey] = []
+        out.reserveCapacity(count)
         var c = try t.cluster(tk)
         while out.count < count {
-            if row < c.count { out.append(c.key(row)); row += 1; continue }
+            // The rest of the cluster (or of the page) in one loop.
+            let n = Swift.min(c.count - row, count - out.count)
+            if n > 0 {
+                switch c {
+                case .stored(let s): for r in row..<(row + n) { out.append(s.key(r)) }
+                case .dirty(let m): out.append(contentsOf: m.keys[row..<(row + n)])
+                }
+                row += n
+                continue
+            }
             guard let next = try t.locate(index: start + out.count) else { break }
             (tk, row) = next
             c = try t.cluster(tk)

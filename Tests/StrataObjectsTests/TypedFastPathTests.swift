@@ -11,6 +11,14 @@ final class FPItem: Object {
     @Persisted var created = ObjectId.generate()
 }
 
+/// A class with state of its own besides `@Persisted` properties: iteration never reuses its
+/// accessors (the state would carry over to the next element).
+final class FPStateful: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var age: Int
+    var scratch = 0
+}
+
 /// The typed API's fast paths (plain-class insert, cached cluster reads, primary-key lookups,
 /// iteration) behave as the general paths do.
 final class TypedFastPathTests: XCTestCase {
@@ -80,5 +88,145 @@ final class TypedFastPathTests: XCTestCase {
         for item in realm.objects(FPItem.self) { ids.append(item.id); total += item.age }
         XCTAssertEqual(ids, (1...3000).filter { $0 != 1501 })
         XCTAssertEqual(total, (1...3000).reduce(0, +) - 1501 - 1500 - 1 - 2 + 222)
+    }
+
+    private func seeded(_ f: APIFixture, count: Int = 3000) throws -> Realm {
+        let realm = try Realm(configuration: f.config("fast.strata", types: [FPItem.self, FPStateful.self]))
+        try realm.write {
+            for i in 1...count {
+                let o = FPItem(); o.id = i; o.age = i; o.name = "n\(i)"; o.score = Double(i) / 2; realm.add(o)
+                let s = FPStateful(); s.id = i; s.age = i; realm.add(s)
+            }
+        }
+        return realm
+    }
+
+    func testIterationReusesOnlyAccessorsTheCallerLetGo() throws {
+        let f = APIFixture()
+        let realm = try seeded(f)
+        var kept: [FPItem] = []
+        var identities = Set<ObjectIdentifier>()
+        var count = 0
+        for item in realm.objects(FPItem.self) {
+            identities.insert(ObjectIdentifier(item))
+            XCTAssertEqual(item.age, item.id)
+            XCTAssertEqual(item.name, "n\(item.id)")
+            if item.id % 100 == 0 { kept.append(item) }
+            count += 1
+        }
+        XCTAssertEqual(count, 3000)
+        // Kept objects were not re-pointed: each still reads its own row.
+        XCTAssertEqual(kept.map(\.id), Array(stride(from: 100, through: 3000, by: 100)))
+        XCTAssertEqual(kept.map(\.age), kept.map(\.id))
+        XCTAssertEqual(Set(kept.map { ObjectIdentifier($0) }).count, kept.count)
+        // Elements the loop let go were reused (far fewer instances than elements).
+        XCTAssertLessThan(identities.count, 1000)
+    }
+
+    func testIterationNeverReusesWeaklyOrUnownedReferencedOrStatefulObjects() throws {
+        let f = APIFixture()
+        let realm = try seeded(f, count: 50)
+        // A weak reference: the object is not re-pointed (it goes away or keeps its row).
+        weak var firstWeak: FPItem?
+        var seen = 0
+        for item in realm.objects(FPItem.self) {
+            if item.id == 1 { firstWeak = item }
+            if let w = firstWeak { XCTAssertEqual(w.id, 1) }
+            seen += 1
+        }
+        XCTAssertEqual(seen, 50)
+        // Unowned, weak and other strong references make an object not the only reference,
+        // through the runtime's queries and through the inline counts (readable on this platform).
+        XCTAssertTrue(ObjectBase.inlineRefCountsReadable)
+        for inline in [false, true] {
+            var o: ObjectBase = FPItem()
+            XCTAssertTrue(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+            do {
+                let other = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(other) {}
+            }
+            do {
+                unowned let u = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(u) {}
+            }
+            do {
+                weak var w = o
+                XCTAssertFalse(ObjectBase.isOnlyReference(&o, readInlineCounts: inline))
+                withExtendedLifetime(w) {}
+                _ = w
+            }
+        }
+        // A class with its own state is never reused: each element starts fresh.
+        XCTAssertFalse(ClassInfo.of(FPStateful.self).isReusableAccessor)
+        XCTAssertTrue(ClassInfo.of(FPItem.self).isReusableAccessor)
+        for s in realm.objects(FPStateful.self) {
+            XCTAssertEqual(s.scratch, 0)
+            s.scratch = s.id
+        }
+    }
+
+    func testDirectReadsFollowWritesRefreshesDeletesAndFrozenVersions() throws {
+        let f = APIFixture()
+        let realm = try seeded(f)
+        let a = try XCTUnwrap(realm.object(ofType: FPItem.self, forPrimaryKey: 10))
+        let b = try XCTUnwrap(realm.object(ofType: FPItem.self, forPrimaryKey: 2500))
+        // Reads alternating between clusters keep each object's own row.
+        XCTAssertEqual(a.age, 10); XCTAssertEqual(b.age, 2500); XCTAssertEqual(a.name, "n10")
+        XCTAssertEqual(b.score, 1250); XCTAssertEqual(a.score, 5)
+        let frozen = a.freeze()
+        // A write: reads inside it see the change, and after the commit too.
+        try realm.write {
+            a.age = 11; a.name = "changed"
+            XCTAssertEqual(a.age, 11); XCTAssertEqual(a.name, "changed")
+        }
+        XCTAssertEqual(a.age, 11); XCTAssertEqual(a.name, "changed"); XCTAssertEqual(b.age, 2500)
+        // The frozen object reads its own version, directly or not.
+        XCTAssertEqual(frozen.age, 10); XCTAssertEqual(frozen.name, "n10")
+        // Another thread's commit is seen after refresh (not before: the read version holds).
+        realm.autorefresh = false
+        let config = realm.configuration
+        let done = expectation(description: "other thread")
+        DispatchQueue.global().async {
+            let other = try! Realm(configuration: config)
+            try! other.write { other.object(ofType: FPItem.self, forPrimaryKey: 10)!.age = 99 }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertEqual(a.age, 11)
+        realm.refresh()
+        XCTAssertEqual(a.age, 99)
+        // A deleted object is invalidated; the others still read their rows.
+        try realm.write { realm.delete(b) }
+        XCTAssertTrue(b.isInvalidated)
+        XCTAssertFalse(a.isInvalidated)
+        XCTAssertEqual(a.age, 99)
+        XCTAssertNil(realm.object(ofType: FPItem.self, forPrimaryKey: 2500))
+        // Iteration after the changes sees the current version.
+        var total = 0
+        for item in realm.objects(FPItem.self) { total += item.age }
+        XCTAssertEqual(total, (1...3000).reduce(0, +) - 10 + 99 - 2500)
+        // Invalidating the realm drops the cached read; the next read opens the current version.
+        realm.invalidate()
+        XCTAssertEqual(a.age, 99)
+    }
+
+    func testFrozenObjectsAreReadFromSeveralThreadsAtOnce() throws {
+        let f = APIFixture()
+        let realm = try seeded(f, count: 2000)
+        let frozen = Array(realm.objects(FPItem.self).freeze())
+        XCTAssertEqual(frozen.count, 2000)
+        try realm.write { realm.object(ofType: FPItem.self, forPrimaryKey: 1)!.age = -5 }
+        nonisolated(unsafe) let objects = frozen
+        let sums = Locked<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            var s = 0
+            for _ in 0..<3 { for o in objects { s += o.age + o.name.count } }
+            sums.with { $0.append(s) }
+        }
+        let expected = 3 * ((1...2000).reduce(0, +) + (1...2000).reduce(0) { $0 + "n\($1)".count })
+        XCTAssertEqual(sums.with { $0 }, Array(repeating: expected, count: 4))
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 1)?.age, -5)
     }
 }

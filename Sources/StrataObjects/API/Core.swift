@@ -197,9 +197,20 @@ final class RealmCore: @unchecked Sendable {
     /// Signalled after each commit seen (for `waitForChange`).
     let changeSignal = DispatchSemaphore(value: 0)
 
+    /// The thread of a thread-confined core (`verify`'s fast check).
+    private let ownerThread: pthread_t?
+    @inline(__always) private static func isCurrentThread(_ t: pthread_t) -> Bool {
+        #if os(Linux)
+        return t == pthread_self()   // glibc's pthread_equal is this comparison (no call)
+        #else
+        return pthread_equal(t, pthread_self()) != 0
+        #endif
+    }
+
     init(coordinator: Coordinator, confinement: Confinement) {
         self.coordinator = coordinator
         self.confinement = confinement
+        if case .thread(let t, _) = confinement { ownerThread = t } else { ownerThread = nil }
         if case .frozen = confinement {
             isFrozen = true
             readTxn = strataTry { try coordinator.db.read(label: "frozen") }
@@ -234,6 +245,7 @@ final class RealmCore: @unchecked Sendable {
     }
 
     @inline(__always) func verify() {
+        if let t = ownerThread, Self.isCurrentThread(t) { return }
         if case .frozen = confinement { return }
         if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
             a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")
@@ -365,6 +377,66 @@ final class RealmCore: @unchecked Sendable {
                 return coordinator.db.store.publishedVersion > current
             }
         }
+    }
+
+    // MARK: typed reads
+
+    /// The typed read cursor of live cores in a read transaction: the class table and the
+    /// property → column map of the class read last. Valid while `typedGeneration` equals
+    /// `generation`: a new read transaction, a write, a refresh or an invalidation bumps the
+    /// generation, so a read never uses a table of another version.
+    private var typedInfo: ClassInfo?
+    private var typedTable: ClassTable?
+    /// `typedInfo`'s identity and `typedTable` unretained (the hot path neither retains nor
+    /// releases them; the strong references above keep them alive).
+    private var typedInfoID: UnsafeMutableRawPointer?
+    private var typedTableRef: Unmanaged<ClassTable>?
+    private var typedColumns: [Int] = []
+    private var typedGeneration = -1
+
+    /// Reads property `index` of the object `key` of the typed class `info` straight from its
+    /// column: `body` gets the column view and the row. Nil when this path does not apply (a
+    /// frozen core, inside a write, a property that is not a plain single value, no such
+    /// object, or `body` declined): the caller then takes the general read, which gives the
+    /// same value or the same error. Checks the thread like every read.
+    @inline(__always)
+    func typedRead<R>(_ info: UnsafeMutableRawPointer, _ key: ObjKey, _ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        verify()
+        guard typedGeneration == generation, typedInfoID == info, let ref = typedTableRef,
+              index < typedColumns.count else { return nil }
+        let column = typedColumns[index]
+        guard column >= 0 else { return nil }
+        return ref._withUnsafeGuaranteedRef { t in
+            if let (view, row) = t.lastReadView(key: key, column: column) { return body(view, row) }
+            return typedReadMiss(t, key, column, body)
+        }
+    }
+
+    /// The object is not in the cached cluster or its column was not read there yet: reads
+    /// them into the table's cache (one tree search), then retries.
+    @inline(never)
+    private func typedReadMiss<R>(_ t: ClassTable, _ key: ObjKey, _ column: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        guard (try? t.loadReadView(key: key, column: column)) == true,
+              let (view, row) = t.lastReadView(key: key, column: column) else { return nil }
+        return body(view, row)
+    }
+
+    /// Sets the typed read cursor to `info`'s class in the current read transaction (after
+    /// `typedRead` returned nil). False when typed reads cannot take the direct path here.
+    @inline(never)
+    func prepareTypedRead(_ info: ClassInfo) -> Bool {
+        // Frozen cores are read from any thread: their cursor fields are never written.
+        guard !isFrozen else { return false }
+        if typedGeneration == generation && typedInfo === info { return false }
+        typedInfo = nil; typedTable = nil; typedInfoID = nil; typedTableRef = nil
+        guard writeTxn == nil else { return false }
+        let txn = currentTxn()
+        guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
+        let names = info.properties.map(\.name)
+        typedColumns = names.indices.map { t.typedColumn(info, $0) { names } }
+        typedInfo = info; typedTable = t; typedGeneration = generation
+        typedInfoID = Unmanaged.passUnretained(info).toOpaque(); typedTableRef = Unmanaged.passUnretained(t)
+        return true
     }
 
     // MARK: objects

@@ -72,6 +72,9 @@ final class ClassInfo: @unchecked Sendable {
     let unmanagedLayout: _UnmanagedLayout
     /// An instance built in tagging mode; used only under `globalLock`.
     let probe: ObjectBase
+    /// True when the class stores nothing but `@Persisted` properties: a managed instance
+    /// nobody references any more may be re-pointed at another row (`Results.Iterator`).
+    private(set) var isReusableAccessor = false
 
     /// The class info of `type`, built on first use.
     static func of(_ type: ObjectBase.Type) -> ClassInfo {
@@ -105,10 +108,16 @@ final class ClassInfo: @unchecked Sendable {
         probe._rlmIsProbe = true
         self.probe = probe
         var found: [(String, _AnyPersisted)] = []
+        var otherState = false
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }
+            // ObjectBase's own fields are the accessor's binding, not app state.
+            let isBase = m.subjectType == ObjectBase.self || m.subjectType == Object.self || m.subjectType == EmbeddedObject.self
             for c in m.children {
-                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else { continue }
+                guard let label = c.label, label.hasPrefix("_"), let p = c.value as? _AnyPersisted else {
+                    if !isBase { otherState = true }
+                    continue
+                }
                 found.append((String(label.dropFirst()), p))
             }
         }
@@ -133,6 +142,7 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        isReusableAccessor = !otherState
         propertyCount = props.count
         unmanagedLayout = _UnmanagedLayout(props.map(\.valueType))
         isPlain = props.allSatisfy { p in
@@ -163,6 +173,11 @@ final class ClassInfo: @unchecked Sendable {
         // hashing the path (and a lock) on every property access.
         if let i = keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) { return i }
         return slowPropertyIndexRegistering(keyPath)
+    }
+    /// The index of a key path seen before, or -1.
+    @inline(__always)
+    func knownPropertyIndex(_ keyPath: AnyKeyPath) -> Int {
+        keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) ?? -1
     }
     @inline(never)
     private func slowPropertyIndexRegistering<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
@@ -234,7 +249,15 @@ open class ObjectBase: CustomStringConvertible {
     /// Values of an unmanaged object, by property index (created by the first value set).
     @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
     @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
-    @exclusivity(unchecked) final var _rlmInfoCache: ClassInfo?
+    /// The class info, once known (set on managed objects when they are made).
+    final var _rlmInfoCache: ClassInfo? {
+        get { _rlmInfoStrong }
+        set { _rlmInfoStrong = newValue; _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) } }
+    }
+    @exclusivity(unchecked) private final var _rlmInfoStrong: ClassInfo?
+    /// `_rlmInfoCache` unretained, for the property accessors' hot paths (no retain/release
+    /// per access; `_rlmInfoStrong` keeps it alive).
+    @exclusivity(unchecked) final var _rlmInfoRef: Unmanaged<ClassInfo>?
 
     /// Creates an unmanaged object with default values.
     public required init() {}
@@ -258,6 +281,66 @@ open class ObjectBase: CustomStringConvertible {
         return i
     }
 
+    /// True when `object` is referenced by `object` alone: no other strong reference, and no
+    /// weak or unowned reference (which could observe a re-pointed accessor).
+    /// `readInlineCounts` (pass `inlineRefCountsReadable`): first try the one-load check of the
+    /// object's inline reference counts; the runtime's three queries decide otherwise.
+    @inline(__always)
+    static func isOnlyReference(_ object: inout ObjectBase, readInlineCounts: Bool = false) -> Bool {
+        if readInlineCounts && inlineRefCounts(Unmanaged.passUnretained(object).toOpaque()) & ~1 == Self.soleReferenceCounts { return true }
+        return isKnownUniquelyReferenced(&object) && _getWeakRetainCount(object) == 1 && _getUnownedRetainCount(object) == 1
+    }
+
+    /// The word of inline reference counts of the Swift runtime (after the isa pointer): bit 0
+    /// pure-Swift deallocation, bits 1-31 unowned count (1 for all strong references together),
+    /// bit 32 deiniting, bits 33-62 extra strong references, bit 63 a side table (made by the
+    /// first weak reference). One strong reference and nothing else: 1 << 1, bit 0 either way.
+    @inline(__always)
+    static func inlineRefCounts(_ object: UnsafeMutableRawPointer) -> UInt64 {
+        // Read through the address, not the reference: passing the object could retain it.
+        UnsafeRawPointer(object).load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt64.self)
+    }
+    static let soleReferenceCounts: UInt64 = 1 << 1
+
+    /// True when this runtime lays out inline reference counts as `inlineRefCounts` reads them:
+    /// checked once against a sole reference, a second strong, an unowned and a weak reference
+    /// (any mismatch leaves the runtime's queries alone deciding).
+    static let inlineRefCountsReadable: Bool = verifyInlineRefCountLayout()
+    /// Not optimised: the optimiser would otherwise move or merge the raw loads of the counts
+    /// across the reference changes they check.
+    @_optimize(none)
+    private static func verifyInlineRefCountLayout() -> Bool {
+        guard MemoryLayout<UInt>.size == 8 else { return false }
+        var probe = ObjectBase()
+        let address = Unmanaged.passUnretained(probe).toOpaque()
+        func sole() -> Bool { inlineRefCounts(address) & ~1 == soleReferenceCounts }
+        guard sole(), isKnownUniquelyReferenced(&probe) else { return false }
+        // Each reference is held by an object made in a function the optimiser cannot see
+        // through, so it exists while checked.
+        do {
+            let second = opaqueHolder(probe)
+            guard !sole() else { return false }
+            withExtendedLifetime(second) {}
+        }
+        guard sole() else { return false }
+        do {
+            let u = opaqueUnownedHolder(probe)
+            guard !sole() else { return false }
+            withExtendedLifetime(u) {}
+        }
+        guard sole() else { return false }
+        let w = opaqueWeakHolder(probe)
+        guard !sole() else { return false }
+        withExtendedLifetime(w) {}
+        return true
+    }
+    private final class StrongHolder { let o: ObjectBase; init(_ o: ObjectBase) { self.o = o } }
+    private final class UnownedHolder { unowned let o: ObjectBase; init(_ o: ObjectBase) { self.o = o } }
+    private final class WeakHolder { weak var o: ObjectBase?; init(_ o: ObjectBase) { self.o = o } }
+    @inline(never) private static func opaqueHolder(_ o: ObjectBase) -> AnyObject { StrongHolder(o) }
+    @inline(never) private static func opaqueUnownedHolder(_ o: ObjectBase) -> AnyObject { UnownedHolder(o) }
+    @inline(never) private static func opaqueWeakHolder(_ o: ObjectBase) -> AnyObject { WeakHolder(o) }
+
     /// The realm managing this object, or nil when unmanaged.
     public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }
     /// The schema of this object's class.
@@ -280,6 +363,20 @@ open class ObjectBase: CustomStringConvertible {
         // on a side table, as the coordinator references cores weakly) per read.
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
             core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
+        }
+    }
+
+    /// Reads property `index` straight from its column (`RealmCore.typedRead`); nil when that
+    /// path does not apply and `_rlmReadValue` must be used.
+    @inline(__always)
+    final func _rlmFastRead<R>(_ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
+        let key = _rlmKey
+        guard let infoID = _rlmInfoRef?.toOpaque() else { return nil }
+        return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
+            if let r = core.typedRead(infoID, key, index, body) { return r }
+            // First read of this class in this transaction: set the cursor, then retry once.
+            guard core.prepareTypedRead(_rlmClassInfo) else { return nil }
+            return core.typedRead(infoID, key, index, body)
         }
     }
 

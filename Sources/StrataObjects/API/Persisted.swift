@@ -179,7 +179,11 @@ extension ObjectBase {
     /// The index of the property a `@Persisted` storage key path refers to.
     @usableFromInline
     final func _rlmPropertyIndex<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        _rlmClassInfo.propertyIndex(for: keyPath)
+        if let ref = _rlmInfoRef {
+            let i = ref._withUnsafeGuaranteedRef { $0.knownPropertyIndex(keyPath) }
+            if i >= 0 { return i }
+        }
+        return _rlmClassInfo.propertyIndex(for: keyPath)
     }
     /// True when a realm manages the object.
     @usableFromInline final var _rlmIsManaged: Bool { _rlmCore != nil }

@@ -301,13 +301,19 @@ public struct Realm: Equatable {
     }
     /// The object with the primary key `key`, or nil.
     public func object<T: Object, K>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
-        let name = core.coordinator.requireClass(type)
+        // The class info, found once for the name and the object.
+        let info = core.coordinator.infosByType[ObjectIdentifier(type)]
+        let name = info?.className ?? core.coordinator.requireClass(type)
         // The common key types by their static type (no reflection on the generic value).
         let fast: Value? = K.self == Int.self ? .int(Int64(unsafeBitCast(key, to: Int.self)))
             : K.self == String.self ? .string(unsafeBitCast(key, to: String.self)) : nil
         guard let v = fast ?? anyToValue(key) else { strataProgrammerError("\(K.self) cannot be a primary key") }
         let k: ObjKey? = core.read { txn in strataTry { try txn.find(name, primaryKey: v) } }
-        return k.map { core.makeObject(type, key: $0) }
+        guard let k else { return nil }
+        guard let info else { return core.makeObject(type, key: k) }
+        let o = type.init()
+        o._rlmCore = core; o._rlmKey = k; o._rlmInfoCache = info
+        return o
     }
 
     // MARK: notifications

@@ -130,39 +130,38 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var last: Element? { let n = count; return n == 0 ? nil : self[n - 1] }
 
     /// Iterates objects in pages of keys (1024 at a time), values over one evaluation.
+    ///
+    /// Accessor reuse: when the caller let go of the object returned last (no other strong,
+    /// weak or unowned reference exists, so nothing can observe it any more), the next element
+    /// is that same instance pointed at the next row instead of a newly allocated one — as if
+    /// the old object had been freed and the new one allocated at its address. Objects the
+    /// caller keeps (in a variable, an array, an observer, a weak reference) are never re-pointed;
+    /// classes with stored properties other than `@Persisted` ones are never reused (such state
+    /// would carry over to the next element).
     public struct Iterator: IteratorProtocol {
-        let results: Results<Element>
-        var page: [ObjKey] = []
-        var pageIndex = 0
-        var position = 0
-        /// The class info set on each object (nil for dynamic objects, which bind by name).
-        private let info: ClassInfo?
-        private let realmCore: RealmCore
+        /// Results of objects: the iteration (not generic, so an app's loop calls it directly).
+        let objects: ObjectIteration?
+        /// `objects` unretained (no retain/release per element).
+        @usableFromInline let objectsRef: Unmanaged<ObjectIteration>?
         /// For results of values: the values, evaluated when iteration starts.
         private var values: IndexingIterator<[Element]>?
         init(results: Results<Element>) {
-            self.results = results
-            realmCore = results.core.core
             if let v = results.valueCore {
-                values = v.elements().makeIterator(); info = nil
+                values = v.elements().makeIterator(); objects = nil; objectsRef = nil
                 return
             }
-            info = Element.self is DynamicObject.Type ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(Element.self)]
+            let o = ObjectIteration(results.core, type: Results.objectType, dynamic: Element.self is DynamicObject.Type)
+            objects = o; objectsRef = Unmanaged.passUnretained(o)
         }
+        @inlinable
         public mutating func next() -> Element? {
-            if values != nil { return values!.next() }
-            if pageIndex == page.count {
-                page = results.core.keys(from: position, count: 1024)
-                pageIndex = 0
-                if page.isEmpty { return nil }
+            if let objectsRef {
+                guard let o = objectsRef._withUnsafeGuaranteedRef({ $0.next() }) else { return nil }
+                return unsafeBitCast(o, to: Element.self)
             }
-            let k = page[pageIndex]
-            pageIndex += 1; position += 1
-            guard let info else { return Results.element(realmCore.makeObject(Results.objectType, key: k, className: results.core.className)) }
-            let o = Results.objectType.init()
-            o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
-            return Results.element(o)
+            return nextValue()
         }
+        @usableFromInline mutating func nextValue() -> Element? { values!.next() }
     }
     /// Iterates in pages of keys (objects) or over one evaluation (values).
     public func makeIterator() -> Iterator { Iterator(results: self) }
@@ -198,6 +197,68 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var description: String {
         if let v = valueCore { return "Results<\(Element.self)>" + v.stagesDescription }
         return "Results<\(core.className)>" + (core.stages.isEmpty ? "" : "[" + core.stages.map(\.stageDescription).joined(separator: ", ") + "]")
+    }
+}
+
+/// Iterates the objects of results in pages of keys (1024 at a time); see `Results.Iterator`
+/// for when the object returned last is reused.
+@usableFromInline
+final class ObjectIteration {
+    private let results: ResultsCore
+    private let realmCore: RealmCore
+    private let type: ObjectBase.Type
+    /// The class info set on each object (nil for dynamic objects, which bind by name).
+    private let info: ClassInfo?
+    /// `info.isReusableAccessor`.
+    private let reusable: Bool
+    private var page: [ObjKey] = []
+    private var pageIndex = 0
+    private var position = 0
+    /// The object returned last (a candidate for reuse once the caller let it go).
+    private var last: ObjectBase?
+    /// `last` unretained.
+    private var lastRef: Unmanaged<ObjectBase>?
+
+    init(_ results: ResultsCore, type: ObjectBase.Type, dynamic: Bool) {
+        self.results = results
+        realmCore = results.core
+        self.type = type
+        info = dynamic ? nil : realmCore.coordinator.infosByType[ObjectIdentifier(type)]
+        reusable = info?.isReusableAccessor ?? false
+        readInlineCounts = reusable && ObjectBase.inlineRefCountsReadable
+    }
+    /// `ObjectBase.inlineRefCountsReadable`, read once.
+    private let readInlineCounts: Bool
+
+    @usableFromInline
+    func next() -> ObjectBase? {
+        if pageIndex == page.count {
+            page = results.keys(from: position, count: 1024)
+            pageIndex = 0
+            if page.isEmpty { return nil }
+        }
+        let k = page[pageIndex]
+        pageIndex += 1; position += 1
+        if reusable, let ref = lastRef {
+            // `last` holds the only reference: the one-load check, else the runtime's queries.
+            let sole = readInlineCounts && ObjectBase.inlineRefCounts(ref.toOpaque()) & ~1 == ObjectBase.soleReferenceCounts
+            if sole || lastIsOnlyReference() {
+                ref._withUnsafeGuaranteedRef { $0._rlmKey = k }
+                return ref.takeUnretainedValue()
+            }
+        }
+        guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
+        let o = type.init()
+        o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+        last = o; lastRef = Unmanaged.passUnretained(o)
+        return o
+    }
+
+    private func lastIsOnlyReference() -> Bool {
+        guard var o = last else { return false }
+        last = nil
+        defer { last = o }
+        return ObjectBase.isOnlyReference(&o)
     }
 }
 

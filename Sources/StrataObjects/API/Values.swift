@@ -57,6 +57,11 @@ extension Bool: _StrataPrimitive {
     init?(_strataValue v: Value) { guard case .bool(let b) = v else { return nil }; self = b }
     var _strataValue: Value { .bool(self) }
     static var _strataZero: Bool { false }
+    /// Reads the column directly (no `Value`); the general read otherwise.
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Bool {
+        if let b = object._rlmFastRead(index, { v, r in v.layout == .int && !v.isNull(r) ? v.int(r) != 0 : nil }) { return b }
+        return _strataDecode(object._rlmReadValue(index), _StrataContext(core: nil))
+    }
 }
 
 /// Sized integers share one conversion.
@@ -66,6 +71,15 @@ extension _StrataInteger {
     init?(_strataValue v: Value) { guard case .int(let i) = v else { return nil }; self.init(truncatingIfNeeded: i) }
     var _strataValue: Value { .int(Int64(self)) }
     static var _strataZero: Self { 0 }
+}
+extension _StrataInteger {
+    /// Reads the column directly (no `Value`); the general read otherwise.
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
+        if let i = object._rlmFastRead(index, { v, r in v.layout == .int && !v.isNull(r) ? v.int(r) : nil }) {
+            return Self(truncatingIfNeeded: i)
+        }
+        return _strataDecode(object._rlmReadValue(index), _StrataContext(core: nil))
+    }
 }
 extension Int: _StrataInteger {}
 extension Int8: _StrataInteger {}
@@ -88,12 +102,22 @@ extension Double: _StrataPrimitive {
     }
     var _strataValue: Value { .double(self) }
     static var _strataZero: Double { 0 }
+    /// Reads the column directly (no `Value`); the general read otherwise.
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Double {
+        if let d = object._rlmFastRead(index, { v, r in v.layout == .double && !v.isNull(r) ? v.double(r) : nil }) { return d }
+        return _strataDecode(object._rlmReadValue(index), _StrataContext(core: nil))
+    }
 }
 extension String: _StrataPrimitive {
     static var _strataPrimitiveType: PropertyType { .string }
     init?(_strataValue v: Value) { guard case .string(let s) = v else { return nil }; self = s }
     var _strataValue: Value { .string(self) }
     static var _strataZero: String { "" }
+    /// Reads the column directly (no `Value`); the general read otherwise.
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> String {
+        if let s = object._rlmFastRead(index, { v, r in v.layout == .bytes && !v.isNull(r) ? String(decoding: v.bytes(r), as: UTF8.self) : nil }) { return s }
+        return _strataDecode(object._rlmReadValue(index), _StrataContext(core: nil))
+    }
 }
 extension Data: _StrataPrimitive {
     static var _strataPrimitiveType: PropertyType { .data }
