@@ -207,12 +207,15 @@ package enum DemoDatabase {
         let people: Int
 
         /// Opens the churner over a demo database (it must have the demo classes).
-        package init(database: Database, seed: UInt64 = UInt64(getpid())) throws {
+        /// Without a seed each churner draws one from the system generator: two churners started
+        /// together must not generate the same new primary keys (a seed of pid ^ milliseconds made
+        /// two processes with consecutive pids, started a millisecond apart, collide).
+        package init(database: Database, seed: UInt64? = nil) throws {
             db = database
             for name in ["Event", "Person", "Dog"] where database.schema[name] == nil {
                 throw InputError("\(database.store.path) is not a demo database (no class \(name)); use a file made by 'strata demo'")
             }
-            random = Random(seed: seed ^ UInt64(Date().timeIntervalSince1970 * 1000))
+            random = Random(seed: seed.map { $0 ^ UInt64(Date().timeIntervalSince1970 * 1000) } ?? UInt64.random(in: .min ... .max))
             let r = try database.read(label: "strata demo")
             defer { r.end() }
             let count = try r.count("Event")
