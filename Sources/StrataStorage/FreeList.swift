@@ -176,8 +176,7 @@ struct SpaceAllocator {
                 logicalSize += length; cursor = logicalSize
                 return c
             }
-            var lo = 0, hi = reusable.count
-            while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < c { lo = mid + 1 } else { hi = mid } }
+            let lo = firstExtent(atOrAfter: c)
             if lo < reusable.count, reusable[lo].offset == c, reusable[lo].length >= length {
                 take(lo, length)
                 cursor = c + length
@@ -185,54 +184,28 @@ struct SpaceAllocator {
             }
         }
         let want = max(length, regionHint)
-        if want > length {
-            if want <= largestReusableBound {
-                // Best fit: the smallest extent that holds the whole commit, so that larger
-                // ones stay whole for larger commits (commits of different sizes alternate).
-                var largest: UInt64 = 0, total: UInt64 = 0, best = -1
-                for i in 0..<reusable.count {
-                    let l = reusable[i].length
-                    if l >= want && (best < 0 || l < reusable[best].length) { best = i }
-                    largest = max(largest, l)
-                    total += l
-                }
-                if best >= 0 {
-                    let off = reusable[best].offset
-                    take(best, length)
-                    cursor = off + length
-                    return off
-                }
-                largestReusableBound = largest
-                holesAreFew = total < logicalSize / 8
-            }
-            // No hole holds the rest of the commit. While the holes add up to little (under an
-            // eighth of the file), continue at the end of the allocated area: contiguous, and
-            // the runs later commits free there coalesce into holes that do hold a commit.
-            if holesAreFew {
-                let off = logicalSize
+        if want > length, let start = regionStart(want: want, length: length) {
+            if start == logicalSize {
                 logicalSize += length; cursor = logicalSize
-                return off
+                return start
             }
-            // Otherwise continue in the largest hole that takes this block: the commit spreads
-            // over as few holes as there are (first fit would scatter it over the smallest).
-            var best = -1
-            for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
-            if best >= 0 {
-                let off = reusable[best].offset
-                take(best, length)
-                cursor = off + length
-                return off
-            }
+            let lo = firstExtent(atOrAfter: start)
+            take(lo, length)
+            cursor = start + length
+            return start
         }
         let off = allocateFirstFit(length)
         cursor = off + length
         return off
     }
 
-    /// Encrypted files: where a new run of a commit should start (the start of a reusable
-    /// extent, whose page-aligned interior is all that is reusable, or the logical end), by the
-    /// rules of `allocate`: the smallest extent that holds `want` bytes; while the holes add up
-    /// to little, the end; else the largest extent that holds the block. Nil: first fit.
+    /// Where a new run of a commit should start: the start of a reusable extent (for encrypted
+    /// files, whose page-aligned interior is all that is reusable) or the logical end. Best fit:
+    /// the smallest extent that holds `want` bytes (the whole commit), so larger ones stay whole
+    /// for larger commits. No hole holds it and the holes add up to little (under an eighth of the
+    /// file): the end of the allocated area — contiguous, and the runs later commits free there
+    /// coalesce into holes that do hold a commit. Otherwise the largest extent that holds the
+    /// block (first fit would scatter the commit over the smallest). Nil: first fit.
     private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
         if want <= largestReusableBound {
             var largest: UInt64 = 0, total: UInt64 = 0, best = -1
@@ -250,6 +223,14 @@ struct SpaceAllocator {
         var best = -1
         for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
         return best >= 0 ? reusable[best].offset : nil
+    }
+
+    /// The index of the first reusable extent whose offset is at least `offset` (binary search:
+    /// `reusable` is sorted by offset).
+    private func firstExtent(atOrAfter offset: UInt64) -> Int {
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
+        return lo
     }
 
     /// Takes `length` bytes from the front of reusable extent `i`.
@@ -301,8 +282,7 @@ struct SpaceAllocator {
             return (o, length + tail)
         }
         // The bytes after the node: the start of a reusable extent (what the split left)?
-        var lo = 0, hi = reusable.count
-        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < o + length { lo = mid + 1 } else { hi = mid } }
+        let lo = firstExtent(atOrAfter: o + length)
         guard lo < reusable.count, reusable[lo].offset == o + length, reusable[lo].length >= tail else { return (o, length) }
         if reusable[lo].length == tail { reusable.remove(at: lo) } else { reusable[lo] = (pageEnd, reusable[lo].length - tail) }
         if cursor != nil { cursor = pageEnd }
@@ -320,8 +300,7 @@ struct SpaceAllocator {
             logicalSize = o + length
             return o
         }
-        var lo = 0, hi = reusable.count
-        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < c { lo = mid + 1 } else { hi = mid } }
+        let lo = firstExtent(atOrAfter: c)
         guard lo < reusable.count, reusable[lo].offset == c else { return nil }
         let end = c + reusable[lo].length
         guard o + length <= end else { return nil }
@@ -374,8 +353,7 @@ struct SpaceAllocator {
     /// Space of a block written and freed by this same transaction: reusable at once.
     mutating func releaseUnseen(offset: UInt64, length: UInt64) {
         if offset + length == logicalSize { logicalSize = offset; return }
-        var lo = 0, hi = reusable.count
-        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
+        let lo = firstExtent(atOrAfter: offset)
         reusable.insert((offset, length), at: lo)
         largestReusableBound = .max
         // Merge with neighbours.
