@@ -19,13 +19,19 @@ import CStrataSupport
 final class BlockVerdicts: @unchecked Sendable {
     static let entryBits = 18
     private let table: UnsafeMutablePointer<UInt64>
+    /// How many blocks were hashed to verify them (misses of the table), for tests.
+    private let hashed: UnsafeMutablePointer<UInt64>
 
     init() {
         // calloc of this size is served by zero pages the kernel maps on first touch.
         table = calloc(1 << Self.entryBits, 8)!.assumingMemoryBound(to: UInt64.self)
+        hashed = calloc(1, 8)!.assumingMemoryBound(to: UInt64.self)
     }
 
-    deinit { free(table) }
+    deinit { free(table); free(hashed) }
+
+    /// The number of blocks this handle has hashed to verify them so far.
+    var blocksHashed: UInt64 { strata_atomic_load_u64(hashed) }
 
     @inline(__always) private static func slot(_ ref: BlockRef) -> Int {
         Int(truncatingIfNeeded: ((ref >> 3) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - entryBits))
@@ -46,6 +52,7 @@ final class BlockVerdicts: @unchecked Sendable {
         let f = Self.fingerprint(v)
         let p = table + Self.slot(v.ref)
         if strata_relaxed_load_u64(p) == f { return }
+        _ = strata_atomic_fetch_add_u64(hashed, 1)
         guard v.checksumIsValid else { throw BlockVerdicts.damaged(v, path: path) }
         strata_relaxed_store_u64(p, f)
     }
