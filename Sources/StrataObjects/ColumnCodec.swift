@@ -97,7 +97,12 @@ struct ColumnView {
         offsetByte = UInt8(offsetSize)
         switch layout {
         case .int:
-            guard width == ColumnView.sequenceWidth || ([0, 1, 8, 16, 32, 64].contains(width) && (count * width + 7) / 8 <= payloadSize) else { throw Malformed() }
+            let packed: Bool
+            switch width {
+            case 0, 1, 8, 16, 32, 64: packed = (count * width + 7) / 8 <= payloadSize
+            default: packed = false
+            }
+            guard width == ColumnView.sequenceWidth || packed else { throw Malformed() }
         case .float: guard count * 4 <= payloadSize else { throw Malformed() }
         case .double: guard count * 8 <= payloadSize else { throw Malformed() }
         case .bytes:
