@@ -293,18 +293,11 @@ struct FilteredColumn {
         case .int:
             if v.width == ColumnView.sequenceWidth {
                 guard width != ColumnView.sequenceWidth else { break }
-                var j = 0
-                for r in runs {
-                    for i in r {
-                        let x = v.base &+ Int64(i) &- base
-                        switch width {
-                        case 8: q.storeBytes(of: UInt8(truncatingIfNeeded: x), toByteOffset: j, as: UInt8.self)
-                        case 16: q.storeBytes(of: UInt16(truncatingIfNeeded: x).littleEndian, toByteOffset: 2 * j, as: UInt16.self)
-                        case 32: q.storeBytes(of: UInt32(truncatingIfNeeded: x).littleEndian, toByteOffset: 4 * j, as: UInt32.self)
-                        default: q.storeBytes(of: UInt64(bitPattern: x).littleEndian, toByteOffset: 8 * j, as: UInt64.self)
-                        }
-                        j += 1
-                    }
+                switch width {
+                case 8: FilteredColumn.packSequence(UInt8.self, runs, first: v.base &- base, into: q)
+                case 16: FilteredColumn.packSequence(UInt16.self, runs, first: v.base &- base, into: q)
+                case 32: FilteredColumn.packSequence(UInt32.self, runs, first: v.base &- base, into: q)
+                default: FilteredColumn.packSequence(UInt64.self, runs, first: v.base &- base, into: q)
                 }
             } else if width == 1 {
                 FilteredColumn.gatherBits(v.payload.assumingMemoryBound(to: UInt8.self), bytes: (v.count + 7) / 8, runs: runs,
@@ -355,6 +348,22 @@ extension FilteredColumn {
             last = next
         }
         return !bad && Int(last) <= limit
+    }
+
+    /// Stores `first + i` (wrapping, truncated to `T`, little endian) for each kept row `i`
+    /// of `runs`, one after another from `out`: the kept values of an arithmetic sequence,
+    /// packed.
+    @inline(__always)
+    static func packSequence<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ runs: [Range<Int>], first: Int64,
+                                                                    into out: UnsafeMutableRawPointer) {
+        var j = 0
+        for r in runs {
+            let start = first &+ Int64(r.lowerBound)
+            for k in 0..<r.count {
+                out.storeBytes(of: T(truncatingIfNeeded: start &+ Int64(k)).littleEndian, toByteOffset: (j &+ k) &* MemoryLayout<T>.size, as: T.self)
+            }
+            j &+= r.count
+        }
     }
 
     /// Stores offsets `r` of `offsets` plus `delta` (wrapping) at `out`, little endian.
