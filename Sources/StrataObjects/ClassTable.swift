@@ -651,8 +651,15 @@ final class ClassTable {
         weightsStale = true
         for (tk, rows) in groups {
             let m = try makeMutable(tk)
-            var remove = [Bool](repeating: false, count: m.count)
-            for r in rows { remove[r] = true }
+            // Which rows go, for columns already decoded (built only when one is).
+            var removeFlags: [Bool]? = nil
+            func remove() -> [Bool] {
+                if let f = removeFlags { return f }
+                var f = [Bool](repeating: false, count: m.count)
+                for r in rows { f[r] = true }
+                removeFlags = f
+                return f
+            }
             // The runs of kept rows.
             var runs: [Range<Int>] = []
             var start = 0
@@ -687,12 +694,12 @@ final class ClassTable {
                 if col.layout == .refs {
                     for r in rows { if case .stored(let ref) = col.refs[r], ref != 0 { try write.free(ref) } }
                 }
-                col.removeRows(remove)
+                col.removeRows(remove())
             }
             try keysWillChange(m)
             var kept: [Int64] = []
             kept.reserveCapacity(m.count - rows.count)
-            m.keys.withUnsafeBufferPointer { ks in for j in 0..<ks.count where !remove[j] { kept.append(ks[j]) } }
+            for r in runs { kept.append(contentsOf: m.keys[r]) }
             m.keys = kept
             if m.count == 0 {
                 try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)

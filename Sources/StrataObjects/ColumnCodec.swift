@@ -97,7 +97,12 @@ struct ColumnView {
         offsetByte = UInt8(offsetSize)
         switch layout {
         case .int:
-            guard width == ColumnView.sequenceWidth || ([0, 1, 8, 16, 32, 64].contains(width) && (count * width + 7) / 8 <= payloadSize) else { throw Malformed() }
+            let packed: Bool
+            switch width {
+            case 0, 1, 8, 16, 32, 64: packed = (count * width + 7) / 8 <= payloadSize
+            default: packed = false
+            }
+            guard width == ColumnView.sequenceWidth || packed else { throw Malformed() }
         case .float: guard count * 4 <= payloadSize else { throw Malformed() }
         case .double: guard count * 8 <= payloadSize else { throw Malformed() }
         case .bytes:
@@ -201,8 +206,16 @@ struct FilteredColumn {
         let n = runs.reduce(0) { $0 + $1.count }
         count = n
         var nullsKept = false
-        if v.nulls != nil {
-            outer: for r in runs { for i in r where v.isNull(i) { nullsKept = true; break outer } }
+        if let nulls = v.nulls {
+            let bytes = (v.count + 7) / 8
+            outer: for r in runs {
+                var i = r.lowerBound
+                while i < r.upperBound {
+                    let k = Swift.min(r.upperBound &- i, 32)
+                    if FilteredColumn.bits(nulls, bytes: bytes, at: i, count: k) != 0 { nullsKept = true; break outer }
+                    i &+= k
+                }
+            }
         }
         hasNulls = nullsKept
         var size = 16
@@ -225,13 +238,12 @@ struct FilteredColumn {
         case .bytes:
             let limit = v.payloadSize - (v.count + 1) * v.offsetSize
             for r in runs {
-                var last = v.byteOffset(r.lowerBound)
-                for i in r {
-                    let next = v.byteOffset(i + 1)
-                    guard next >= last, next <= limit else { return nil }
-                    last = next
-                }
-                data += last - v.byteOffset(r.lowerBound)
+                // Offsets ascend and stay within the data (checked once per run, branch-free).
+                let ok = v.offsetSize == 2
+                    ? FilteredColumn.ascending(v.payload.assumingMemoryBound(to: UInt16.self), r, limit: limit)
+                    : FilteredColumn.ascending(v.payload.assumingMemoryBound(to: UInt32.self), r, limit: limit)
+                guard ok else { return nil }
+                data += v.byteOffset(r.upperBound) - v.byteOffset(r.lowerBound)
             }
             size += v.offsetSize * (n + 1) + data
         case .fixed: size += w * n
@@ -263,10 +275,8 @@ struct FilteredColumn {
         p.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 4, as: UInt32.self)
         p.storeBytes(of: UInt64(bitPattern: base).littleEndian, toByteOffset: 8, as: UInt64.self)
         var o = 16
-        if hasNulls {
-            let bits = (p + o).assumingMemoryBound(to: UInt8.self)
-            var j = 0
-            for r in runs { for i in r { if v.isNull(i) { bits[j >> 3] |= UInt8(1 << (j & 7)) }; j += 1 } }
+        if hasNulls, let nulls = v.nulls {
+            FilteredColumn.gatherBits(nulls, bytes: (v.count + 7) / 8, runs: runs, into: (p + o).assumingMemoryBound(to: UInt8.self))
             o += ((n + 7) / 8 + 7) & ~7
         }
         let q = p + o
@@ -283,28 +293,15 @@ struct FilteredColumn {
         case .int:
             if v.width == ColumnView.sequenceWidth {
                 guard width != ColumnView.sequenceWidth else { break }
-                var j = 0
-                for r in runs {
-                    for i in r {
-                        let x = v.base &+ Int64(i) &- base
-                        switch width {
-                        case 8: q.storeBytes(of: UInt8(truncatingIfNeeded: x), toByteOffset: j, as: UInt8.self)
-                        case 16: q.storeBytes(of: UInt16(truncatingIfNeeded: x).littleEndian, toByteOffset: 2 * j, as: UInt16.self)
-                        case 32: q.storeBytes(of: UInt32(truncatingIfNeeded: x).littleEndian, toByteOffset: 4 * j, as: UInt32.self)
-                        default: q.storeBytes(of: UInt64(bitPattern: x).littleEndian, toByteOffset: 8 * j, as: UInt64.self)
-                        }
-                        j += 1
-                    }
+                switch width {
+                case 8: FilteredColumn.packSequence(UInt8.self, runs, first: v.base &- base, into: q)
+                case 16: FilteredColumn.packSequence(UInt16.self, runs, first: v.base &- base, into: q)
+                case 32: FilteredColumn.packSequence(UInt32.self, runs, first: v.base &- base, into: q)
+                default: FilteredColumn.packSequence(UInt64.self, runs, first: v.base &- base, into: q)
                 }
             } else if width == 1 {
-                let bits = q.assumingMemoryBound(to: UInt8.self), src = v.payload.assumingMemoryBound(to: UInt8.self)
-                var j = 0
-                for r in runs {
-                    for i in r {
-                        if (src[i >> 3] >> UInt8(i & 7)) & 1 != 0 { bits[j >> 3] |= UInt8(1 << (j & 7)) }
-                        j += 1
-                    }
-                }
+                FilteredColumn.gatherBits(v.payload.assumingMemoryBound(to: UInt8.self), bytes: (v.count + 7) / 8, runs: runs,
+                                          into: q.assumingMemoryBound(to: UInt8.self))
             } else if width > 0 {
                 gather(width / 8)
             }
@@ -319,17 +316,104 @@ struct FilteredColumn {
             for r in runs {
                 let lo = v.byteOffset(r.lowerBound), hi = v.byteOffset(r.upperBound)
                 memcpy(data + d, src + lo, hi - lo)
-                for i in r {
-                    let off = v.byteOffset(i) - lo + d
-                    if os == 2 { q.storeBytes(of: UInt16(off).littleEndian, toByteOffset: 2 * j, as: UInt16.self) }
-                    else { q.storeBytes(of: UInt32(off).littleEndian, toByteOffset: 4 * j, as: UInt32.self) }
-                    j += 1
+                // Each kept offset moves by the same amount within a run (d - lo, wrapping in
+                // the offset's width: every result lies in 0...dataSize, which fits).
+                if os == 2 {
+                    FilteredColumn.shiftOffsets(v.payload.assumingMemoryBound(to: UInt16.self), r,
+                                                by: UInt16(truncatingIfNeeded: d &- lo), into: q.assumingMemoryBound(to: UInt16.self) + j)
+                } else {
+                    FilteredColumn.shiftOffsets(v.payload.assumingMemoryBound(to: UInt32.self), r,
+                                                by: UInt32(truncatingIfNeeded: d &- lo), into: q.assumingMemoryBound(to: UInt32.self) + j)
                 }
-                d += hi - lo
+                j &+= r.count
+                d &+= hi &- lo
             }
             if os == 2 { q.storeBytes(of: UInt16(d).littleEndian, toByteOffset: 2 * n, as: UInt16.self) }
             else { q.storeBytes(of: UInt32(d).littleEndian, toByteOffset: 4 * n, as: UInt32.self) }
         case .refs: break
+        }
+    }
+}
+
+extension FilteredColumn {
+    /// True when the offsets `r.lowerBound...r.upperBound` (little endian) never decrease and
+    /// the last is at most `limit` (then all are).
+    @inline(__always)
+    static func ascending<T: FixedWidthInteger & UnsignedInteger>(_ offsets: UnsafePointer<T>, _ r: Range<Int>, limit: Int) -> Bool {
+        var bad = false
+        var last = T(littleEndian: offsets[r.lowerBound])
+        for i in r {
+            let next = T(littleEndian: offsets[i &+ 1])
+            bad = bad || next < last
+            last = next
+        }
+        return !bad && Int(last) <= limit
+    }
+
+    /// Stores `first + i` (wrapping, truncated to `T`, little endian) for each kept row `i`
+    /// of `runs`, one after another from `out`: the kept values of an arithmetic sequence,
+    /// packed.
+    @inline(__always)
+    static func packSequence<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ runs: [Range<Int>], first: Int64,
+                                                                    into out: UnsafeMutableRawPointer) {
+        var j = 0
+        for r in runs {
+            let start = first &+ Int64(r.lowerBound)
+            for k in 0..<r.count {
+                out.storeBytes(of: T(truncatingIfNeeded: start &+ Int64(k)).littleEndian, toByteOffset: (j &+ k) &* MemoryLayout<T>.size, as: T.self)
+            }
+            j &+= r.count
+        }
+    }
+
+    /// Stores offsets `r` of `offsets` plus `delta` (wrapping) at `out`, little endian.
+    @inline(__always)
+    static func shiftOffsets<T: FixedWidthInteger & UnsignedInteger>(_ offsets: UnsafePointer<T>, _ r: Range<Int>, by delta: T,
+                                                                    into out: UnsafeMutablePointer<T>) {
+        let src = offsets + r.lowerBound
+        for k in 0..<r.count { out[k] = (T(littleEndian: src[k]) &+ delta).littleEndian }
+    }
+
+    /// `count` (at most 57) bits of a bitmap of `bytes` bytes starting at bit `i` (bit `i` at
+    /// byte `i >> 3`, bit `i & 7`), as the low bits of the result. Reads no byte past `bytes`.
+    @inline(__always)
+    static func bits(_ src: UnsafePointer<UInt8>, bytes: Int, at i: Int, count: Int) -> UInt64 {
+        let b = i >> 3
+        var w: UInt64
+        if b &+ 8 <= bytes {
+            w = UInt64(littleEndian: UnsafeRawPointer(src + b).loadUnaligned(as: UInt64.self))
+        } else {
+            w = 0
+            var k = 0
+            while b &+ k < bytes && k < 8 { w |= UInt64(src[b &+ k]) << UInt64(8 &* k); k &+= 1 }
+        }
+        return (w >> UInt64(i & 7)) & ((UInt64(1) << UInt64(count)) &- 1)
+    }
+
+    /// Copies the bits of rows `runs` of the bitmap `src` (`bytes` bytes) to consecutive bits
+    /// of `dst` from bit 0, 32 at a time; writes `ceil(kept / 8)` bytes.
+    static func gatherBits(_ src: UnsafePointer<UInt8>, bytes: Int, runs: [Range<Int>], into dst: UnsafeMutablePointer<UInt8>) {
+        var acc: UInt64 = 0, held = 0, o = 0
+        for r in runs {
+            var i = r.lowerBound
+            while i < r.upperBound {
+                let k = Swift.min(r.upperBound &- i, 32)
+                acc |= bits(src, bytes: bytes, at: i, count: k) << UInt64(held)
+                held &+= k
+                i &+= k
+                if held >= 32 {
+                    UnsafeMutableRawPointer(dst + o).storeBytes(of: UInt32(truncatingIfNeeded: acc).littleEndian, as: UInt32.self)
+                    o &+= 4
+                    acc >>= 32
+                    held &-= 32
+                }
+            }
+        }
+        while held > 0 {
+            dst[o] = UInt8(truncatingIfNeeded: acc)
+            o &+= 1
+            acc >>= 8
+            held &-= 8
         }
     }
 }

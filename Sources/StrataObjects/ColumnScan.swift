@@ -101,6 +101,10 @@ package struct ClusterSnapshot {
         try column(at: try table.columnIndex(property))
     }
 
+    /// The index of a stored property's column, for `column(at:)` (the same in every cluster
+    /// of the class).
+    package func columnIndex(_ property: String) throws -> Int { try table.columnIndex(property) }
+
     /// The column at index `c` of the class's stored properties (see `DBTransaction.columnIndex`).
     package func column(at c: Int) throws -> ColumnAccessor {
         guard c >= 0 && c < table.columns.count else { throw ObjectError.indexOutOfRange("columns of '\(table.schema.className)'", index: c, count: table.columns.count) }

@@ -5,7 +5,10 @@ import CStrataSupport
 
 /// The blocks this handle has already found sound: a block's checksum is verified the first
 /// time the handle reads it (by a reader, a writer rewriting it, compaction or a copy), and
-/// the verdict is remembered so later reads of the same block cost one table probe.
+/// the verdict is remembered so later reads of the same block cost one table probe. A block
+/// this handle's own write transaction wrote (unencrypted files) is recorded as it is written:
+/// its checksum was just computed from those very bytes, so reading them back (a query right
+/// after a bulk insert) does not hash them again.
 ///
 /// A direct-mapped table of fingerprints. A block's fingerprint mixes its offset with its
 /// 16-byte header (checksum, length, birth version, kind), so a block written later at the same
@@ -16,13 +19,19 @@ import CStrataSupport
 final class BlockVerdicts: @unchecked Sendable {
     static let entryBits = 18
     private let table: UnsafeMutablePointer<UInt64>
+    /// How many blocks were hashed to verify them (misses of the table), for tests.
+    private let hashed: UnsafeMutablePointer<UInt64>
 
     init() {
         // calloc of this size is served by zero pages the kernel maps on first touch.
         table = calloc(1 << Self.entryBits, 8)!.assumingMemoryBound(to: UInt64.self)
+        hashed = calloc(1, 8)!.assumingMemoryBound(to: UInt64.self)
     }
 
-    deinit { free(table) }
+    deinit { free(table); free(hashed) }
+
+    /// The number of blocks this handle has hashed to verify them so far.
+    var blocksHashed: UInt64 { strata_atomic_load_u64(hashed) }
 
     @inline(__always) private static func slot(_ ref: BlockRef) -> Int {
         Int(truncatingIfNeeded: ((ref >> 3) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - entryBits))
@@ -43,8 +52,16 @@ final class BlockVerdicts: @unchecked Sendable {
         let f = Self.fingerprint(v)
         let p = table + Self.slot(v.ref)
         if strata_relaxed_load_u64(p) == f { return }
+        _ = strata_atomic_fetch_add_u64(hashed, 1)
         guard v.checksumIsValid else { throw BlockVerdicts.damaged(v, path: path) }
         strata_relaxed_store_u64(p, f)
+    }
+
+    /// Records a block this handle has just written: `v` views the block as written (header
+    /// and checksum filled in). A later read of the same offset with the same header is not
+    /// verified again; any other block there (another birth, checksum or length) is.
+    @inline(__always) func recordWritten(_ v: BlockView) {
+        strata_relaxed_store_u64(table + Self.slot(v.ref), Self.fingerprint(v))
     }
 
     /// The error for a block whose checksum does not match.

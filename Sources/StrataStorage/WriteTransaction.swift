@@ -165,6 +165,7 @@ public final class WriteTransaction: Transaction {
             try store.ensureFileSize(off + UInt64(length))
             try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: off)
             noteWritten(off, length)
+            if store.crypto == nil { store.verdicts.recordWritten(BlockView(ref: off, base: UnsafeRawPointer(buf), length: length)) }
             return off
         }
         if stagingCount == 0 { stagingStart = off }
@@ -173,6 +174,8 @@ public final class WriteTransaction: Transaction {
         memset(p + length - padding, 0, padding)   // padding (and slack)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+        // Known sound to this handle (see `BlockVerdicts.recordWritten`).
+        if store.crypto == nil { store.verdicts.recordWritten(BlockView(ref: off, base: UnsafeRawPointer(p), length: length)) }
         stagingCount += length
         return off
     }

@@ -73,6 +73,35 @@ final class DamageTests: XCTestCase {
         assertChecksumError({ _ = try t.getBytes(Array("large".utf8)) }, "reading the damaged value again")
     }
 
+    /// A write transaction records the blocks it writes as sound in its handle's verdicts:
+    /// reading them back through the same handle hashes none of them, while another handle
+    /// verifies each block the first time it reads it (and still finds damage, see above).
+    func testBlocksWrittenThroughAHandleAreNotHashedAgainByIt() throws {
+        let dir = TempDir(); let path = dir.path("db.strata")
+        let s = try Store(path: path)
+        defer { s.close() }
+        let w = try s.beginWrite()
+        let t = try w.tree("t", create: true)!
+        for i in 0..<300 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i & 0xFF), count: 40)) }
+        try t.put(Array("large".utf8), bytes: marked(0xE2, 5000))
+        try w.commit()
+        let before = s.verdicts.blocksHashed
+        let r = try s.beginRead()
+        let rt = try XCTUnwrap(try r.tree("t"))
+        XCTAssertEqual(try rt.getBytes(Array("large".utf8)), marked(0xE2, 5000))
+        for i in 0..<300 { XCTAssertEqual(try rt.getBytes(key(i)), [UInt8](repeating: UInt8(i & 0xFF), count: 40)) }
+        r.end()
+        XCTAssertEqual(s.verdicts.blocksHashed, before, "blocks this handle wrote are known sound to it")
+
+        let other = try Store(path: path)
+        defer { other.close() }
+        let opened = other.verdicts.blocksHashed
+        let r2 = try other.beginRead()
+        XCTAssertEqual(try r2.tree("t")?.getBytes(Array("large".utf8)), marked(0xE2, 5000))
+        r2.end()
+        XCTAssertGreaterThan(other.verdicts.blocksHashed, opened, "another handle verifies what it reads")
+    }
+
     func testReadThroughDamagedTreeNodeFails() throws {
         let dir = TempDir(); let path = dir.path("db.strata")
         try makeFile(path)

@@ -76,6 +76,9 @@ final class ClusterColumns {
     var accessors: [ColumnAccessor?] = []
     var raws: [RawColumn?] = []
     var fetched: [Bool] = []
+    /// Column index of each name in the class (-1 until first resolved): the scan reads one
+    /// class, so each name is looked up once, not once per cluster.
+    var indexes: [Int] = []
 
     func reset(_ c: ClusterSnapshot, names: [String]) {
         cluster = c
@@ -84,6 +87,7 @@ final class ClusterColumns {
             accessors = Array(repeating: nil, count: names.count)
             raws = Array(repeating: nil, count: names.count)
             fetched = Array(repeating: false, count: names.count)
+            indexes = Array(repeating: -1, count: names.count)
         } else {
             for i in 0..<fetched.count { fetched[i] = false }
         }
@@ -91,7 +95,8 @@ final class ClusterColumns {
 
     @inline(__always) func fetch(_ slot: Int) throws {
         if fetched[slot] { return }
-        let a = try cluster!.column(names[slot])
+        if indexes[slot] < 0 { indexes[slot] = try cluster!.columnIndex(names[slot]) }
+        let a = try cluster!.column(at: indexes[slot])
         accessors[slot] = a
         raws[slot] = a.raw
         fetched[slot] = true
@@ -651,7 +656,18 @@ func scanBytes(_ col: ColumnAccessor, _ raw: RawColumn?, _ t: BytesTest, _ match
 /// never match). Needles of up to 8 bytes compare one masked 64-bit load where the row's data
 /// has 8 readable bytes; longer needles compare the first 8 bytes and then memcmp the rest.
 func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt64>, _ out: UnsafeMutablePointer<UInt64>, words: Int) {
+    if raw.offsetSize == 2 { scanPrefix(UInt16.self, raw, needle, cand, out, words: words) }
+    else { scanPrefix(UInt32.self, raw, needle, cand, out, words: words) }
+}
+
+/// `scanPrefix` for offsets of type `T`: the offsets are read straight from the block (no call
+/// per row), and the loop has no branch on the data, so the loads of several rows overlap.
+@inline(__always)
+private func scanPrefix<T: FixedWidthInteger & UnsignedInteger>(_: T.Type, _ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt64>,
+                                                                 _ out: UnsafeMutablePointer<UInt64>, words: Int) {
     let data = raw.data, size = raw.dataSize
+    let offsets = raw.payload
+    let stride = MemoryLayout<T>.size
     let nn = needle.count
     let head = min(nn, 8)
     var word: UInt64 = 0
@@ -667,16 +683,15 @@ func scanPrefix(_ raw: RawColumn, _ needle: [UInt8], _ cand: UnsafePointer<UInt6
                 let b = bits.trailingZeroBitCount
                 bits &= bits &- 1
                 let i = w &<< 6 | b
-                let s = raw.offset(i)
-                let e = raw.offset(i &+ 1)
-                // Branch-free on the data so the loads of several rows overlap.
+                let s = Int(T(littleEndian: offsets.loadUnaligned(fromByteOffset: i &* stride, as: T.self)))
+                let e = Int(T(littleEndian: offsets.loadUnaligned(fromByteOffset: (i &+ 1) &* stride, as: T.self)))
                 let inBounds = s <= e && e <= size
                 let a = data + (inBounds ? s : 0)
                 let long = inBounds && e &- s >= nn
                 var ok: Bool
                 if s &+ 8 <= size {
                     let v = UInt64(littleEndian: a.loadUnaligned(as: UInt64.self))
-                    ok = (v & mask == word) == long && long
+                    ok = (v & mask == word) && long
                 } else {
                     ok = long && memcmp(a, np, head) == 0
                 }
