@@ -300,8 +300,10 @@ final class ClassTable {
         /// Row of `key`, which lies in `firstKey...lastKey`.
         @inline(__always) func row(_ key: ObjKey) -> Int? {
             if isDense { return Int(key &- firstKey) }
-            return cluster!.row(of: key)
+            return sparseRow(key)
         }
+        /// `row` of a cluster with a key column: a binary search (kept out of the inlined reads).
+        @inline(never) func sparseRow(_ key: ObjKey) -> Int? { cluster!.row(of: key) }
         /// The view of `column`, read on first use (nil: not in the cluster).
         @inline(__always) func view(_ column: Int, _ storage: Transaction) throws -> ColumnView? {
             switch state[column] {

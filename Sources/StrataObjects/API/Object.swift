@@ -48,6 +48,7 @@ private func makeEncoder<V: _StrataValue>(_ t: V.Type) -> (Any, _StrataContext) 
 
 /// What Strata knows about one `Object`/`EmbeddedObject` subclass: its schema, its properties
 /// in declaration order and a probe instance that maps key paths to properties.
+@usableFromInline
 final class ClassInfo: @unchecked Sendable {
     static let globalLock = NSRecursiveLock()
     nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
@@ -70,8 +71,22 @@ final class ClassInfo: @unchecked Sendable {
     private(set) var isPlain = false
     /// Where an unmanaged object of this class keeps each property's value.
     let unmanagedLayout: _UnmanagedLayout
-    /// An instance built in tagging mode; used only under `globalLock`.
+    /// An instance built in tagging mode: each `@Persisted` wrapper holds its tag (its place in
+    /// initialisation order). Key-path probes run only under `globalLock`; the wrappers' tags
+    /// never change after the probe is built and are read without it (`_probeRef`).
     let probe: ObjectBase
+    /// `probe` unretained: the property accessors read the tag of the probe's wrapper at the
+    /// accessed property's place (a direct load once the key path projection is folded), so no
+    /// key path object is formed, retained or looked up per access.
+    @usableFromInline let _probeRef: Unmanaged<ObjectBase>
+    /// `type`'s identity (the accessors check an object's dynamic type against it before
+    /// reading the probe as an instance of the object's class).
+    @usableFromInline let _typeID: ObjectIdentifier
+    /// Tag → property index (-1: no property of this class has that tag); `_tagCount` entries.
+    @usableFromInline let _tagIndex: UnsafeMutablePointer<Int>
+    @usableFromInline let _tagCount: Int
+    /// True for the infos of `ClassInfo.of` (kept by the registry for the life of the process).
+    let isPermanent: Bool
     /// True when the class stores nothing but `@Persisted` properties: a managed instance
     /// nobody references any more may be re-pointed at another row (`Results.Iterator`).
     private(set) var isReusableAccessor = false
@@ -142,6 +157,14 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        let tagCount = (tagToIndex.keys.max().map { Int($0) } ?? 0) + 1
+        _tagIndex = .allocate(capacity: tagCount)
+        _tagIndex.initialize(repeating: -1, count: tagCount)
+        for (t, i) in tagToIndex where t >= 0 { _tagIndex[Int(t)] = i }
+        _tagCount = tagCount
+        _probeRef = Unmanaged.passUnretained(probe)
+        _typeID = ObjectIdentifier(type)
+        isPermanent = true
         isReusableAccessor = !otherState
         propertyCount = props.count
         unmanagedLayout = _UnmanagedLayout(props.map(\.valueType))
@@ -164,6 +187,28 @@ final class ClassInfo: @unchecked Sendable {
         unmanagedLayout = _UnmanagedLayout([])
         probe = DynamicObject()
         probe._rlmIsProbe = true
+        _probeRef = Unmanaged.passUnretained(probe)
+        _typeID = ObjectIdentifier(DynamicObject.self)
+        isPermanent = false
+        _tagIndex = .allocate(capacity: 1)
+        _tagIndex.initialize(to: -1)
+        _tagCount = 1
+    }
+    deinit { _tagIndex.deallocate() }
+
+    /// The property index of the wrapper whose probe counterpart has tag `tag`.
+    @inlinable @inline(__always)
+    func _index(forTag tag: Int32) -> Int {
+        let t = Int(tag)
+        if t > 0 && t < _tagCount {
+            let i = _tagIndex[t]
+            if i >= 0 { return i }
+        }
+        return _unknownTag(tag)
+    }
+    @usableFromInline @inline(never)
+    func _unknownTag(_ tag: Int32) -> Int {
+        strataProgrammerError("cannot map a @Persisted property (tag \(tag)) to the schema of \(className)")
     }
 
     /// The property a `@Persisted` storage key path refers to.
@@ -244,20 +289,41 @@ open class ObjectBase: CustomStringConvertible {
     /// The realm this object is managed by (nil while unmanaged).
     // The per-object state read on every property access: plain loads and stores, never
     // accessed overlapping, so without the runtime's exclusivity bookkeeping.
-    @exclusivity(unchecked) final var _rlmCore: RealmCore?
+    @exclusivity(unchecked) @usableFromInline final var _rlmCore: RealmCore?
     @exclusivity(unchecked) final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index (created by the first value set).
     @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
     @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
     /// The class info, once known (set on managed objects when they are made).
     final var _rlmInfoCache: ClassInfo? {
-        get { _rlmInfoStrong }
-        set { _rlmInfoStrong = newValue; _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) } }
+        get { _rlmInfoRef?.takeUnretainedValue() }
+        set {
+            // Infos of model classes live as long as the process: only a dynamic object's own
+            // info needs a strong reference (no retain/release per object made otherwise).
+            _rlmInfoStrong = newValue.flatMap { $0.isPermanent ? nil : $0 }
+            _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) }
+        }
     }
     @exclusivity(unchecked) private final var _rlmInfoStrong: ClassInfo?
     /// `_rlmInfoCache` unretained, for the property accessors' hot paths (no retain/release
-    /// per access; `_rlmInfoStrong` keeps it alive).
-    @exclusivity(unchecked) final var _rlmInfoRef: Unmanaged<ClassInfo>?
+    /// per access; the class info registry, or `_rlmInfoStrong` for a dynamic object's info,
+    /// keeps it alive).
+    @exclusivity(unchecked) @usableFromInline final var _rlmInfoRef: Unmanaged<ClassInfo>?
+
+    /// The class info of the object's own class, unretained (class infos of model types live
+    /// as long as the process; a dynamic object's is held by `_rlmInfoCache`): the cached one
+    /// when it is the info of the object's dynamic type, else looked up once.
+    @inlinable @inline(__always)
+    final var _rlmAccessInfo: Unmanaged<ClassInfo> {
+        if let r = _rlmInfoRef, r._withUnsafeGuaranteedRef({ $0._typeID }) == ObjectIdentifier(type(of: self)) { return r }
+        return _rlmLookUpAccessInfo()
+    }
+    @usableFromInline @inline(never)
+    final func _rlmLookUpAccessInfo() -> Unmanaged<ClassInfo> {
+        let i = ClassInfo.of(type(of: self))
+        if _rlmInfoCache == nil { _rlmInfoCache = i }
+        return Unmanaged.passUnretained(i)
+    }
 
     /// Creates an unmanaged object with default values.
     public required init() {}

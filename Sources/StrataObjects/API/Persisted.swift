@@ -141,35 +141,60 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
     }
 
     /// Reads and writes through the enclosing object: memory when unmanaged, the realm when managed.
-    /// Inlinable, so an app's property accessors are specialized for their types (no generic
-    /// metadata lookups per access).
+    /// Inlinable and inlined into the app's property accessors, so they are specialized for
+    /// their types (no generic metadata lookups per access) and use the storage key path only
+    /// through projections the optimiser folds into loads (the key path object is never formed).
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
-            let index = object._rlmPropertyIndex(storageKeyPath)
+        @inline(__always) get {
+            let index = _propertyIndex(object, storageKeyPath)
             if object._rlmIsManaged {
                 return Value._strataGet(object, index)
             }
             // Unmanaged: the value's own slot (no boxing), or the declared default.
             if let s = object._rlmStorage, let v = s.get(index, as: Value.self) { return v }
-            if object._rlmIsProbe {
-                object._rlmRecordProbeRead(index)
-                return Value._strataProbeValue()
-            }
-            let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
-            object._rlmUnmanagedStorage().set(index, v)
-            return v
+            return _unmanagedFirstRead(object, index, object[keyPath: storageKeyPath]._initial)
         }
-        set {
-            let index = object._rlmPropertyIndex(storageKeyPath)
+        @inline(__always) set {
+            let index = _propertyIndex(object, storageKeyPath)
             if object._rlmIsManaged {
                 Value._strataSet(object, index, newValue)
             } else {
                 object._rlmUnmanagedStorage().set(index, newValue)
+            }
+        }
+    }
+
+    /// The first read of an unmanaged object's property (no value set yet): the declared
+    /// default (`initial`), kept in the object's slot; a key-path probe records the read.
+    @inlinable @inline(never)
+    static func _unmanagedFirstRead(_ object: ObjectBase, _ index: Int, _ initial: Value?) -> Value {
+        if object._rlmIsProbe {
+            object._rlmRecordProbeRead(index)
+            return Value._strataProbeValue()
+        }
+        let v = initial ?? Value._strataDefault()
+        object._rlmUnmanagedStorage().set(index, v)
+        return v
+    }
+
+    /// The index of the property `storageKeyPath` names, found without using the key path as
+    /// a value: the wrapper at the same place in the class's schema probe holds its tag. Once
+    /// the accessor is specialised, the projection is a load at a constant offset and the key
+    /// path literal is never formed (no `swift_getKeyPath`, retain or release per access).
+    @inlinable @inline(__always)
+    static func _propertyIndex<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Int {
+        object._rlmAccessInfo._withUnsafeGuaranteedRef { info in
+            // The probe is an instance of the object's own class (`_rlmAccessInfo`), so of
+            // `EnclosingSelf` or a subclass.
+            info._probeRef._withUnsafeGuaranteedRef { probe in
+                info._index(forTag: unsafeDowncast(probe, to: EnclosingSelf.self)[keyPath: storageKeyPath]._tag)
             }
         }
     }
@@ -186,7 +211,7 @@ extension ObjectBase {
         return _rlmClassInfo.propertyIndex(for: keyPath)
     }
     /// True when a realm manages the object.
-    @usableFromInline final var _rlmIsManaged: Bool { _rlmCore != nil }
+    @inlinable final var _rlmIsManaged: Bool { _rlmCore != nil }
     /// A key-path probe read property `index` (schema discovery of key paths).
     @usableFromInline final func _rlmRecordProbeRead(_ index: Int) { KeyPathRecorder.record(_rlmClassInfo, index) }
     /// The slots of an unmanaged object's values (created on first use).

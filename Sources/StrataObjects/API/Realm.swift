@@ -302,7 +302,7 @@ public struct Realm: Equatable {
     /// The object with the primary key `key`, or nil.
     public func object<T: Object, K>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
         // The class info, found once for the name and the object.
-        let info = core.coordinator.infosByType[ObjectIdentifier(type)]
+        let info = core.coordinator.info(of: type)
         let name = info?.className ?? core.coordinator.requireClass(type)
         // The common key types by their static type (no reflection on the generic value).
         let fast: Value? = K.self == Int.self ? .int(Int64(unsafeBitCast(key, to: Int.self)))
