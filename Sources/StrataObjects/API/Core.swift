@@ -455,6 +455,24 @@ final class RealmCore: @unchecked Sendable {
         return true
     }
 
+    /// The object key of the Int primary key `key` of `info`'s class when its primary key is
+    /// the object key, through the typed read cursor (no transaction closure, no search of the
+    /// class table by name, no `Value`): `.some(nil)` when there is no such object; nil when
+    /// this path does not apply (a frozen core, inside a write, another primary key, a read
+    /// error) and `DBTransaction.find` must answer. Checks the thread like every read.
+    @inline(__always)
+    func typedFind(_ info: ClassInfo, intKey key: Int64) -> ObjKey?? {
+        verify()
+        if typedGeneration != generation || typedInfoID != Unmanaged.passUnretained(info).toOpaque() {
+            guard prepareTypedRead(info) else { return nil }
+        }
+        guard let ref = typedTableRef else { return nil }
+        return ref._withUnsafeGuaranteedRef { t -> ObjKey?? in
+            guard t.usesPrimaryKeyAsObjectKey, let found = try? t.exists(key) else { return nil }
+            return .some(found ? key : nil)
+        }
+    }
+
     // MARK: objects
 
     func makeObject<T: ObjectBase>(_ type: T.Type, key: ObjKey) -> T {

@@ -318,6 +318,13 @@ open class ObjectBase: CustomStringConvertible {
         if let r = _rlmInfoRef, r._withUnsafeGuaranteedRef({ $0._typeID }) == ObjectIdentifier(type(of: self)) { return r }
         return _rlmLookUpAccessInfo()
     }
+    /// Makes a new instance the accessor of row `key` of `core`, with `info` (a model class's
+    /// info, of the object's own class) cached without a reference count.
+    @inline(__always)
+    final func _rlmBind(_ core: RealmCore, _ key: ObjKey, permanentInfo info: ClassInfo) {
+        _rlmCore = core; _rlmKey = key
+        _rlmInfoRef = Unmanaged.passUnretained(info)
+    }
     @usableFromInline @inline(never)
     final func _rlmLookUpAccessInfo() -> Unmanaged<ClassInfo> {
         let i = ClassInfo.of(type(of: self))
