@@ -133,3 +133,52 @@ final class TypedAccessorTests: XCTestCase {
         XCTAssertTrue(u._rlmInfoCache === ClassInfo.of(TAWide.self))
     }
 }
+
+/// Int primary-key lookups through the typed read cursor answer as `DBTransaction.find` does
+/// at every point of a realm's life: before and after refresh, inside writes, after deletes,
+/// invalidation and on frozen realms.
+final class TypedLookupTests: XCTestCase {
+    func testIntKeyLookupsFollowTheRealmsVersion() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config("lookups.strata", types: [TAWide.self, TAOther.self]))
+        try realm.write { for i in 1...1500 { let o = TAWide(); o.id = i * 2; o.a = i; realm.add(o) } }
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 2000)?.a, 1000)
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 2001))       // between keys
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 0))
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 5000))       // beyond the last
+        XCTAssertNil(realm.object(ofType: TAOther.self, forPrimaryKey: 2))        // another class
+        // Another thread inserts: seen after refresh only.
+        realm.autorefresh = false
+        let config = realm.configuration
+        let done = expectation(description: "other thread")
+        DispatchQueue.global().async {
+            let other = try! Realm(configuration: config)
+            try! other.write { let o = TAWide(); o.id = 2001; o.a = -1; other.add(o); other.delete(other.object(ofType: TAWide.self, forPrimaryKey: 4)!) }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 30)
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 2001))
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 4)?.a, 2)
+        realm.refresh()
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 2001)?.a, -1)
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 4))
+        // Inside a write: objects added and deleted in it.
+        let frozen = realm.freeze()
+        try realm.write {
+            let o = TAWide(); o.id = 7; o.a = 77; realm.add(o)
+            XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 7)?.a, 77)
+            realm.delete(realm.object(ofType: TAWide.self, forPrimaryKey: 6)!)
+            XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 6))
+        }
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 7)?.a, 77)
+        XCTAssertNil(realm.object(ofType: TAWide.self, forPrimaryKey: 6))
+        // The frozen realm keeps its version.
+        XCTAssertNil(frozen.object(ofType: TAWide.self, forPrimaryKey: 7))
+        XCTAssertEqual(frozen.object(ofType: TAWide.self, forPrimaryKey: 6)?.a, 3)
+        XCTAssertTrue(frozen.object(ofType: TAWide.self, forPrimaryKey: 6)?.isFrozen ?? false)
+        // After invalidation the next lookup reads the current version.
+        realm.invalidate()
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 7)?.a, 77)
+        XCTAssertEqual(realm.object(ofType: TAWide.self, forPrimaryKey: 3000)?.a, 1500)
+    }
+}
