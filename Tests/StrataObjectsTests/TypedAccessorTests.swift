@@ -109,6 +109,34 @@ final class TypedAccessorTests: XCTestCase {
         XCTAssertEqual(kept[1].first, "f500")
     }
 
+    func testDeclaredDefaultsOfUntouchedPropertiesAreReadAtTheirWrappersOffsets() throws {
+        let readers = try XCTUnwrap(ClassInfo.of(TAWide.self).allInitialReaders)
+        XCTAssertEqual(readers.count, 9)
+        let fresh = TAWide()
+        XCTAssertNil(readers[0](fresh))                                  // no declared default
+        XCTAssertEqual(readers[1](fresh) as? Int, 1)
+        XCTAssertEqual(readers[3](fresh) as? Int, 3)
+        XCTAssertEqual(readers[5](fresh) as? String, "second")
+        XCTAssertEqual(readers[6](fresh) as? Int, 4)
+        XCTAssertEqual(readers[7](fresh) as? Bool, true)
+        XCTAssertEqual(readers[8](fresh) as? Double, 0.5)
+        // A generated default is the instance's own: adding untouched objects stores each one's.
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config("defaults.strata", types: [FPItem.self]))
+        let a = FPItem(), b = FPItem()
+        a.id = 1; b.id = 2
+        func declared(_ o: FPItem) -> ObjectId? {
+            (Mirror(reflecting: o).children.first { $0.label == "_created" }?.value as? Persisted<ObjectId>)?._initial
+        }
+        let (ca, cb) = (try XCTUnwrap(declared(a)), try XCTUnwrap(declared(b)))
+        XCTAssertNotEqual(ca, cb)
+        XCTAssertEqual(try XCTUnwrap(ClassInfo.of(FPItem.self).allInitialReaders)[4](a) as? ObjectId, ca)
+        try realm.write { realm.add([a, b]) }
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 1)?.created, ca)
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 2)?.created, cb)
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 2)?.name, "unnamed")
+    }
+
     func testModelObjectsShareTheirClassInfoAndDynamicObjectsKeepTheirOwn() throws {
         let f = APIFixture()
         let realm = try realm(f)

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+// `_forEachField`: the offsets of a class's stored fields (`ClassInfo.initialReaders`).
+@_spi(Reflection) import Swift
 
 /// One property of a model class as the typed API knows it.
 struct PropInfo {
@@ -61,10 +63,6 @@ final class ClassInfo: @unchecked Sendable {
     let propertyCount: Int
     private(set) var objectSchema: ObjectSchema
     private var tagToIndex: [Int32: Int] = [:]
-    private var keyPathIndex: [AnyKeyPath: Int] = [:]
-    /// Per property, once its key path is known: reads the declared default of an instance
-    /// (faster than `Mirror` when adding objects).
-    private var initialReaders: [Int: (ObjectBase) -> Any?] = [:]
     private(set) var nameToIndex: [String: Int] = [:]
     /// True when every stored property is a single plain value (no links, mixed values or
     /// collections): adding such an object is one row insert.
@@ -137,7 +135,7 @@ final class ClassInfo: @unchecked Sendable {
             }
         }
         collect(Mirror(reflecting: probe))
-        keyPathIdentity = IdentityTable(capacity: 4 * found.count + 16)
+        allInitialReaders = Self.initialReaders(type, found)
         var props: [PropInfo] = []
         let persistedNames = type.propertiesMapping()
         for (i, (swiftName, p)) in found.enumerated() {
@@ -182,7 +180,7 @@ final class ClassInfo: @unchecked Sendable {
         className = name
         isEmbedded = objectSchema.isEmbedded
         self.objectSchema = objectSchema
-        keyPathIdentity = IdentityTable(capacity: 16)
+        allInitialReaders = []
         propertyCount = 0
         unmanagedLayout = _UnmanagedLayout([])
         probe = DynamicObject()
@@ -211,49 +209,30 @@ final class ClassInfo: @unchecked Sendable {
         strataProgrammerError("cannot map a @Persisted property (tag \(tag)) to the schema of \(className)")
     }
 
-    /// The property a `@Persisted` storage key path refers to.
-    @inline(__always)
-    func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        // Key path literals are uniqued objects: a lock-free scan of the identities seen avoids
-        // hashing the path (and a lock) on every property access.
-        if let i = keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) { return i }
-        return slowPropertyIndexRegistering(keyPath)
-    }
-    /// The index of a key path seen before, or -1.
-    @inline(__always)
-    func knownPropertyIndex(_ keyPath: AnyKeyPath) -> Int {
-        keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) ?? -1
-    }
-    @inline(never)
-    private func slowPropertyIndexRegistering<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        let i = slowPropertyIndex(for: keyPath)
-        identityLock.lock()
-        let id = UInt(bitPattern: ObjectIdentifier(keyPath))
-        if keyPathIdentity.find(id) == nil, keyPathIdentity.add(id, i) { keyPathRetained.append(keyPath) }
-        identityLock.unlock()
-        return i
-    }
-    private let identityLock = NSLock()
-    private let keyPathIdentity: IdentityTable
-    /// Keeps the key paths of `keyPathIdentity` alive (their identities must stay unique).
-    private var keyPathRetained: [AnyKeyPath] = []
+    /// Readers of the declared defaults of every property of an instance (its wrappers'
+    /// initial values, read at their offsets: no `Mirror` per object added), or nil when this
+    /// runtime does not describe the class's fields (`ObjectAdder` then reflects).
+    let allInitialReaders: [(ObjectBase) -> Any?]?
 
-    private func slowPropertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
-        if let i = keyPathIndex[keyPath] { return i }
-        guard let p = probe as? E, let i = tagToIndex[p[keyPath: keyPath]._tag] else {
-            strataProgrammerError("cannot map a @Persisted property of \(E.self) to the schema of \(className)")
+    /// The readers of `allInitialReaders`, from the offsets of the `@Persisted` storage fields
+    /// (`_name`) in instances of `type` (superclass fields included); nil unless every property
+    /// of `found` (Swift names, property order) has exactly one.
+    private static func initialReaders(_ type: ObjectBase.Type, _ found: [(String, _AnyPersisted)]) -> [(ObjectBase) -> Any?]? {
+        var index: [String: Int] = [:]
+        for (i, (name, _)) in found.enumerated() { index["_" + name] = i }
+        var readers = [((ObjectBase) -> Any?)?](repeating: nil, count: found.count)
+        // `_EachFieldOptions.classType` (a mutable static the strict concurrency checks refuse):
+        // should the flag change, the walk answers false and `ObjectAdder` reflects instead
+        // (TypedAccessorTests checks the readers exist).
+        let described = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+            if let i = index[String(cString: name)], let w = fieldType as? any _AnyPersisted.Type, readers[i] == nil {
+                readers[i] = w._initialReader(wrapperOffset: offset)
+            }
+            return true
         }
-        keyPathIndex[keyPath] = i
-        initialReaders[i] = { o in (o as! E)[keyPath: keyPath]._initial }
-        return i
-    }
-
-    /// Readers of declared defaults for every property, or nil while some are unknown.
-    var allInitialReaders: [(ObjectBase) -> Any?]? {
-        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
-        guard initialReaders.count == properties.count else { return nil }
-        return properties.indices.map { initialReaders[$0]! }
+        guard described else { return nil }
+        let all = readers.compactMap { $0 }
+        return all.count == found.count ? all : nil
     }
 
     /// The property names a key path reads (`\Person.dog?.name` → ["dog", "name"]).
@@ -478,8 +457,9 @@ open class ObjectBase: CustomStringConvertible {
         return v
     }
 
-    /// The declared default of a property, read through `Mirror`.
+    /// The declared default of a property (read at its wrapper's offset, or through `Mirror`).
     final func _rlmInitialValue(_ index: Int) -> Any? {
+        if let readers = _rlmClassInfo.allInitialReaders, index < readers.count { return readers[index](self) }
         var all: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }

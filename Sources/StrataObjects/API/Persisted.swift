@@ -93,6 +93,9 @@ protocol _AnyPersisted {
     var _flags: UInt8 { get }
     var _initialAny: Any? { get }
     static var _valueType: any _Persistable.Type { get }
+    /// Reads the declared default of this wrapper in an instance whose wrapper lies
+    /// `wrapperOffset` bytes from the instance's start.
+    static func _initialReader(wrapperOffset: Int) -> (ObjectBase) -> Any?
 }
 
 /// Declares a stored property of an `Object` or `EmbeddedObject` (RealmSwift's `@Persisted`).
@@ -133,6 +136,16 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
 
     var _initialAny: Any? { _initial }
     static var _valueType: any _Persistable.Type { Value.self }
+    /// Reads the declared default of the wrapper `wrapperOffset` bytes into an instance (the
+    /// object stays alive for the read: the caller holds it).
+    static func _initialReader(wrapperOffset: Int) -> (ObjectBase) -> Any? {
+        let offset = wrapperOffset + MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>._initial)!
+        return { o in
+            let v: Value? = UnsafeRawPointer(Unmanaged.passUnretained(o).toOpaque()).advanced(by: offset)
+                .assumingMemoryBound(to: Optional<Value>.self).pointee
+            return v
+        }
+    }
 
     @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
     public var wrappedValue: Value {
@@ -201,15 +214,6 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
 }
 
 extension ObjectBase {
-    /// The index of the property a `@Persisted` storage key path refers to.
-    @usableFromInline
-    final func _rlmPropertyIndex<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        if let ref = _rlmInfoRef {
-            let i = ref._withUnsafeGuaranteedRef { $0.knownPropertyIndex(keyPath) }
-            if i >= 0 { return i }
-        }
-        return _rlmClassInfo.propertyIndex(for: keyPath)
-    }
     /// True when a realm manages the object.
     @inlinable final var _rlmIsManaged: Bool { _rlmCore != nil }
     /// A key-path probe read property `index` (schema discovery of key paths).
