@@ -36,8 +36,11 @@ final class ClassTable {
     /// True in a read transaction: committed clusters cannot change, so `readSingle` may keep
     /// the last cluster it read (`lastRead`).
     let isReadOnly: Bool
-    /// Read transactions: the cluster of the last `readSingle` and its column views.
+    /// Read transactions: the cluster of the last `readSingle` and its column views (made once,
+    /// then reloaded in place).
     private var lastRead: ReadCache?
+    /// `lastRead` unretained: the typed reads neither retain nor release it.
+    private var lastReadRef: Unmanaged<ReadCache>?
     /// The typed API's property index → column map of one model class (see `typedColumn`).
     private var typedColumns: (info: AnyObject, columns: [Int])?
 
@@ -300,8 +303,10 @@ final class ClassTable {
         /// Row of `key`, which lies in `firstKey...lastKey`.
         @inline(__always) func row(_ key: ObjKey) -> Int? {
             if isDense { return Int(key &- firstKey) }
-            return cluster!.row(of: key)
+            return sparseRow(key)
         }
+        /// `row` of a cluster with a key column: a binary search (kept out of the inlined reads).
+        @inline(never) func sparseRow(_ key: ObjKey) -> Int? { cluster!.row(of: key) }
         /// The view of `column`, read on first use (nil: not in the cluster).
         @inline(__always) func view(_ column: Int, _ storage: Transaction) throws -> ColumnView? {
             switch state[column] {
@@ -336,8 +341,8 @@ final class ClassTable {
     /// of the previous read (reading objects in key order, or several properties of one object).
     func readSingle(key: ObjKey, column: Int) throws -> Value? {
         if isReadOnly {
-            guard let (c, row) = try readLocate(key) else { return nil }
-            return try cachedValue(c, row: row, column: column)
+            guard let (r, row) = try readLocate(key) else { return nil }
+            return try r._withUnsafeGuaranteedRef { try cachedValue($0, row: row, column: column) }
         }
         guard let (cl, row) = try locateCluster(key: key) else { return nil }
         return try value(cl, row: row, column: column)
@@ -345,17 +350,24 @@ final class ClassTable {
 
     /// Read transactions: the cluster and row of `key` through `lastRead` (a primary-key
     /// lookup followed by property reads searches the tree once).
-    private func readLocate(_ key: ObjKey) throws -> (ReadCache, Int)? {
-        if let c = lastRead, key >= c.firstKey, key <= c.lastKey { return c.row(key).map { (c, $0) } }
+    private func readLocate(_ key: ObjKey) throws -> (Unmanaged<ReadCache>, Int)? {
+        if let r = lastReadRef {
+            let inRange: Int?? = r._withUnsafeGuaranteedRef { c in key >= c.firstKey && key <= c.lastKey ? .some(c.row(key)) : nil }
+            if let row = inRange { return row.map { (r, $0) } }
+        }
         // The 8-byte-key search (no key array per lookup); read transactions have no dirty clusters.
         guard let t = try tree(create: false), let e = try t.floor8(UInt64(bitPattern: key) ^ (1 << 63)),
               case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
-        let c: ReadCache
-        if let l = lastRead { c = l } else { c = ReadCache(columns: columns.count); lastRead = c }
-        c.load(s)
-        return (c, row)
+        let r: Unmanaged<ReadCache>
+        if let l = lastReadRef { r = l } else {
+            let c = ReadCache(columns: columns.count)
+            lastRead = c
+            r = Unmanaged.passUnretained(c); lastReadRef = r
+        }
+        r._withUnsafeGuaranteedRef { $0.load(s) }
+        return (r, row)
     }
 
     /// Read transactions: the view of `column` and the row of `key` when `key` lies in the
@@ -363,17 +375,20 @@ final class ClassTable {
     /// decoding); nil otherwise (then `loadReadView` reads them).
     @inline(__always)
     func lastReadView(key: ObjKey, column: Int) -> (view: ColumnView, row: Int)? {
-        guard let c = lastRead, key >= c.firstKey, key <= c.lastKey, c.state[column] == 1,
-              let row = c.row(key) else { return nil }
-        return (c.views[column], row)
+        guard let r = lastReadRef else { return nil }
+        return r._withUnsafeGuaranteedRef { c in
+            guard key >= c.firstKey, key <= c.lastKey, c.state[column] == 1, let row = c.row(key) else { return nil }
+            return (c.views[column], row)
+        }
     }
 
     /// Read transactions: reads the cluster of `key` and the view of `column` into the cache
     /// (`lastReadView` then finds them) without decoding a value. False when there is no such
     /// object or the column is not in its cluster.
     func loadReadView(key: ObjKey, column: Int) throws -> Bool {
-        guard isReadOnly, let (c, _) = try readLocate(key) else { return false }
-        return try c.view(column, storage) != nil
+        guard isReadOnly, let (r, _) = try readLocate(key) else { return false }
+        let storage = self.storage
+        return try r._withUnsafeGuaranteedRef { try $0.view(column, storage) } != nil
     }
 
     @inline(__always)

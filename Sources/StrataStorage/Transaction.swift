@@ -27,13 +27,15 @@ public class Transaction: TreeContext {
     var trees: [String: TreeState] = [:]
     /// The catalog: tree name → (root, flags).
     var catalog: BTree { BTree(state: catalogState, ctx: self) }
-    var ended = false
+    // `ended`, `verifiesChecksums` and `ReadTransaction.meta` are read by every block read:
+    // plain loads, without the runtime's exclusivity bookkeeping (never accessed overlapping).
+    @exclusivity(unchecked) var ended = false
     /// Keeps decrypted pages behind this transaction's views alive (encrypted files only; see
     /// `PageArena` for the lifetime rule).
     let arena = PageArena()
     /// Whether block reads verify checksums (on first read per block, see `BlockVerdicts`).
     /// Off only for the integrity check, which reports damage rather than stopping at it.
-    var verifiesChecksums = true
+    @exclusivity(unchecked) var verifiesChecksums = true
 
     init(store: Store) { self.store = store }
 
@@ -93,7 +95,7 @@ public class Transaction: TreeContext {
 /// A snapshot of one committed version. It pins that version in a reader slot of the lock file,
 /// so no writer (in any process) reuses the space it can see, until `end()` or `refresh()`.
 public final class ReadTransaction: Transaction {
-    package private(set) var meta: MetaSlot
+    @exclusivity(unchecked) package private(set) var meta: MetaSlot
     var slot: Int?
     let label: String
 

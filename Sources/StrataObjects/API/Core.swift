@@ -15,6 +15,14 @@ final class Coordinator: @unchecked Sendable {
     let typesByName: [String: ObjectBase.Type]
     /// The class info of each model type of the schema (set on the objects the realm makes).
     let infosByType: [ObjectIdentifier: ClassInfo]
+    /// `infosByType` as a lock-free identity table (unretained: `infosByType` holds them); a
+    /// scan of a few words instead of hashing, for primary-key lookups.
+    private let infoTable: IdentityTable
+    /// The class info of `type` when it is in the schema.
+    @inline(__always) func info(of type: ObjectBase.Type) -> ClassInfo? {
+        guard let p = infoTable.find(UInt(bitPattern: ObjectIdentifier(type))) else { return nil }
+        return Unmanaged<ClassInfo>.fromOpaque(UnsafeRawPointer(bitPattern: p)!).takeUnretainedValue()
+    }
     let isInMemory: Bool
     let path: String
     private let lock = NSLock()
@@ -84,6 +92,8 @@ final class Coordinator: @unchecked Sendable {
         for i in infos { types[i.className] = i.type }
         typesByName = types
         infosByType = Dictionary(infos.map { (ObjectIdentifier($0.type), $0) }, uniquingKeysWith: { a, _ in a })
+        infoTable = IdentityTable(capacity: max(infosByType.count, 1))
+        for (id, i) in infosByType { _ = infoTable.add(UInt(bitPattern: id), Int(bitPattern: Unmanaged.passUnretained(i).toOpaque())) }
         var options = StoreOptions()
         options.readOnly = config.readOnly
         options.label = ProcessInfo.processInfo.processName
@@ -169,6 +179,7 @@ final class Coordinator: @unchecked Sendable {
 
 /// The state of one realm instance: the thread (or queue) it belongs to, its read or write
 /// transaction, its observers. `Realm` is a thin struct around it.
+@usableFromInline
 final class RealmCore: @unchecked Sendable {
     let coordinator: Coordinator
     let confinement: Confinement
@@ -246,6 +257,11 @@ final class RealmCore: @unchecked Sendable {
 
     @inline(__always) func verify() {
         if let t = ownerThread, Self.isCurrentThread(t) { return }
+        verifyOther()
+    }
+    /// `verify` for cores that are not thread-confined, or another thread (kept out of line so
+    /// the accessors' inlined check stays two loads and a compare).
+    @inline(never) private func verifyOther() {
         if case .frozen = confinement { return }
         if case .actor(let a) = confinement, actorIsCurrent(a) == nil {
             a.preconditionIsolated("Realm accessed from the wrong isolation domain: this Realm is isolated to \(type(of: a))")
@@ -437,6 +453,24 @@ final class RealmCore: @unchecked Sendable {
         typedInfo = info; typedTable = t; typedGeneration = generation
         typedInfoID = Unmanaged.passUnretained(info).toOpaque(); typedTableRef = Unmanaged.passUnretained(t)
         return true
+    }
+
+    /// The object key of the Int primary key `key` of `info`'s class when its primary key is
+    /// the object key, through the typed read cursor (no transaction closure, no search of the
+    /// class table by name, no `Value`): `.some(nil)` when there is no such object; nil when
+    /// this path does not apply (a frozen core, inside a write, another primary key, a read
+    /// error) and `DBTransaction.find` must answer. Checks the thread like every read.
+    @inline(__always)
+    func typedFind(_ info: ClassInfo, intKey key: Int64) -> ObjKey?? {
+        verify()
+        if typedGeneration != generation || typedInfoID != Unmanaged.passUnretained(info).toOpaque() {
+            guard prepareTypedRead(info) else { return nil }
+        }
+        guard let ref = typedTableRef else { return nil }
+        return ref._withUnsafeGuaranteedRef { t -> ObjKey?? in
+            guard t.usesPrimaryKeyAsObjectKey, let found = try? t.exists(key) else { return nil }
+            return .some(found ? key : nil)
+        }
     }
 
     // MARK: objects

@@ -1,5 +1,7 @@
 import Foundation
 import Synchronization
+// `_forEachField`: the offsets of a class's stored fields (`ClassInfo.initialReaders`).
+@_spi(Reflection) import Swift
 
 /// One property of a model class as the typed API knows it.
 struct PropInfo {
@@ -48,6 +50,7 @@ private func makeEncoder<V: _StrataValue>(_ t: V.Type) -> (Any, _StrataContext) 
 
 /// What Strata knows about one `Object`/`EmbeddedObject` subclass: its schema, its properties
 /// in declaration order and a probe instance that maps key paths to properties.
+@usableFromInline
 final class ClassInfo: @unchecked Sendable {
     static let globalLock = NSRecursiveLock()
     nonisolated(unsafe) private static var byType: [ObjectIdentifier: ClassInfo] = [:]
@@ -60,18 +63,28 @@ final class ClassInfo: @unchecked Sendable {
     let propertyCount: Int
     private(set) var objectSchema: ObjectSchema
     private var tagToIndex: [Int32: Int] = [:]
-    private var keyPathIndex: [AnyKeyPath: Int] = [:]
-    /// Per property, once its key path is known: reads the declared default of an instance
-    /// (faster than `Mirror` when adding objects).
-    private var initialReaders: [Int: (ObjectBase) -> Any?] = [:]
     private(set) var nameToIndex: [String: Int] = [:]
     /// True when every stored property is a single plain value (no links, mixed values or
     /// collections): adding such an object is one row insert.
     private(set) var isPlain = false
     /// Where an unmanaged object of this class keeps each property's value.
     let unmanagedLayout: _UnmanagedLayout
-    /// An instance built in tagging mode; used only under `globalLock`.
+    /// An instance built in tagging mode: each `@Persisted` wrapper holds its tag (its place in
+    /// initialisation order). Key-path probes run only under `globalLock`; the wrappers' tags
+    /// never change after the probe is built and are read without it (`_probeRef`).
     let probe: ObjectBase
+    /// `probe` unretained: the property accessors read the tag of the probe's wrapper at the
+    /// accessed property's place (a direct load once the key path projection is folded), so no
+    /// key path object is formed, retained or looked up per access.
+    @usableFromInline let _probeRef: Unmanaged<ObjectBase>
+    /// `type`'s identity (the accessors check an object's dynamic type against it before
+    /// reading the probe as an instance of the object's class).
+    @usableFromInline let _typeID: ObjectIdentifier
+    /// Tag → property index (-1: no property of this class has that tag); `_tagCount` entries.
+    @usableFromInline let _tagIndex: UnsafeMutablePointer<Int>
+    @usableFromInline let _tagCount: Int
+    /// True for the infos of `ClassInfo.of` (kept by the registry for the life of the process).
+    let isPermanent: Bool
     /// True when the class stores nothing but `@Persisted` properties: a managed instance
     /// nobody references any more may be re-pointed at another row (`Results.Iterator`).
     private(set) var isReusableAccessor = false
@@ -122,7 +135,7 @@ final class ClassInfo: @unchecked Sendable {
             }
         }
         collect(Mirror(reflecting: probe))
-        keyPathIdentity = IdentityTable(capacity: 4 * found.count + 16)
+        allInitialReaders = Self.initialReaders(type, found)
         var props: [PropInfo] = []
         let persistedNames = type.propertiesMapping()
         for (i, (swiftName, p)) in found.enumerated() {
@@ -142,6 +155,14 @@ final class ClassInfo: @unchecked Sendable {
             nameToIndex[swiftName] = i
         }
         properties = props
+        let tagCount = (tagToIndex.keys.max().map { Int($0) } ?? 0) + 1
+        _tagIndex = .allocate(capacity: tagCount)
+        _tagIndex.initialize(repeating: -1, count: tagCount)
+        for (t, i) in tagToIndex where t >= 0 { _tagIndex[Int(t)] = i }
+        _tagCount = tagCount
+        _probeRef = Unmanaged.passUnretained(probe)
+        _typeID = ObjectIdentifier(type)
+        isPermanent = true
         isReusableAccessor = !otherState
         propertyCount = props.count
         unmanagedLayout = _UnmanagedLayout(props.map(\.valueType))
@@ -159,56 +180,59 @@ final class ClassInfo: @unchecked Sendable {
         className = name
         isEmbedded = objectSchema.isEmbedded
         self.objectSchema = objectSchema
-        keyPathIdentity = IdentityTable(capacity: 16)
+        allInitialReaders = []
         propertyCount = 0
         unmanagedLayout = _UnmanagedLayout([])
         probe = DynamicObject()
         probe._rlmIsProbe = true
+        _probeRef = Unmanaged.passUnretained(probe)
+        _typeID = ObjectIdentifier(DynamicObject.self)
+        isPermanent = false
+        _tagIndex = .allocate(capacity: 1)
+        _tagIndex.initialize(to: -1)
+        _tagCount = 1
     }
+    deinit { _tagIndex.deallocate() }
 
-    /// The property a `@Persisted` storage key path refers to.
-    @inline(__always)
-    func propertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        // Key path literals are uniqued objects: a lock-free scan of the identities seen avoids
-        // hashing the path (and a lock) on every property access.
-        if let i = keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) { return i }
-        return slowPropertyIndexRegistering(keyPath)
-    }
-    /// The index of a key path seen before, or -1.
-    @inline(__always)
-    func knownPropertyIndex(_ keyPath: AnyKeyPath) -> Int {
-        keyPathIdentity.find(UInt(bitPattern: ObjectIdentifier(keyPath))) ?? -1
-    }
-    @inline(never)
-    private func slowPropertyIndexRegistering<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        let i = slowPropertyIndex(for: keyPath)
-        identityLock.lock()
-        let id = UInt(bitPattern: ObjectIdentifier(keyPath))
-        if keyPathIdentity.find(id) == nil, keyPathIdentity.add(id, i) { keyPathRetained.append(keyPath) }
-        identityLock.unlock()
-        return i
-    }
-    private let identityLock = NSLock()
-    private let keyPathIdentity: IdentityTable
-    /// Keeps the key paths of `keyPathIdentity` alive (their identities must stay unique).
-    private var keyPathRetained: [AnyKeyPath] = []
-
-    private func slowPropertyIndex<E: ObjectBase, V>(for keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
-        if let i = keyPathIndex[keyPath] { return i }
-        guard let p = probe as? E, let i = tagToIndex[p[keyPath: keyPath]._tag] else {
-            strataProgrammerError("cannot map a @Persisted property of \(E.self) to the schema of \(className)")
+    /// The property index of the wrapper whose probe counterpart has tag `tag`.
+    @inlinable @inline(__always)
+    func _index(forTag tag: Int32) -> Int {
+        let t = Int(tag)
+        if t > 0 && t < _tagCount {
+            let i = _tagIndex[t]
+            if i >= 0 { return i }
         }
-        keyPathIndex[keyPath] = i
-        initialReaders[i] = { o in (o as! E)[keyPath: keyPath]._initial }
-        return i
+        return _unknownTag(tag)
+    }
+    @usableFromInline @inline(never)
+    func _unknownTag(_ tag: Int32) -> Int {
+        strataProgrammerError("cannot map a @Persisted property (tag \(tag)) to the schema of \(className)")
     }
 
-    /// Readers of declared defaults for every property, or nil while some are unknown.
-    var allInitialReaders: [(ObjectBase) -> Any?]? {
-        Self.globalLock.lock(); defer { Self.globalLock.unlock() }
-        guard initialReaders.count == properties.count else { return nil }
-        return properties.indices.map { initialReaders[$0]! }
+    /// Readers of the declared defaults of every property of an instance (its wrappers'
+    /// initial values, read at their offsets: no `Mirror` per object added), or nil when this
+    /// runtime does not describe the class's fields (`ObjectAdder` then reflects).
+    let allInitialReaders: [(ObjectBase) -> Any?]?
+
+    /// The readers of `allInitialReaders`, from the offsets of the `@Persisted` storage fields
+    /// (`_name`) in instances of `type` (superclass fields included); nil unless every property
+    /// of `found` (Swift names, property order) has exactly one.
+    private static func initialReaders(_ type: ObjectBase.Type, _ found: [(String, _AnyPersisted)]) -> [(ObjectBase) -> Any?]? {
+        var index: [String: Int] = [:]
+        for (i, (name, _)) in found.enumerated() { index["_" + name] = i }
+        var readers = [((ObjectBase) -> Any?)?](repeating: nil, count: found.count)
+        // `_EachFieldOptions.classType` (a mutable static the strict concurrency checks refuse):
+        // should the flag change, the walk answers false and `ObjectAdder` reflects instead
+        // (TypedAccessorTests checks the readers exist).
+        let described = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+            if let i = index[String(cString: name)], let w = fieldType as? any _AnyPersisted.Type, readers[i] == nil {
+                readers[i] = w._initialReader(wrapperOffset: offset)
+            }
+            return true
+        }
+        guard described else { return nil }
+        let all = readers.compactMap { $0 }
+        return all.count == found.count ? all : nil
     }
 
     /// The property names a key path reads (`\Person.dog?.name` → ["dog", "name"]).
@@ -244,20 +268,48 @@ open class ObjectBase: CustomStringConvertible {
     /// The realm this object is managed by (nil while unmanaged).
     // The per-object state read on every property access: plain loads and stores, never
     // accessed overlapping, so without the runtime's exclusivity bookkeeping.
-    @exclusivity(unchecked) final var _rlmCore: RealmCore?
+    @exclusivity(unchecked) @usableFromInline final var _rlmCore: RealmCore?
     @exclusivity(unchecked) final var _rlmKey: ObjKey = -1
     /// Values of an unmanaged object, by property index (created by the first value set).
     @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
     @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
     /// The class info, once known (set on managed objects when they are made).
     final var _rlmInfoCache: ClassInfo? {
-        get { _rlmInfoStrong }
-        set { _rlmInfoStrong = newValue; _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) } }
+        get { _rlmInfoRef?.takeUnretainedValue() }
+        set {
+            // Infos of model classes live as long as the process: only a dynamic object's own
+            // info needs a strong reference (no retain/release per object made otherwise).
+            _rlmInfoStrong = newValue.flatMap { $0.isPermanent ? nil : $0 }
+            _rlmInfoRef = newValue.map { Unmanaged.passUnretained($0) }
+        }
     }
     @exclusivity(unchecked) private final var _rlmInfoStrong: ClassInfo?
     /// `_rlmInfoCache` unretained, for the property accessors' hot paths (no retain/release
-    /// per access; `_rlmInfoStrong` keeps it alive).
-    @exclusivity(unchecked) final var _rlmInfoRef: Unmanaged<ClassInfo>?
+    /// per access; the class info registry, or `_rlmInfoStrong` for a dynamic object's info,
+    /// keeps it alive).
+    @exclusivity(unchecked) @usableFromInline final var _rlmInfoRef: Unmanaged<ClassInfo>?
+
+    /// The class info of the object's own class, unretained (class infos of model types live
+    /// as long as the process; a dynamic object's is held by `_rlmInfoCache`): the cached one
+    /// when it is the info of the object's dynamic type, else looked up once.
+    @inlinable @inline(__always)
+    final var _rlmAccessInfo: Unmanaged<ClassInfo> {
+        if let r = _rlmInfoRef, r._withUnsafeGuaranteedRef({ $0._typeID }) == ObjectIdentifier(type(of: self)) { return r }
+        return _rlmLookUpAccessInfo()
+    }
+    /// Makes a new instance the accessor of row `key` of `core`, with `info` (a model class's
+    /// info, of the object's own class) cached without a reference count.
+    @inline(__always)
+    final func _rlmBind(_ core: RealmCore, _ key: ObjKey, permanentInfo info: ClassInfo) {
+        _rlmCore = core; _rlmKey = key
+        _rlmInfoRef = Unmanaged.passUnretained(info)
+    }
+    @usableFromInline @inline(never)
+    final func _rlmLookUpAccessInfo() -> Unmanaged<ClassInfo> {
+        let i = ClassInfo.of(type(of: self))
+        if _rlmInfoCache == nil { _rlmInfoCache = i }
+        return Unmanaged.passUnretained(i)
+    }
 
     /// Creates an unmanaged object with default values.
     public required init() {}
@@ -405,8 +457,9 @@ open class ObjectBase: CustomStringConvertible {
         return v
     }
 
-    /// The declared default of a property, read through `Mirror`.
+    /// The declared default of a property (read at its wrapper's offset, or through `Mirror`).
     final func _rlmInitialValue(_ index: Int) -> Any? {
+        if let readers = _rlmClassInfo.allInitialReaders, index < readers.count { return readers[index](self) }
         var all: [_AnyPersisted] = []
         func collect(_ m: Mirror) {
             if let s = m.superclassMirror { collect(s) }

@@ -93,6 +93,9 @@ protocol _AnyPersisted {
     var _flags: UInt8 { get }
     var _initialAny: Any? { get }
     static var _valueType: any _Persistable.Type { get }
+    /// Reads the declared default of this wrapper in an instance whose wrapper lies
+    /// `wrapperOffset` bytes from the instance's start.
+    static func _initialReader(wrapperOffset: Int) -> (ObjectBase) -> Any?
 }
 
 /// Declares a stored property of an `Object` or `EmbeddedObject` (RealmSwift's `@Persisted`).
@@ -133,6 +136,16 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
 
     var _initialAny: Any? { _initial }
     static var _valueType: any _Persistable.Type { Value.self }
+    /// Reads the declared default of the wrapper `wrapperOffset` bytes into an instance (the
+    /// object stays alive for the read: the caller holds it).
+    static func _initialReader(wrapperOffset: Int) -> (ObjectBase) -> Any? {
+        let offset = wrapperOffset + MemoryLayout<Persisted<Value>>.offset(of: \Persisted<Value>._initial)!
+        return { o in
+            let v: Value? = UnsafeRawPointer(Unmanaged.passUnretained(o).toOpaque()).advanced(by: offset)
+                .assumingMemoryBound(to: Optional<Value>.self).pointee
+            return v
+        }
+    }
 
     @available(*, unavailable, message: "@Persisted can only be used on Object and EmbeddedObject subclasses")
     public var wrappedValue: Value {
@@ -141,31 +154,26 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
     }
 
     /// Reads and writes through the enclosing object: memory when unmanaged, the realm when managed.
-    /// Inlinable, so an app's property accessors are specialized for their types (no generic
-    /// metadata lookups per access).
+    /// Inlinable and inlined into the app's property accessors, so they are specialized for
+    /// their types (no generic metadata lookups per access) and use the storage key path only
+    /// through projections the optimiser folds into loads (the key path object is never formed).
     @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
     ) -> Value {
-        get {
-            let index = object._rlmPropertyIndex(storageKeyPath)
+        @inline(__always) get {
+            let index = _propertyIndex(object, storageKeyPath)
             if object._rlmIsManaged {
                 return Value._strataGet(object, index)
             }
             // Unmanaged: the value's own slot (no boxing), or the declared default.
             if let s = object._rlmStorage, let v = s.get(index, as: Value.self) { return v }
-            if object._rlmIsProbe {
-                object._rlmRecordProbeRead(index)
-                return Value._strataProbeValue()
-            }
-            let v = object[keyPath: storageKeyPath]._initial ?? Value._strataDefault()
-            object._rlmUnmanagedStorage().set(index, v)
-            return v
+            return _unmanagedFirstRead(object, index, object[keyPath: storageKeyPath]._initial)
         }
-        set {
-            let index = object._rlmPropertyIndex(storageKeyPath)
+        @inline(__always) set {
+            let index = _propertyIndex(object, storageKeyPath)
             if object._rlmIsManaged {
                 Value._strataSet(object, index, newValue)
             } else {
@@ -173,20 +181,41 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             }
         }
     }
+
+    /// The first read of an unmanaged object's property (no value set yet): the declared
+    /// default (`initial`), kept in the object's slot; a key-path probe records the read.
+    @inlinable @inline(never)
+    static func _unmanagedFirstRead(_ object: ObjectBase, _ index: Int, _ initial: Value?) -> Value {
+        if object._rlmIsProbe {
+            object._rlmRecordProbeRead(index)
+            return Value._strataProbeValue()
+        }
+        let v = initial ?? Value._strataDefault()
+        object._rlmUnmanagedStorage().set(index, v)
+        return v
+    }
+
+    /// The index of the property `storageKeyPath` names, found without using the key path as
+    /// a value: the wrapper at the same place in the class's schema probe holds its tag. Once
+    /// the accessor is specialised, the projection is a load at a constant offset and the key
+    /// path literal is never formed (no `swift_getKeyPath`, retain or release per access).
+    @inlinable @inline(__always)
+    static func _propertyIndex<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Persisted<Value>>
+    ) -> Int {
+        object._rlmAccessInfo._withUnsafeGuaranteedRef { info in
+            // The probe is an instance of the object's own class (`_rlmAccessInfo`), so of
+            // `EnclosingSelf` or a subclass.
+            info._probeRef._withUnsafeGuaranteedRef { probe in
+                info._index(forTag: unsafeDowncast(probe, to: EnclosingSelf.self)[keyPath: storageKeyPath]._tag)
+            }
+        }
+    }
 }
 
 extension ObjectBase {
-    /// The index of the property a `@Persisted` storage key path refers to.
-    @usableFromInline
-    final func _rlmPropertyIndex<E: ObjectBase, V>(_ keyPath: ReferenceWritableKeyPath<E, Persisted<V>>) -> Int {
-        if let ref = _rlmInfoRef {
-            let i = ref._withUnsafeGuaranteedRef { $0.knownPropertyIndex(keyPath) }
-            if i >= 0 { return i }
-        }
-        return _rlmClassInfo.propertyIndex(for: keyPath)
-    }
     /// True when a realm manages the object.
-    @usableFromInline final var _rlmIsManaged: Bool { _rlmCore != nil }
+    @inlinable final var _rlmIsManaged: Bool { _rlmCore != nil }
     /// A key-path probe read property `index` (schema discovery of key paths).
     @usableFromInline final func _rlmRecordProbeRead(_ index: Int) { KeyPathRecorder.record(_rlmClassInfo, index) }
     /// The slots of an unmanaged object's values (created on first use).

@@ -302,7 +302,13 @@ public struct Realm: Equatable {
     /// The object with the primary key `key`, or nil.
     public func object<T: Object, K>(ofType type: T.Type, forPrimaryKey key: K) -> T? {
         // The class info, found once for the name and the object.
-        let info = core.coordinator.infosByType[ObjectIdentifier(type)]
+        let info = core.coordinator.info(of: type)
+        if K.self == Int.self, let info, let found = core.typedFind(info, intKey: Int64(unsafeBitCast(key, to: Int.self))) {
+            guard let k = found else { return nil }
+            let o = type.init()
+            o._rlmBind(core, k, permanentInfo: info)
+            return o
+        }
         let name = info?.className ?? core.coordinator.requireClass(type)
         // The common key types by their static type (no reflection on the generic value).
         let fast: Value? = K.self == Int.self ? .int(Int64(unsafeBitCast(key, to: Int.self)))
@@ -312,7 +318,7 @@ public struct Realm: Equatable {
         guard let k else { return nil }
         guard let info else { return core.makeObject(type, key: k) }
         let o = type.init()
-        o._rlmCore = core; o._rlmKey = k; o._rlmInfoCache = info
+        o._rlmBind(core, k, permanentInfo: info)
         return o
     }
 

@@ -249,7 +249,7 @@ final class ObjectIteration {
         }
         guard let info else { return realmCore.makeObject(type, key: k, className: results.className) }
         let o = type.init()
-        o._rlmCore = realmCore; o._rlmKey = k; o._rlmInfoCache = info
+        o._rlmBind(realmCore, k, permanentInfo: info)
         last = o; lastRef = Unmanaged.passUnretained(o)
         return o
     }
