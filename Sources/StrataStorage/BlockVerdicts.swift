@@ -29,9 +29,13 @@ final class BlockVerdicts: @unchecked Sendable {
     }
 
     @inline(__always) private static func fingerprint(_ v: BlockView) -> UInt64 {
-        let h0 = v.base.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-        let h8 = v.base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        var x = v.ref &* 0xC2B2_AE3D_27D4_EB4F ^ h0
+        fingerprint(v.ref, header: UnsafeRawPointer(v.base))
+    }
+
+    @inline(__always) private static func fingerprint(_ ref: BlockRef, header: UnsafeRawPointer) -> UInt64 {
+        let h0 = header.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        let h8 = header.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        var x = ref &* 0xC2B2_AE3D_27D4_EB4F ^ h0
         x = (x ^ (x >> 29)) &* 0x94D0_49BB_1331_11EB ^ h8
         x = (x ^ (x >> 32)) &* 0x9E37_79B9_7F4A_7C15
         return x | 1   // 0 marks an empty entry
@@ -48,6 +52,13 @@ final class BlockVerdicts: @unchecked Sendable {
     }
 
     /// The error for a block whose checksum does not match.
+    /// Records a block this handle wrote (its 16-byte header at `header`, as written) as
+    /// verified: a commit calls it once its blocks are durable, so the next commit, which
+    /// usually rewrites some of them, does not checksum them again.
+    @inline(__always) func recordWritten(_ ref: BlockRef, header: UnsafeRawPointer) {
+        strata_relaxed_store_u64(table + Self.slot(ref), Self.fingerprint(ref, header: header))
+    }
+
     static func damaged(_ v: BlockView, path: String) -> StorageError {
         .corrupted(path: path, detail: "block at offset \(v.ref) (\(v.length) bytes, written by version \(v.birth)) fails its checksum")
     }

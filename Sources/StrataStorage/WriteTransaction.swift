@@ -30,6 +30,13 @@ public final class WriteTransaction: Transaction {
     public private(set) var bytesWritten = 0
     /// The byte runs written so far, in write order (merged when contiguous).
     private var writtenRuns: [ByteRun] = []
+    /// The blocks written so far and their headers (offset, first and second 8 header bytes):
+    /// recorded as verified once the commit is durable (`BlockVerdicts.recordWritten`).
+    private var writtenHeaders: [(ref: BlockRef, h0: UInt64, h8: UInt64)] = []
+
+    private func noteHeader(_ ref: BlockRef, _ p: UnsafeRawPointer) {
+        writtenHeaders.append((ref, p.loadUnaligned(fromByteOffset: 0, as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
     /// A commit that wrote at most this many bytes (and at most `MetaSlot.maxUnsyncedRuns` runs)
     /// syncs once: opening checks its runs, so the bound keeps that check cheap.
     static let oneSyncLimit = 256 << 10
@@ -163,6 +170,7 @@ public final class WriteTransaction: Transaction {
             memset(buf + BlockHeader.size + payloadSize, 0, length - BlockHeader.size - payloadSize)
             fill(buf + BlockHeader.size)
             BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
+            noteHeader(off, buf)
             try store.ensureFileSize(off + UInt64(length))
             try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: off)
             noteWritten(off, length)
@@ -174,6 +182,7 @@ public final class WriteTransaction: Transaction {
         memset(p + length - padding, 0, padding)   // padding (and slack)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+        noteHeader(off, p)
         stagingCount += length
         return off
     }
@@ -284,6 +293,10 @@ public final class WriteTransaction: Transaction {
             }
             try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
+            // Durable: the blocks this commit wrote need no checksum when this handle reads them.
+            for h in writtenHeaders {
+                withUnsafeBytes(of: (h.h0, h.h8)) { store.verdicts.recordWritten(h.ref, header: $0.baseAddress!) }
+            }
             if store.recentCommitBytes.count >= 4 { store.recentCommitBytes.removeFirst() }
             store.recentCommitBytes.append(bytesWritten)
             if let e = expectedBytes {
@@ -370,6 +383,7 @@ public final class WriteTransaction: Transaction {
             memset(p, 0, length)
             encode(p + BlockHeader.size)
             BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+            noteHeader(ref, p)
         }
         try store.ensureFileSize(max(ref + UInt64(length), alloc.logicalSize))
         if stagingCount > 0 && stagingStart + UInt64(stagingCount) == ref && stagingCount + length <= stagingCapacity {
