@@ -476,6 +476,11 @@ struct SpaceAllocator {
     /// touched ranges are compared, so the cost follows the changes, not the list's length.
     func listChanges() -> (removed: [FreeExtent], added: [FreeExtent]) {
         guard !touched.isEmpty else { return ([], []) }
+        // Ranges touched all over the list (an encrypted file's transaction parks and restores
+        // the unaligned ends of every free extent): one linear pass over both lists instead.
+        if touched.count > 64 && touched.count > (startReusable.count + startHeld.count) / 8 {
+            return FreeListCodec.diff(base: Self.entries(reusable: startReusable, held: startHeld), list: finalEntries())
+        }
         var windows = touched.sorted { $0.lo < $1.lo }
         var n = 0
         for w in windows.dropFirst() {
