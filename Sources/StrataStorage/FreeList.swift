@@ -261,22 +261,29 @@ struct SpaceAllocator {
     /// coalesce into holes that do hold a commit. Otherwise the largest extent that holds the
     /// block (first fit would scatter the commit over the smallest). Nil: first fit.
     private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
+        // The scans read the extents through one buffer pointer (a commit runs them over the
+        // whole list each time it starts a run; element access would check exclusivity each time).
         if want <= largestReusableBound {
-            var largest: UInt64 = 0, total: UInt64 = 0, best = -1
-            for i in 0..<reusable.count {
-                let l = reusable[i].length
-                if l >= want && (best < 0 || l < reusable[best].length) { best = i }
-                largest = max(largest, l)
-                total += l
+            let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
+                var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
+                for i in 0..<r.count {
+                    let l = r[i].length
+                    if l >= want && l < bestLength { best = i; bestLength = l }
+                    largest = max(largest, l)
+                    total += l
+                }
+                return (best, largest, total)
             }
             if best >= 0 { return reusable[best].offset }
             largestReusableBound = largest
             holesAreFew = total < logicalSize / 8
         }
         if holesAreFew { return logicalSize }
-        var best = -1
-        for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
-        return best >= 0 ? reusable[best].offset : nil
+        return reusable.withUnsafeBufferPointer { r -> UInt64? in
+            var best = -1, bestLength: UInt64 = 0
+            for i in 0..<r.count where r[i].length >= length && (best < 0 || r[i].length > bestLength) { best = i; bestLength = r[i].length }
+            return best >= 0 ? r[best].offset : nil
+        }
     }
 
     /// The index of the first reusable extent whose offset is at least `offset` (binary search:
