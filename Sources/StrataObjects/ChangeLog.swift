@@ -260,9 +260,17 @@ extension DBTransaction {
         for (name, t) in tablesByName where !t.recorder.isEmpty { classes[name] = t.recorder.changeSet(columns: t.columns) }
         let tree = try w.tree(ChangeLog.treeName, create: true)!
         try tree.put(ChangeLog.key(w.version), bytes: ChangeLog.encode(classes))
-        if w.version > ChangeLog.keptVersions {
-            // Drop the records that fell out of the window (usually the one oldest record).
-            let limit = ChangeLog.key(w.version - ChangeLog.keptVersions)
+        let kept = ChangeLog.keptVersions
+        if w.version > kept {
+            // Drop the records that fell out of the window in batches of an eighth of it, so
+            // most commits only append to the last leaf (reading the first entry writes nothing).
+            let limit = ChangeLog.key(w.version - kept)
+            var oldest: [UInt8]?
+            try tree.forEach { e in oldest = e.key; return false }
+            // At least an eighth of the window (and one) beyond it: oldest <= version - kept - kept/8.
+            let threshold = w.version - kept - min(kept / 8, w.version - kept - 1)
+            guard let oldest, oldest.count == 8,
+                  oldest.withUnsafeBytes({ UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }) <= threshold else { return }
             var old: [[UInt8]] = []
             try tree.forEach { e in
                 guard e.key.lexicographicallyPrecedes(limit) || e.key == limit else { return false }

@@ -467,14 +467,49 @@ final class MutableColumn {
         switch v.layout {
         case .int: ints = (0..<n).map { v.int($0) }
         case .float: floats = (0..<n).map { v.float($0) }
-        case .double: doubles = (0..<n).map { v.double($0) }
+        case .double:
+            // Stored little-endian, as the host keeps them: one copy (a small commit decodes the
+            // columns of the cluster it changes).
+            doubles = [Double](unsafeUninitializedCapacity: n) { b, initialized in
+                if n > 0 { memcpy(b.baseAddress!, v.payload, n * 8) }
+                initialized = n
+            }
         case .bytes:
-            offsets.reserveCapacity(n + 1)
-            for i in 0..<n { appendBytesRaw(v.bytes(i)) }
+            if !decodeBytesInBulk(v) {
+                offsets = [0]; data = []
+                offsets.reserveCapacity(n + 1)
+                for i in 0..<n { appendBytesRaw(v.bytes(i)) }
+            }
         case .fixed: data = Array(UnsafeRawBufferPointer(start: v.payload, count: n * v.width))
         case .refs: refs = (0..<n).map { .stored(v.ref($0)) }
         }
         nulls = v.nulls == nil ? nil : (0..<n).map { v.isNull($0) }
+    }
+
+    /// Bytes layout: the offsets and the data of a stored column in two copies, when its
+    /// offsets ascend within its data (always, unless the block is damaged; then false and
+    /// nothing is set, and the caller decodes row by row as reads do).
+    private func decodeBytesInBulk(_ v: ColumnView) -> Bool {
+        let n = v.count
+        guard n > 0 else { offsets = [0]; data = []; return true }
+        let dataSize = v.payloadSize - (n + 1) * v.offsetSize
+        let first = v.byteOffset(0)
+        guard first <= dataSize else { return false }
+        var o = [UInt32](repeating: 0, count: n + 1)
+        var last = first
+        let ok = o.withUnsafeMutableBufferPointer { out -> Bool in
+            for i in 1...n {
+                let x = v.byteOffset(i)
+                guard x >= last, x <= dataSize else { return false }
+                out[i] = UInt32(x - first)
+                last = x
+            }
+            return true
+        }
+        guard ok else { return false }
+        offsets = o
+        data = Array(UnsafeRawBufferPointer(start: v.payload + (n + 1) * v.offsetSize + first, count: last - first))
+        return true
     }
 
     // MARK: bytes helpers

@@ -184,15 +184,26 @@ final class DirtyNode {
     static func decode(_ n: StoredNode, path: String) throws -> DirtyNode {
         let d = DirtyNode(isLeaf: n.isLeaf, weighted: n.weighted)
         d.keys.reserveCapacity(n.count + 1)
+        d.weights.reserveCapacity(n.count + 1)
+        if n.isLeaf { d.values.reserveCapacity(n.count + 1) } else { d.children.reserveCapacity(n.count + 1) }
+        // The size is summed in the same pass (as `recomputeSize` would), and keys are compared
+        // where they are stored (memcmp), before each is copied.
+        var size = NodeFormat.headerBytes
         do {
+            var previous: UnsafeRawBufferPointer?
             for i in 0..<n.count {
-                let k = Array(try n.key(i))
-                if let last = d.keys.last, !last.lexicographicallyPrecedes(k) { throw StoredNode.Bad() }
+                let stored = try n.key(i)
+                if let previous, compareBytes(previous, stored) >= 0 { throw StoredNode.Bad() }
+                previous = stored
+                let k = Array(stored)
                 d.keys.append(k)
                 if n.isLeaf {
-                    d.values.append(try n.leafTreeValue(i))
+                    let v = try n.leafTreeValue(i)
+                    size += d.leafEntryBytes(key: k, value: v)
+                    d.values.append(v)
                     d.weights.append(try n.leafWeight(i))
                 } else {
+                    size += Self.innerEntryBytes(key: k)
                     d.children.append(.stored(n.child(i)))
                     d.weights.append(n.childWeight(i))
                 }
@@ -200,7 +211,7 @@ final class DirtyNode {
         } catch is StoredNode.Bad {
             throw StorageError.corrupted(path: path, detail: "tree node \(n.view.ref) is malformed")
         }
-        d.recomputeSize()
+        d.payloadBytes = size
         return d
     }
 

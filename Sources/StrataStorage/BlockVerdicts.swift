@@ -5,10 +5,10 @@ import CStrataSupport
 
 /// The blocks this handle has already found sound: a block's checksum is verified the first
 /// time the handle reads it (by a reader, a writer rewriting it, compaction or a copy), and
-/// the verdict is remembered so later reads of the same block cost one table probe. A block
-/// this handle's own write transaction wrote (unencrypted files) is recorded as it is written:
-/// its checksum was just computed from those very bytes, so reading them back (a query right
-/// after a bulk insert) does not hash them again.
+/// the verdict is remembered so later reads of the same block cost one table probe. The blocks
+/// this handle's own commit wrote are recorded once that commit is durable: their checksums
+/// were computed from those very bytes, so reading them back (a query right after a bulk
+/// insert, the next small commit rewriting some of them) does not hash them again.
 ///
 /// A direct-mapped table of fingerprints. A block's fingerprint mixes its offset with its
 /// 16-byte header (checksum, length, birth version, kind), so a block written later at the same
@@ -38,9 +38,13 @@ final class BlockVerdicts: @unchecked Sendable {
     }
 
     @inline(__always) private static func fingerprint(_ v: BlockView) -> UInt64 {
-        let h0 = v.base.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
-        let h8 = v.base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-        var x = v.ref &* 0xC2B2_AE3D_27D4_EB4F ^ h0
+        fingerprint(v.ref, header: UnsafeRawPointer(v.base))
+    }
+
+    @inline(__always) private static func fingerprint(_ ref: BlockRef, header: UnsafeRawPointer) -> UInt64 {
+        let h0 = header.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+        let h8 = header.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        var x = ref &* 0xC2B2_AE3D_27D4_EB4F ^ h0
         x = (x ^ (x >> 29)) &* 0x94D0_49BB_1331_11EB ^ h8
         x = (x ^ (x >> 32)) &* 0x9E37_79B9_7F4A_7C15
         return x | 1   // 0 marks an empty entry
@@ -57,11 +61,11 @@ final class BlockVerdicts: @unchecked Sendable {
         strata_relaxed_store_u64(p, f)
     }
 
-    /// Records a block this handle has just written: `v` views the block as written (header
-    /// and checksum filled in). A later read of the same offset with the same header is not
-    /// verified again; any other block there (another birth, checksum or length) is.
-    @inline(__always) func recordWritten(_ v: BlockView) {
-        strata_relaxed_store_u64(table + Self.slot(v.ref), Self.fingerprint(v))
+    /// Records a block this handle wrote (its 16-byte header at `header`, as written) as
+    /// verified: a commit calls it once its blocks are durable, so the next commit, which
+    /// usually rewrites some of them, does not checksum them again.
+    @inline(__always) func recordWritten(_ ref: BlockRef, header: UnsafeRawPointer) {
+        strata_relaxed_store_u64(table + Self.slot(ref), Self.fingerprint(ref, header: header))
     }
 
     /// The error for a block whose checksum does not match.

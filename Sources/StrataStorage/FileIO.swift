@@ -164,11 +164,16 @@ public final class PosixFileIO: FileIO, @unchecked Sendable {
         }
     }
 
-    /// The file's size from `fstat`.
+    /// The file's size, from `lseek` to its end (the descriptor's offset is not used: every
+    /// read and write names its offset). Not `fstat`: asking for the file's timestamps makes
+    /// the kernel (Linux 6.13+, multigrain timestamps) give the next write a fine-grained
+    /// mtime, so the inode is dirtied by every commit and each `fdatasync` writes it too, a
+    /// second synchronous write (measured: 0.12 -> 0.21 ms per 16 KiB commit with one fstat
+    /// per commit).
     public func size() throws -> UInt64 {
-        var st = stat()
-        if fstat(fd, &st) != 0 { throw StorageError.io(path: path, operation: "fstat", errno: errno) }
-        return UInt64(st.st_size)
+        let end = lseek(fd, 0, SEEK_END)
+        if end < 0 { throw StorageError.io(path: path, operation: "lseek", errno: errno) }
+        return UInt64(end)
     }
 
     /// Truncates or extends the file with `ftruncate`.

@@ -89,23 +89,50 @@ struct SpaceAllocator {
     /// it shares a 4096-byte page with bytes a committed version can see. It stays free (written
     /// back as free for all) and becomes usable once the rest of its page is free too.
     private(set) var parked: [(offset: UInt64, length: UInt64)] = []
+    /// The list of the base version as the transaction found it: its free-for-all entries and
+    /// the others (both sorted by offset). `listChanges` compares the final list with it.
+    let startReusable: [(offset: UInt64, length: UInt64)]
+    let startHeld: [FreeExtent]
+    /// Offset ranges (closed: an entry ending at `lo` or starting at `hi` touches one) outside
+    /// which the list is the one the transaction started from: every change to `reusable`,
+    /// `held`, `freedNow` or the trimmed end records the range it covers.
+    private(set) var touched: [(lo: UInt64, hi: UInt64)] = []
 
-    /// - Parameter wholePages: encrypted files. Every page this transaction writes must hold no
-    ///   byte any committed version can see (pages are re-encrypted whole, and a torn page write
-    ///   must only damage dead pages): only the page-aligned interior of reusable extents is
-    ///   allocatable, and allocation from the end starts on a page boundary.
-    init(entries: [FreeExtent], readers: [UInt64], logicalSize: UInt64, newVersion: UInt64, wholePages: Bool = false) {
+    /// The base version's list split into its free-for-all extents and the others (both sorted
+    /// by offset), as `init` takes it.
+    static func split(_ entries: [FreeExtent]) -> (reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent]) {
+        var reusable: [(offset: UInt64, length: UInt64)] = [], held: [FreeExtent] = []
+        reusable.reserveCapacity(entries.count)
+        for e in entries { if e.isFreeForAll { reusable.append((e.offset, e.length)) } else { held.append(e) } }
+        return (reusable, held)
+    }
+
+    /// - Parameters:
+    ///   - reusable, held: the base version's list (`split`): free-for-all extents, and entries
+    ///     still visible to the versions between their birth and their freeing. Entries no live
+    ///     reader can see any more join the reusable ones.
+    ///   - wholePages: encrypted files. Every page this transaction writes must hold no
+    ///     byte any committed version can see (pages are re-encrypted whole, and a torn page write
+    ///     must only damage dead pages): only the page-aligned interior of reusable extents is
+    ///     allocatable, and allocation from the end starts on a page boundary.
+    init(reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent], readers: [UInt64], logicalSize: UInt64,
+         newVersion: UInt64, wholePages: Bool = false) {
         self.logicalSize = logicalSize
         self.newVersion = newVersion
         self.wholePages = wholePages
-        for e in entries {
-            if e.isReusable(readers: readers) { reusable.append((e.offset, e.length)) } else { held.append(e) }
-        }
+        startReusable = reusable
+        startHeld = held
+        self.reusable = reusable
         coalesceReusable()
+        var stillHeld: [FreeExtent] = []
+        for e in held {
+            if e.isReusable(readers: readers) { insertReusable(offset: e.offset, length: e.length) } else { stillHeld.append(e) }
+        }
+        self.held = stillHeld
         if wholePages {
             let page = UInt64(PageLayout.pageSize)
             var usable: [(offset: UInt64, length: UInt64)] = []
-            for r in reusable {
+            for r in self.reusable {
                 let end = r.offset + r.length
                 let lo = (r.offset + page - 1) & ~(page - 1), hi = end & ~(page - 1)
                 if lo < hi {
@@ -114,23 +141,50 @@ struct SpaceAllocator {
                     if hi < end { parked.append((hi, end - hi)) }
                 } else { parked.append(r) }
             }
-            reusable = usable
+            self.reusable = usable
             let alignedEnd = (logicalSize + page - 1) & ~(page - 1)
-            if alignedEnd > logicalSize { parked.append((logicalSize, alignedEnd - logicalSize)); self.logicalSize = alignedEnd }
+            if alignedEnd > logicalSize {
+                parked.append((logicalSize, alignedEnd - logicalSize)); touch(logicalSize, alignedEnd)
+                self.logicalSize = alignedEnd
+            }
         }
     }
 
+    /// Records that the list may change within `lo...hi`.
+    @inline(__always) private mutating func touch(_ lo: UInt64, _ hi: UInt64) { touched.append((lo, hi)) }
+
+    /// Sorts `reusable` and merges touching extents (recording each merge). A list this code
+    /// wrote is already coalesced: one pass that finds nothing to do.
     private mutating func coalesceReusable() {
-        var sorted = true
-        for i in reusable.indices.dropFirst() where reusable[i - 1].offset > reusable[i].offset { sorted = false; break }
-        if !sorted { reusable.sort { $0.offset < $1.offset } }
+        var clean = true
+        for i in reusable.indices.dropFirst() where reusable[i - 1].offset + reusable[i - 1].length >= reusable[i].offset { clean = false; break }
+        if clean { return }
+        reusable.sort { $0.offset < $1.offset }
         var out: [(offset: UInt64, length: UInt64)] = []
         out.reserveCapacity(reusable.count)
         for r in reusable {
-            if let last = out.last, last.offset + last.length == r.offset { out[out.count - 1].length += r.length } else { out.append(r) }
+            if let last = out.last, last.offset + last.length == r.offset {
+                out[out.count - 1].length += r.length
+                touch(last.offset, r.offset + r.length)
+            } else { out.append(r) }
         }
         reusable = out
         largestReusableBound = .max
+    }
+
+    /// Adds free-for-all space (sorted in, merged with the extents it touches).
+    private mutating func insertReusable(offset: UInt64, length: UInt64) {
+        let lo = firstExtent(atOrAfter: offset)
+        reusable.insert((offset, length), at: lo)
+        largestReusableBound = .max
+        var i = lo
+        if i + 1 < reusable.count, reusable[i].offset + reusable[i].length == reusable[i + 1].offset {
+            reusable[i].length += reusable[i + 1].length; reusable.remove(at: i + 1)
+        }
+        if i > 0, reusable[i - 1].offset + reusable[i - 1].length == reusable[i].offset {
+            reusable[i - 1].length += reusable[i].length; reusable.remove(at: i); i -= 1
+        }
+        touch(reusable[i].offset, reusable[i].offset + reusable[i].length)
     }
 
     var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
@@ -207,22 +261,29 @@ struct SpaceAllocator {
     /// coalesce into holes that do hold a commit. Otherwise the largest extent that holds the
     /// block (first fit would scatter the commit over the smallest). Nil: first fit.
     private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
+        // The scans read the extents through one buffer pointer (a commit runs them over the
+        // whole list each time it starts a run; element access would check exclusivity each time).
         if want <= largestReusableBound {
-            var largest: UInt64 = 0, total: UInt64 = 0, best = -1
-            for i in 0..<reusable.count {
-                let l = reusable[i].length
-                if l >= want && (best < 0 || l < reusable[best].length) { best = i }
-                largest = max(largest, l)
-                total += l
+            let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
+                var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
+                for i in 0..<r.count {
+                    let l = r[i].length
+                    if l >= want && l < bestLength { best = i; bestLength = l }
+                    largest = max(largest, l)
+                    total += l
+                }
+                return (best, largest, total)
             }
             if best >= 0 { return reusable[best].offset }
             largestReusableBound = largest
             holesAreFew = total < logicalSize / 8
         }
         if holesAreFew { return logicalSize }
-        var best = -1
-        for i in 0..<reusable.count where reusable[i].length >= length && (best < 0 || reusable[i].length > reusable[best].length) { best = i }
-        return best >= 0 ? reusable[best].offset : nil
+        return reusable.withUnsafeBufferPointer { r -> UInt64? in
+            var best = -1, bestLength: UInt64 = 0
+            for i in 0..<r.count where r[i].length >= length && (best < 0 || r[i].length > bestLength) { best = i; bestLength = r[i].length }
+            return best >= 0 ? r[best].offset : nil
+        }
     }
 
     /// The index of the first reusable extent whose offset is at least `offset` (binary search:
@@ -236,6 +297,7 @@ struct SpaceAllocator {
     /// Takes `length` bytes from the front of reusable extent `i`.
     private mutating func take(_ i: Int, _ length: UInt64) {
         let r = reusable[i]
+        touch(r.offset, r.offset + r.length)
         if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
     }
 
@@ -247,7 +309,7 @@ struct SpaceAllocator {
                 let r = reusable[i]
                 if let lim = limit, r.offset + length > lim { break }
                 if r.length >= length {
-                    if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
+                    take(i, length)
                     return r.offset
                 }
                 largest = max(largest, r.length)
@@ -284,6 +346,7 @@ struct SpaceAllocator {
         // The bytes after the node: the start of a reusable extent (what the split left)?
         let lo = firstExtent(atOrAfter: o + length)
         guard lo < reusable.count, reusable[lo].offset == o + length, reusable[lo].length >= tail else { return (o, length) }
+        touch(reusable[lo].offset, reusable[lo].offset + reusable[lo].length)
         if reusable[lo].length == tail { reusable.remove(at: lo) } else { reusable[lo] = (pageEnd, reusable[lo].length - tail) }
         if cursor != nil { cursor = pageEnd }
         return (o, length + tail)
@@ -296,7 +359,7 @@ struct SpaceAllocator {
         let page = UInt64(PageLayout.pageSize)
         let o = (c & (page - 1)) + length > page ? (c + page - 1) & ~(page - 1) : c
         if c == logicalSize {
-            if o > c { reusable.append((c, o - c)); largestReusableBound = .max }
+            if o > c { reusable.append((c, o - c)); largestReusableBound = .max; touch(c, o) }
             logicalSize = o + length
             return o
         }
@@ -304,6 +367,7 @@ struct SpaceAllocator {
         guard lo < reusable.count, reusable[lo].offset == c else { return nil }
         let end = c + reusable[lo].length
         guard o + length <= end else { return nil }
+        touch(c, end)
         var parts: [(offset: UInt64, length: UInt64)] = []
         if o > c { parts.append((c, o - c)) }
         if o + length < end { parts.append((o + length, end - o - length)) }
@@ -324,6 +388,7 @@ struct SpaceAllocator {
                 let end = r.offset + r.length
                 let o = placed(r.offset)
                 if o + length <= end {
+                    touch(r.offset, end)
                     var parts: [(offset: UInt64, length: UInt64)] = []
                     if o > r.offset { parts.append((r.offset, o - r.offset)) }
                     if o + length < end { parts.append((o + length, end - o - length)) }
@@ -338,6 +403,7 @@ struct SpaceAllocator {
         if o > logicalSize {
             // The rest of the last page stays free (this transaction owns that page).
             reusable.append((logicalSize, o - logicalSize))
+            touch(logicalSize, o)
             largestReusableBound = .max
         }
         if let lim = limit, o + length > lim { limitExceeded = true }
@@ -352,38 +418,33 @@ struct SpaceAllocator {
 
     /// Space of a block written and freed by this same transaction: reusable at once.
     mutating func releaseUnseen(offset: UInt64, length: UInt64) {
-        if offset + length == logicalSize { logicalSize = offset; return }
-        let lo = firstExtent(atOrAfter: offset)
-        reusable.insert((offset, length), at: lo)
-        largestReusableBound = .max
-        // Merge with neighbours.
-        if lo + 1 < reusable.count, reusable[lo].offset + reusable[lo].length == reusable[lo + 1].offset {
-            reusable[lo].length += reusable[lo + 1].length; reusable.remove(at: lo + 1)
-        }
-        if lo > 0, reusable[lo - 1].offset + reusable[lo - 1].length == reusable[lo].offset {
-            reusable[lo - 1].length += reusable[lo].length; reusable.remove(at: lo)
-        }
+        if offset + length == logicalSize { touch(offset, logicalSize); logicalSize = offset; return }
+        insertReusable(offset: offset, length: length)
     }
 
     /// A block that earlier versions can still see: reusable once no reader is in [birth, newVersion-1].
     mutating func releaseVisible(offset: UInt64, length: UInt64, birth: UInt64) {
         freedNow.append(FreeExtent(offset: offset, length: length, birth: birth, freed: newVersion))
+        touch(offset, offset + length)
     }
 
-    /// The free list to persist: reusable space becomes free-for-all, merged with neighbours;
-    /// free-for-all space at the end of the allocated area is given back to the logical size.
-    /// Returns the entries sorted by offset.
-    mutating func finalEntries() -> [FreeExtent] {
-        reusable.append(contentsOf: parked)
-        parked.removeAll()
-        coalesceReusable()
+    /// Settles the list to persist: parked space rejoins the reusable extents (free for all
+    /// from now on), free-for-all space at the end of the allocated area is given back to the
+    /// logical size, and the blocks freed now join `held` (adjacent ones with the same birth
+    /// merged). Called once, after the last allocation.
+    mutating func finish() {
+        if !parked.isEmpty {
+            for p in parked { touch(p.offset, p.offset + p.length) }
+            reusable.append(contentsOf: parked)
+            parked.removeAll()
+            coalesceReusable()
+        }
         while let last = reusable.last, last.offset + last.length == logicalSize {
+            touch(last.offset, logicalSize)
             logicalSize = last.offset
             reusable.removeLast()
         }
-        var all = reusable.map { FreeExtent(offset: $0.offset, length: $0.length, birth: 0, freed: 0) }
-        all.append(contentsOf: held)
-        // Adjacent blocks freed together with the same birth merge exactly.
+        guard !freedNow.isEmpty else { return }
         freedNow.sort { $0.offset < $1.offset }
         var merged: [FreeExtent] = []
         for e in freedNow {
@@ -391,9 +452,89 @@ struct SpaceAllocator {
                 merged[merged.count - 1].length += e.length
             } else { merged.append(e) }
         }
-        all.append(contentsOf: merged)
-        all.sort { $0.offset < $1.offset }
-        return all
+        freedNow.removeAll()
+        held = Self.mergeByOffset(held, merged)
+    }
+
+    /// Two lists sorted by offset, as one.
+    private static func mergeByOffset(_ a: [FreeExtent], _ b: [FreeExtent]) -> [FreeExtent] {
+        if b.isEmpty { return a }
+        if a.isEmpty { return b }
+        var out: [FreeExtent] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i].offset < b[j].offset) { out.append(a[i]); i += 1 } else { out.append(b[j]); j += 1 }
+        }
+        return out
+    }
+
+    /// The whole list after `finish`: reusable space as free for all, and the held entries,
+    /// sorted by offset.
+    func finalEntries() -> [FreeExtent] { Self.entries(reusable: reusable, held: held) }
+
+    /// Free-for-all extents and other entries (each sorted by offset) as one list.
+    static func entries(reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent]) -> [FreeExtent] {
+        mergeByOffset(reusable.map { FreeExtent(offset: $0.offset, length: $0.length, birth: 0, freed: 0) }, held)
+    }
+
+    /// How the list after `finish` differs from the one the transaction started from: the
+    /// entries it no longer has and the entries it gained (each sorted by offset). Only the
+    /// touched ranges are compared, so the cost follows the changes, not the list's length.
+    func listChanges() -> (removed: [FreeExtent], added: [FreeExtent]) {
+        guard !touched.isEmpty else { return ([], []) }
+        // Ranges touched all over the list (an encrypted file's transaction parks and restores
+        // the unaligned ends of every free extent): one linear pass over both lists instead.
+        if touched.count > 64 && touched.count > (startReusable.count + startHeld.count) / 8 {
+            return FreeListCodec.diff(base: Self.entries(reusable: startReusable, held: startHeld), list: finalEntries())
+        }
+        var windows = touched.sorted { $0.lo < $1.lo }
+        var n = 0
+        for w in windows.dropFirst() {
+            if w.lo <= windows[n].hi { windows[n].hi = max(windows[n].hi, w.hi) } else { n += 1; windows[n] = w }
+        }
+        windows.removeSubrange((n + 1)...)
+        let before = Self.touching(windows, startReusable, startHeld)
+        let after = Self.touching(windows, reusable, held)
+        return FreeListCodec.diff(base: before, list: after)
+    }
+
+    /// The entries of a list (free-for-all extents and others, each sorted by offset) that
+    /// touch one of `windows` (sorted, disjoint), sorted by offset, each once.
+    private static func touching(_ windows: [(lo: UInt64, hi: UInt64)], _ free: [(offset: UInt64, length: UInt64)],
+                                 _ others: [FreeExtent]) -> [FreeExtent] {
+        var out: [FreeExtent] = []
+        var i = 0, j = 0
+        for w in windows {
+            // First entry ending at or after the window (entries are disjoint: ends ascend too).
+            var lo = i, hi = free.count
+            while lo < hi { let mid = (lo + hi) / 2; if free[mid].offset + free[mid].length < w.lo { lo = mid + 1 } else { hi = mid } }
+            i = lo
+            while i < free.count && free[i].offset <= w.hi {
+                out.append(FreeExtent(offset: free[i].offset, length: free[i].length, birth: 0, freed: 0)); i += 1
+            }
+            // An entry touching two windows is taken by the first: step back only past it.
+            if i > 0 && free[i - 1].offset + free[i - 1].length > w.hi { i -= 1 }
+            lo = j; hi = others.count
+            while lo < hi { let mid = (lo + hi) / 2; if others[mid].offset + others[mid].length < w.lo { lo = mid + 1 } else { hi = mid } }
+            j = lo
+            while j < others.count && others[j].offset <= w.hi { out.append(others[j]); j += 1 }
+            if j > 0 && others[j - 1].offset + others[j - 1].length > w.hi { j -= 1 }
+        }
+        out.sort { $0.offset < $1.offset }
+        var unique: [FreeExtent] = []
+        unique.reserveCapacity(out.count)
+        for e in out where unique.last != e { unique.append(e) }
+        return unique
+    }
+
+    /// The free-for-all space within `offset ..< offset + length` (reusable extents, sorted).
+    func reusableRanges(in offset: UInt64, _ end: UInt64) -> ArraySlice<(offset: UInt64, length: UInt64)> {
+        var lo = 0, hi = reusable.count
+        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset + reusable[mid].length <= offset { lo = mid + 1 } else { hi = mid } }
+        var k = lo
+        while k < reusable.count && reusable[k].offset < end { k += 1 }
+        return reusable[lo..<k]
     }
 
     /// Entries that would be written if the transaction committed now (for statistics).

@@ -24,6 +24,9 @@ extension FreeListCodec {
         var delta: BlockRef?
         /// The entries in the delta (removed plus added; 0 for a full list).
         var deltaEntries = 0
+        /// The delta's entries: those of the base the version does not have, and those it adds
+        /// (each sorted by offset; empty for a full list).
+        var removed: [FreeExtent] = [], added: [FreeExtent] = []
         /// The blocks the list occupies (live in the version, not listed in it).
         var blocks: [BlockRef] { delta.map { [base.ref, $0] } ?? [base.ref] }
     }
@@ -68,7 +71,57 @@ extension FreeListCodec {
         guard let entries = apply(base: baseEntries, removed: removed, added: added, logicalSize: logicalSize) else {
             throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) does not fit its base \(baseRef)")
         }
-        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, deltaEntries: removed.count + added.count)
+        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, deltaEntries: removed.count + added.count,
+                      removed: removed, added: added)
+    }
+
+    /// What a write transaction needs of its base version's free list: the entries split as
+    /// the allocator takes them, and the delta over the base (a commit's own changes are
+    /// folded into it: `compose`), so a small commit's list costs what it changes.
+    struct State {
+        /// The free-for-all extents and the other entries (each sorted by offset).
+        var reusable: [(offset: UInt64, length: UInt64)]
+        var held: [FreeExtent]
+        /// The full list the version's list derives from (`Stored.base`).
+        var base: (ref: BlockRef, entries: [FreeExtent])
+        /// The delta block, when the version stores a delta.
+        var delta: BlockRef?
+        /// The version's list is `base` less `removed` plus `added` (each sorted by offset).
+        var removed: [FreeExtent], added: [FreeExtent]
+
+        init(reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent], base: (ref: BlockRef, entries: [FreeExtent]),
+             delta: BlockRef?, removed: [FreeExtent], added: [FreeExtent]) {
+            self.reusable = reusable; self.held = held; self.base = base; self.delta = delta
+            self.removed = removed; self.added = added
+        }
+
+        /// The version's entries as one list sorted by offset (a pass over the list).
+        var entries: [FreeExtent] { SpaceAllocator.entries(reusable: reusable, held: held) }
+
+        init(_ stored: Stored) {
+            (reusable, held) = SpaceAllocator.split(stored.entries)
+            base = stored.base; delta = stored.delta; removed = stored.removed; added = stored.added
+        }
+    }
+
+    /// Folds one commit's changes into a delta: the list `base - removed + added` loses the
+    /// entries `dropping` (each in it) and gains `adding` (none in it); afterwards `removed` and
+    /// `added` describe the new list over the same base (an entry dropped that the delta had
+    /// added leaves `added`; an entry gained that the base has leaves `removed`).
+    static func compose(removed: inout [FreeExtent], added: inout [FreeExtent], dropping: [FreeExtent], adding: [FreeExtent]) {
+        func lowerBound(_ list: [FreeExtent], _ offset: UInt64) -> Int {
+            var lo = 0, hi = list.count
+            while lo < hi { let mid = (lo + hi) / 2; if list[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
+            return lo
+        }
+        for e in dropping {
+            let i = lowerBound(added, e.offset)
+            if i < added.count && added[i] == e { added.remove(at: i) } else { removed.insert(e, at: lowerBound(removed, e.offset)) }
+        }
+        for e in adding {
+            let i = lowerBound(removed, e.offset)
+            if i < removed.count && removed[i] == e { removed.remove(at: i) } else { added.insert(e, at: lowerBound(added, e.offset)) }
+        }
     }
 
     /// `base` less `removed` plus `added` (all sorted by offset), or nil when a removed entry is

@@ -206,6 +206,9 @@ final class LockFile: @unchecked Sendable {
     private var sequencePtr: UnsafeMutablePointer<UInt32> { (base + 24).assumingMemoryBound(to: UInt32.self) }
 
     var latestVersion: UInt64 { restoreSizeIfTruncated(); return strata_atomic_load_u64(latestPtr) }
+    /// `latestVersion` for a caller that has just checked the file's size (the writer, right
+    /// after `lockWriter`): no second fstat.
+    var latestVersionChecked: UInt64 { strata_atomic_load_u64(latestPtr) }
     var commitSequence: UInt32 { restoreSizeIfTruncated(); return strata_atomic_load_u32(sequencePtr) }
 
     /// Publishes a commit: every process waiting in `waitForCommit` wakes up.
@@ -459,8 +462,10 @@ final class LockFile: @unchecked Sendable {
     }
 
     /// All occupied reader slots, alive or not.
-    func readers() -> [ReaderInfo] {
-        restoreSizeIfTruncated()
+    /// - Parameter sizeChecked: the caller has just checked the file's size (the writer, right
+    ///   after `lockWriter`), so it is not checked again.
+    func readers(sizeChecked: Bool = false) -> [ReaderInfo] {
+        if !sizeChecked { restoreSizeIfTruncated() }
         var out: [ReaderInfo] = []
         // The slot is published (pid CAS) before the mark is raised; a reader re-checks the
         // newest version after both, so a writer that misses it here misses only a reader that
@@ -497,9 +502,9 @@ final class LockFile: @unchecked Sendable {
     }
 
     /// Versions pinned by live readers, sorted; clears the slots of dead ones on the way.
-    func liveReaderVersions() -> [UInt64] {
+    func liveReaderVersions(sizeChecked: Bool = false) -> [UInt64] {
         var versions: [UInt64] = []
-        for r in readers() {
+        for r in readers(sizeChecked: sizeChecked) {
             if r.isAlive { versions.append(r.version) } else { clearSlot(of: r) }
         }
         return versions.sorted()

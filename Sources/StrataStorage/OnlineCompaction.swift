@@ -115,7 +115,9 @@ extension WriteTransaction {
     /// handle's previous step stopped. The cost per commit is bounded; the space comes back over
     /// many commits (the tail is truncated by `shrinkFileTailAfterCommit`).
     func automaticCompactionStep() throws {
-        let fileSize = try store.io.size()
+        // Under the writer lock the file's size changes only through this handle, which keeps
+        // it (`beginWrite` read it): no fstat per commit.
+        let fileSize = store.knownFileSize
         guard fileSize >= 1 << 20 else { return }
         let logical = alloc.logicalSize
         let listed = freeListBytes
@@ -145,7 +147,7 @@ extension WriteTransaction {
     /// and shrinking never alternate.
     func shrinkFileTailAfterCommit() {
         guard isRelocationBatch || store.options.automaticCompaction else { return }
-        guard let size = try? store.io.size() else { return }
+        let size = store.knownFileSize
         let logical = alloc.logicalSize
         if isRelocationBatch {
             let keep = (logical + 4095) & ~4095

@@ -88,9 +88,13 @@ public final class Store: @unchecked Sendable {
     /// allocated blocks instead of making the file system allocate (and, at the sync, write
     /// its metadata too). A hint only, touched under the writer lock.
     var zeroedEnd: UInt64 = 0
-    /// The free list of the last commit by this handle, decoded: the next write transaction
-    /// starting from that same version skips decoding it. Touched only under the writer lock.
-    var committedFreeList: (version: UInt64, ref: BlockRef, list: FreeListCodec.Stored)?
+    /// The free list of the last commit by this handle, decoded and split as the allocator
+    /// takes it: the next write transaction starting from that same version starts from it
+    /// (no decoding, no pass over the list). Touched only under the writer lock.
+    var committedFreeList: (version: UInt64, ref: BlockRef, list: FreeListCodec.State)?
+
+    /// This process's id, read once (recorded by each commit; `getpid` is a system call).
+    let processID = UInt32(truncatingIfNeeded: getpid())
 
     /// The lock file's path (`path + ".lock"`; a private name for in-memory stores).
     public var lockPath: String { inMemoryEntry?.lockPath ?? path + ".lock" }
@@ -248,8 +252,14 @@ public final class Store: @unchecked Sendable {
     }
 
     /// The newest valid meta slot (the newest committed version).
-    package func newestMeta() throws -> MetaSlot {
-        let size = try io.size()
+    ///
+    /// - Parameters:
+    ///   - fileSize: the file's size when the caller has just read it (a write transaction
+    ///     beginning: `beginWrite` refreshed it under the writer lock); nil reads it.
+    ///   - lockChecked: the caller has just checked the lock file's size (it took the writer
+    ///     lock), so the published version is read without checking it again.
+    package func newestMeta(fileSize known: UInt64? = nil, lockChecked: Bool = false) throws -> MetaSlot {
+        let size = try known ?? io.size()
         if size < MetaSlot.dataStart {
             // Too short to hold both slots: read what is there without touching the mapping.
             var head = [UInt8](repeating: 0, count: Int(min(size, 8)))
@@ -280,7 +290,7 @@ public final class Store: @unchecked Sendable {
         // A one-sync commit's slot counts only if the blocks it lists reached the file whole;
         // otherwise that commit was cut short by a power loss and the other slot is the newest
         // durable version (it was synced before that commit began).
-        if let first = valid.first, !unsyncedRunsAreIntact(first, size: size) { valid.removeFirst() }
+        if let first = valid.first, !unsyncedRunsAreIntact(first, size: size, lockChecked: lockChecked) { valid.removeFirst() }
         let best = valid.first
         if let best {
             if best.flags & MetaSlot.encryptedFlag != 0 {
@@ -298,11 +308,11 @@ public final class Store: @unchecked Sendable {
 
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per
     /// version per handle (the check reads the runs: at most `WriteTransaction.oneSyncLimit` bytes).
-    private func unsyncedRunsAreIntact(_ m: MetaSlot, size: UInt64) -> Bool {
+    private func unsyncedRunsAreIntact(_ m: MetaSlot, size: UInt64, lockChecked: Bool = false) -> Bool {
         guard !m.unsyncedRuns.isEmpty else { return true }
         // Published in the lock file means the commit finished its sync (the lock file is
         // reinitialised by the first handle after every crash, so this is never stale).
-        if let lock, m.version <= lock.latestVersion { return true }
+        if let lock, m.version <= (lockChecked ? lock.latestVersionChecked : lock.latestVersion) { return true }
         stateLock.lock()
         let known = verifiedRunsVersion == m.version
         stateLock.unlock()

@@ -30,6 +30,13 @@ public final class WriteTransaction: Transaction {
     public private(set) var bytesWritten = 0
     /// The byte runs written so far, in write order (merged when contiguous).
     private var writtenRuns: [ByteRun] = []
+    /// The blocks written so far and their headers (offset, first and second 8 header bytes):
+    /// recorded as verified once the commit is durable (`BlockVerdicts.recordWritten`).
+    private var writtenHeaders: [(ref: BlockRef, h0: UInt64, h8: UInt64)] = []
+
+    private func noteHeader(_ ref: BlockRef, _ p: UnsafeRawPointer) {
+        writtenHeaders.append((ref, p.loadUnaligned(fromByteOffset: 0, as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
     /// A commit that wrote at most this many bytes (and at most `MetaSlot.maxUnsyncedRuns` runs)
     /// syncs once: opening checks its runs, so the bound keeps that check cheap.
     static let oneSyncLimit = 256 << 10
@@ -51,9 +58,9 @@ public final class WriteTransaction: Transaction {
 
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
-    /// The free list of `base` as stored (full list or delta): the commit writes a delta over
-    /// the same base when few entries changed (FreeListDelta.swift).
-    private var storedList: FreeListCodec.Stored?
+    /// The free list of `base` (full list or delta): the commit writes a delta over the same
+    /// base when few entries changed (FreeListDelta.swift).
+    private var storedList: FreeListCodec.State?
     /// Set when this commit moved blocks for compaction: it writes a full free list (a delta's
     /// base is not part of the block graph, so it must not stay behind in the space compaction
     /// empties).
@@ -64,20 +71,21 @@ public final class WriteTransaction: Transaction {
 
     init(store: Store, label: String) throws {
         self.label = label
-        base = try store.newestMeta()
-        readerVersions = store.lock?.liveReaderVersions() ?? []
+        // The writer lock was just taken (checking the lock file's size) and the file's size
+        // read (`beginWrite`): neither is read again.
+        base = try store.newestMeta(fileSize: store.knownFileSize, lockChecked: true)
+        readerVersions = store.lock?.liveReaderVersions(sizeChecked: true) ?? []
         if let cached = store.committedFreeList, cached.version == base.version, cached.ref == base.freeListRef {
             storedList = cached.list
         } else if base.freeListRef != 0 {
             let scratch = PageArena()
             let (limit, path) = (base.logicalSize, store.path)
-            storedList = try FreeListCodec.load(base.freeListRef, logicalSize: limit, path: path) { r in
+            storedList = FreeListCodec.State(try FreeListCodec.load(base.freeListRef, logicalSize: limit, path: path) { r in
                 try store.blockView(r, limit: limit, arena: scratch, writer: true)
-            }
+            })
         }
-        let entries = storedList?.entries ?? []
-        alloc = SpaceAllocator(entries: entries, readers: readerVersions, logicalSize: base.logicalSize, newVersion: base.version + 1,
-                               wholePages: store.crypto != nil)
+        alloc = SpaceAllocator(reusable: storedList?.reusable ?? [], held: storedList?.held ?? [], readers: readerVersions,
+                               logicalSize: base.logicalSize, newVersion: base.version + 1, wholePages: store.crypto != nil)
         // Commits of a handle tend to be alike: look for room for one like the largest of the
         // last few, whole (`expectWrites` refines this when the layer above knows more).
         let last = UInt64(store.recentCommitBytes.max() ?? 0)
@@ -162,10 +170,10 @@ public final class WriteTransaction: Transaction {
             memset(buf + BlockHeader.size + payloadSize, 0, length - BlockHeader.size - payloadSize)
             fill(buf + BlockHeader.size)
             BlockHeader.write(into: buf, length: length, kind: kind, birth: version)
+            noteHeader(off, buf)
             try store.ensureFileSize(off + UInt64(length))
             try store.io.write(UnsafeRawBufferPointer(start: buf, count: length), at: off)
             noteWritten(off, length)
-            if store.crypto == nil { store.verdicts.recordWritten(BlockView(ref: off, base: UnsafeRawPointer(buf), length: length)) }
             return off
         }
         if stagingCount == 0 { stagingStart = off }
@@ -174,8 +182,7 @@ public final class WriteTransaction: Transaction {
         memset(p + length - padding, 0, padding)   // padding (and slack)
         fill(p + BlockHeader.size)
         BlockHeader.write(into: p, length: length, kind: kind, birth: version)
-        // Known sound to this handle (see `BlockVerdicts.recordWritten`).
-        if store.crypto == nil { store.verdicts.recordWritten(BlockView(ref: off, base: UnsafeRawPointer(p), length: length)) }
+        noteHeader(off, p)
         stagingCount += length
         return off
     }
@@ -212,27 +219,26 @@ public final class WriteTransaction: Transaction {
     }
 
     /// The runs holding the blocks this transaction wrote that are live in its version: what
-    /// it wrote (sorted, merged), less the space free in the final list `free` (blocks written
-    /// and freed again by this transaction: later commits may reuse that space at once, so the
+    /// it wrote (sorted, merged), less the space free in the final list (blocks written and
+    /// freed again by this transaction: later commits may reuse that space at once, so the
     /// runs of a version only ever cover bytes that version keeps), cut at the logical size.
-    private func liveWrittenRuns(free: [FreeExtent], logicalSize: UInt64) -> [ByteRun] {
+    /// Only free-for-all space can lie in them (the other entries are blocks of earlier versions).
+    private func liveWrittenRuns(logicalSize: UInt64) -> [ByteRun] {
         var merged: [ByteRun] = []
         for r in writtenRuns.sorted(by: { $0.offset < $1.offset }) {
             if let last = merged.last, r.offset <= last.end { merged[merged.count - 1].length = max(last.end, r.end) - last.offset }
             else { merged.append(r) }
         }
         var out: [ByteRun] = []
-        var f = 0
         for r in merged {
             var start = r.offset
             let end = min(r.end, logicalSize)
-            while start < end {
-                while f < free.count && free[f].offset + free[f].length <= start { f += 1 }
-                if f < free.count && free[f].offset <= start { start = free[f].offset + free[f].length; continue }
-                let stop = f < free.count ? min(end, free[f].offset) : end
-                if stop > start { out.append(ByteRun(offset: start, length: stop - start)) }
-                start = stop
+            guard start < end else { continue }
+            for f in alloc.reusableRanges(in: start, end) {
+                if f.offset > start { out.append(ByteRun(offset: start, length: f.offset - start)) }
+                start = max(start, f.offset + f.length)
             }
+            if start < end { out.append(ByteRun(offset: start, length: end - start)) }
         }
         return out
     }
@@ -271,10 +277,9 @@ public final class WriteTransaction: Transaction {
             }
             let catalogRef = try catalog.flush()
             let (flRef, list) = try writeFreeList()
-            let entries = list.entries
             var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
-                                commitTime: LockFile.nowNanos(), committerPid: UInt32(getpid()), flags: base.flags, keyCheck: base.keyCheck)
-            let runs = liveWrittenRuns(free: entries, logicalSize: alloc.logicalSize)
+                                commitTime: LockFile.nowNanos(), committerPid: store.processID, flags: base.flags, keyCheck: base.keyCheck)
+            let runs = liveWrittenRuns(logicalSize: alloc.logicalSize)
             // One sync for a small commit of a plain file: its slot lists what it wrote (checked
             // on open). Encrypted files write their pages at the sync and keep two syncs.
             if store.crypto == nil && bytesWritten <= Self.oneSyncLimit && runs.count <= MetaSlot.maxUnsyncedRuns {
@@ -288,6 +293,10 @@ public final class WriteTransaction: Transaction {
             }
             try meta.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
+            // Durable: the blocks this commit wrote need no checksum when this handle reads them.
+            for h in writtenHeaders {
+                withUnsafeBytes(of: (h.h0, h.h8)) { store.verdicts.recordWritten(h.ref, header: $0.baseAddress!) }
+            }
             if store.recentCommitBytes.count >= 4 { store.recentCommitBytes.removeFirst() }
             store.recentCommitBytes.append(bytesWritten)
             if let e = expectedBytes {
@@ -324,30 +333,35 @@ public final class WriteTransaction: Transaction {
     /// it stays small (docs/FORMAT.md, "Free list"), else a full list (the new base). The old
     /// delta, and the old base when it is replaced, are freed by this commit; the new block is
     /// allocated before the final list is computed (the list does not list its own blocks).
-    private func writeFreeList() throws -> (BlockRef, FreeListCodec.Stored) {
+    private func writeFreeList() throws -> (BlockRef, FreeListCodec.State) {
         let old = storedList
         if let d = old?.delta { try release(d) }
         if let old, !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
-            let baseEntries = old.base.entries
-            let limit = FreeListCodec.deltaLimit(baseCount: baseEntries.count)
+            let limit = FreeListCodec.deltaLimit(baseCount: old.base.entries.count)
             // Sized for the previous delta plus some: a delta grows by a few entries per
             // commit. When it does not fit, once more at the size it needs (placing a larger
             // block changes at most three entries: it splits or shortens one extent, or stops
             // a trailing one from being trimmed).
-            var upper = old.deltaEntries + 16
+            var upper = old.removed.count + old.added.count + 16
             for _ in 0..<2 where upper <= limit {
                 let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
                 var trial = alloc
                 let ref = trial.allocate(UInt64(length))
-                let entries = trial.finalEntries()
-                let (removed, added) = FreeListCodec.diff(base: baseEntries, list: entries)
+                trial.finish()
+                // This commit's changes to the list, folded into the delta over the same base.
+                let (dropped, gained) = trial.listChanges()
+                var removed = old.removed, added = old.added
+                FreeListCodec.compose(removed: &removed, added: &added, dropping: dropped, adding: gained)
                 let n = removed.count + added.count
                 if n <= upper {
                     alloc = trial
+                    assert(FreeListCodec.apply(base: old.base.entries, removed: removed, added: added, logicalSize: alloc.logicalSize)
+                           == alloc.finalEntries(), "the free-list delta does not give the list")
                     try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
                         FreeListCodec.encodeDelta(base: old.base.ref, removed: removed, added: added, into: p)
                     }
-                    return (ref, FreeListCodec.Stored(entries: entries, base: old.base, delta: ref, deltaEntries: n))
+                    return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base, delta: ref,
+                                                     removed: removed, added: added))
                 }
                 upper = n + 4
             }
@@ -356,9 +370,10 @@ public final class WriteTransaction: Transaction {
         let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
         let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
         let ref = alloc.allocate(UInt64(length))
+        alloc.finish()
         let entries = alloc.finalEntries()
         try writeListBlock(ref: ref, length: length, kind: BlockKind.freeList.rawValue) { p in FreeListCodec.encode(entries, into: p) }
-        return (ref, FreeListCodec.Stored(entries: entries, base: (ref, entries), delta: nil))
+        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), delta: nil, removed: [], added: []))
     }
 
     /// Writes a free-list block of `length` bytes at `ref` (`encode` fills its payload), with
@@ -368,6 +383,7 @@ public final class WriteTransaction: Transaction {
             memset(p, 0, length)
             encode(p + BlockHeader.size)
             BlockHeader.write(into: p, length: length, kind: kind, birth: version)
+            noteHeader(ref, p)
         }
         try store.ensureFileSize(max(ref + UInt64(length), alloc.logicalSize))
         if stagingCount > 0 && stagingStart + UInt64(stagingCount) == ref && stagingCount + length <= stagingCapacity {
@@ -437,7 +453,7 @@ public final class WriteTransaction: Transaction {
         let limit = store.options.historyLimit
         guard limit > 0, let h = try tree(Self.historyTree, create: true) else { return }
         var w = ByteWriter()
-        w.u64(LockFile.nowNanos()); w.u32(UInt32(getpid())); w.u32(0)
+        w.u64(LockFile.nowNanos()); w.u32(store.processID); w.u32(0)
         w.u64(UInt64(bytesWritten))
         w.string(String(label.prefix(64)))
         w.lengthPrefixed(note.prefix(700))

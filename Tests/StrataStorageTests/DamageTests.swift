@@ -48,6 +48,39 @@ final class DamageTests: XCTestCase {
         s.close()
     }
 
+    /// The blocks a handle's own durable commit wrote count as verified by that handle (it
+    /// computed their checksums; the next small commit rewrites some of them without
+    /// checksumming them again). Another handle, which never verified them, still checks them.
+    func testBlocksOfOwnCommitCountAsVerifiedForTheWritingHandleOnly() throws {
+        let dir = TempDir()
+        let path = dir.path("own.strata")
+        let s = try Store(path: path)
+        let w = try s.beginWrite()
+        try w.tree("t", create: true)!.put(Array("large".utf8), bytes: marked(0xE3, 5000))
+        try w.commit()
+        // A commit elsewhere, so the damaged block is not among the runs the newest slot lists.
+        let w2 = try s.beginWrite()
+        try w2.tree("other", create: true)!.put([1], bytes: [1])
+        try w2.commit()
+        let at = try XCTUnwrap(find(marked(0xE3, 5000), in: path))
+        // Damage in place (the handle's mapping shows it: same file, same page cache).
+        let fd = open(path, O_RDWR)
+        var b: UInt8 = 0
+        XCTAssertEqual(pread(fd, &b, 1, off_t(at + 100)), 1)
+        b ^= 0x5A
+        XCTAssertEqual(pwrite(fd, &b, 1, off_t(at + 100)), 1)
+        close(fd)
+        let r = try s.beginRead()
+        XCTAssertEqual(try r.tree("t")!.getBytes(Array("large".utf8))?.count, 5000, "the writing handle trusts the block it wrote")
+        r.end()
+        s.close()
+        let other = try Store(path: path)
+        let r2 = try other.beginRead()
+        assertChecksumError({ _ = try r2.tree("t")!.getBytes(Array("large".utf8)) }, "another handle reading the damaged value")
+        r2.end()
+        other.close()
+    }
+
     func assertChecksumError(_ body: () throws -> Void, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         do {
             try body()
