@@ -12,6 +12,9 @@ final class CommitWatcher: @unchecked Sendable {
     private var nextID: UInt64 = 1
     private var stopping = false
     private let exited = DispatchSemaphore(value: 0)
+    /// The watcher thread (set when it starts): `stop()` called from an observer on it must not
+    /// wait for the thread to exit.
+    private var watcherThread: pthread_t?
 
     init(lock: LockFile) {
         self.lock = lock
@@ -33,6 +36,7 @@ final class CommitWatcher: @unchecked Sendable {
     func remove(_ id: UInt64) { mutex.lock(); observers[id] = nil; mutex.unlock() }
 
     private func run(seen initialSeen: UInt32, lastVersion initialVersion: UInt64) {
+        mutex.lock(); watcherThread = pthread_self(); mutex.unlock()
         var seen = initialSeen
         var lastVersion = initialVersion
         while true {
@@ -52,8 +56,16 @@ final class CommitWatcher: @unchecked Sendable {
         exited.signal()
     }
 
+    /// Stops the thread and waits until it has exited. Called from an observer on the watcher
+    /// thread itself (the last owner of the handle was released there), it only marks the
+    /// watcher stopped: the thread exits when the observer returns, without touching the lock
+    /// file again (waiting there would deadlock the thread and leave the handle open for good).
     func stop() {
-        mutex.lock(); stopping = true; mutex.unlock()
+        mutex.lock()
+        stopping = true
+        let onWatcherThread = watcherThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+        mutex.unlock()
+        if onWatcherThread { return }
         lock.poke()
         exited.wait()
     }

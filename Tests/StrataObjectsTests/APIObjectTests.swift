@@ -397,3 +397,31 @@ final class APIObjectTests: XCTestCase {
         XCTAssertEqual(n, 1)
     }
 }
+
+/// Reopening right after the last realm of a configuration was released gives a fresh realm:
+/// in memory the data is gone (and a file is checked against the new classes' schema). The
+/// realm's last reference can be dropped on the commit watcher's thread while it forwards the
+/// realm's last commit; closing the handle there used to wait for that very thread to exit
+/// (a deadlock: the thread stuck for good, the handle and the in-memory data never released).
+final class ReopenAfterReleaseTests: XCTestCase {
+    private func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+
+    func testInMemoryDataIsGoneRightAfterTheLastRealmIsReleased() throws {
+        let threadsBefore = threadCount()
+        for i in 0..<300 {
+            let cfg = Realm.Configuration(inMemoryIdentifier: "reopen-\(i)-\(UUID().uuidString)", objectTypes: apiTypes)
+            weak var core: RealmCore?
+            do {
+                let realm = try Realm(configuration: cfg)
+                core = realm.core
+                try realm.write { realm.add(APerson(id: i, name: "mem")) }
+            }
+            let state = "realm core still alive: \(core != nil), coordinator registered: \(Coordinator.isOpen(path: cfg.path))"
+            XCTAssertEqual(try Realm(configuration: cfg).objects(APerson.self).count, 0, "round \(i); \(state)")
+        }
+        // Every handle's watcher thread exited (none stuck waiting for itself).
+        XCTAssertLessThan(threadCount() - threadsBefore, 10, "commit watcher threads left behind")
+    }
+}

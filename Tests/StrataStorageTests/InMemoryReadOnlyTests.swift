@@ -158,3 +158,24 @@ final class ReadOnlyTests: XCTestCase {
         if geteuid() != 0 { XCTAssertThrowsError(try Store(path: path)) }
     }
 }
+
+/// A handle closed from one of its own commit observers (its last owner released on the watcher
+/// thread): `close()` returns, the watcher thread exits, and in memory the data is released.
+final class CloseFromCommitObserverTests: XCTestCase {
+    func testClosingAHandleFromItsCommitObserverReturnsAndReleasesTheData() throws {
+        let id = "close-from-observer-\(UUID().uuidString)"
+        let s = try Store(inMemoryIdentifier: id)
+        let closed = DispatchSemaphore(value: 0), committed = DispatchSemaphore(value: 0)
+        // The observer closes the handle once the commit has returned (as when an app drops its
+        // last realm while the watcher forwards the commit).
+        _ = s.addCommitObserver { _ in committed.wait(); s.close(); closed.signal() }
+        let w = try s.beginWrite()
+        _ = try w.tree("t", create: true)!.put([1], bytes: [2])
+        try w.commit()
+        committed.signal()
+        // Before the fix the watcher waited for itself to exit: close() never returned.
+        XCTAssertEqual(closed.wait(timeout: .now() + 5), .success, "close() called on the watcher thread returned")
+        XCTAssertFalse(InMemoryFiles.shared.identifiers.contains(id), "the last handle released the in-memory data")
+        XCTAssertThrowsError(try Store(inMemoryIdentifier: id, options: { var o = StoreOptions(); o.create = false; return o }()))
+    }
+}

@@ -29,6 +29,10 @@ final class Coordinator: @unchecked Sendable {
     private var cores: [String: Weak<RealmCore>] = [:]
     private var live: [Weak<RealmCore>] = []
     private var watcherID: UInt64 = 0
+    /// This coordinator's entry in `registry` (removed by `deinit` once the file is closed).
+    private var registryKey: String?
+    /// Counts the commit watcher's calls into this coordinator that are running (see `open`).
+    private let watcherGate = WatcherGate()
 
     /// Paths opened at least once in this process (`shouldCompactOnLaunch` is asked only on
     /// the first open).
@@ -58,6 +62,17 @@ final class Coordinator: @unchecked Sendable {
         let schema = Schema(infos.map(\.objectSchema))
         let path = config.path
         let key = path + "|" + schema.classNames.joined(separator: ",") + (config.readOnly ? "|ro" : "")
+        // Right after a commit the watcher thread briefly holds the coordinator that made it.
+        // When the app has let go of every realm of it meanwhile, that coordinator is closing:
+        // reusing it would keep its schema (no migration check for the new classes) and, in
+        // memory, its data. Wait for the watcher to let go first (bounded: it only forwards
+        // the commit to the cores).
+        registry.with { $0[key]?.value?.watcherGate }?.waitIdle(timeout: 1)
+        // A coordinator of this key whose `deinit` is running on another thread (its entry is
+        // there, its weak reference already nil): wait until it has closed its file — in memory,
+        // released its data — and removed its entry, so this open starts from the file.
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while registry.with({ reg in reg[key].map { $0.value == nil } ?? false }) && Date() < deadline { usleep(50) }
         return try registry.with { reg in
             if let c = reg[key]?.value {
                 if config.schemaVersion < c.db.schemaVersion {
@@ -79,6 +94,7 @@ final class Coordinator: @unchecked Sendable {
                 }
             }
             let c = try Coordinator(config, schema: schema, infos: infos, path: path)
+            c.registryKey = key
             reg[key] = Weak(value: c)
             return c
         }
@@ -128,12 +144,22 @@ final class Coordinator: @unchecked Sendable {
             }
         }
         db = try Database(store: store, schema: schema, schemaVersion: config.schemaVersion, migrationBlock: config.migrationBlock)
-        watcherID = db.store.addCommitObserver { [weak self] version in self?.commitSeen(version) }
+        // The watcher thread holds the coordinator (and its cores) only inside the gate, so
+        // `open` can wait for it instead of reusing a coordinator whose realms are all gone.
+        let gate = watcherGate
+        watcherID = db.store.addCommitObserver { [weak self] version in
+            gate.enter()
+            do { if let coordinator = self { coordinator.commitSeen(version) } }
+            gate.leave()
+        }
     }
 
     deinit {
         db.store.removeCommitObserver(watcherID)
         db.close()
+        if let key = registryKey {
+            Coordinator.registry.with { reg in if let w = reg[key], w.value == nil { reg[key] = nil } }
+        }
     }
 
     /// The realm core of a thread or queue (one per thread: cached while alive).
@@ -174,6 +200,22 @@ final class Coordinator: @unchecked Sendable {
     private func commitSeen(_ version: UInt64) {
         lock.lock(); let cs = live.compactMap(\.value); lock.unlock()
         for c in cs { c.commitSeen(version) }
+    }
+}
+
+/// Counts running calls of a commit watcher; `waitIdle` waits until none is running.
+final class WatcherGate: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var running = 0
+
+    func enter() { condition.lock(); running += 1; condition.unlock() }
+    func leave() { condition.lock(); running -= 1; if running == 0 { condition.broadcast() }; condition.unlock() }
+
+    /// Returns when no call is running, or after `timeout` seconds.
+    func waitIdle(timeout: TimeInterval) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock(); defer { condition.unlock() }
+        while running > 0 { if !condition.wait(until: deadline) { return } }
     }
 }
 
