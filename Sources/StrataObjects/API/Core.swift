@@ -29,8 +29,11 @@ final class Coordinator: @unchecked Sendable {
     private var cores: [String: Weak<RealmCore>] = [:]
     private var live: [Weak<RealmCore>] = []
     private var watcherID: UInt64 = 0
-    /// This coordinator's entry in `registry` (removed by `deinit` once the file is closed).
+    /// This coordinator's key in `registry` and `openHandles`.
     private var registryKey: String?
+    /// Coordinators per registry key whose handle is still open (counted down by `deinit`
+    /// once the file is closed).
+    private static let openHandles = Locked<[String: Int]>([:])
     /// Counts the commit watcher's calls into this coordinator that are running (see `open`).
     private let watcherGate = WatcherGate()
 
@@ -68,11 +71,13 @@ final class Coordinator: @unchecked Sendable {
         // memory, its data. Wait for the watcher to let go first (bounded: it only forwards
         // the commit to the cores).
         registry.with { $0[key]?.value?.watcherGate }?.waitIdle(timeout: 1)
-        // A coordinator of this key whose `deinit` is running on another thread (its entry is
-        // there, its weak reference already nil): wait until it has closed its file — in memory,
-        // released its data — and removed its entry, so this open starts from the file.
+        // A coordinator of this key whose `deinit` is running on another thread (its weak
+        // reference already nil, its handle still open): wait until it has closed its file — in
+        // memory, released its data — so this open starts from the file.
         let deadline = Date(timeIntervalSinceNow: 2)
-        while registry.with({ reg in reg[key].map { $0.value == nil } ?? false }) && Date() < deadline { usleep(50) }
+        while !registry.with({ $0[key]?.value != nil }) && openHandles.with({ $0[key] ?? 0 }) > 0 && Date() < deadline {
+            usleep(50)
+        }
         return try registry.with { reg in
             if let c = reg[key]?.value {
                 if config.schemaVersion < c.db.schemaVersion {
@@ -95,6 +100,7 @@ final class Coordinator: @unchecked Sendable {
             }
             let c = try Coordinator(config, schema: schema, infos: infos, path: path)
             c.registryKey = key
+            openHandles.with { $0[key, default: 0] += 1 }
             reg[key] = Weak(value: c)
             return c
         }
@@ -157,8 +163,10 @@ final class Coordinator: @unchecked Sendable {
     deinit {
         db.store.removeCommitObserver(watcherID)
         db.close()
+        // Not the registry's lock: this deinit can run where a registry closure drops the last
+        // reference to a coordinator.
         if let key = registryKey {
-            Coordinator.registry.with { reg in if let w = reg[key], w.value == nil { reg[key] = nil } }
+            Coordinator.openHandles.with { h in h[key, default: 1] -= 1; if h[key] == 0 { h[key] = nil } }
         }
     }
 
