@@ -249,3 +249,7 @@ int strata_allocate(int fd, int64_t offset, int64_t length) {
     return -2;
 #endif
 }
+
+// Declared by the Swift runtime (HeapObject.h), C calling convention.
+extern _Bool swift_tryRetain(void *object);
+int strata_try_retain(void *object) { return swift_tryRetain(object) ? 1 : 0; }
