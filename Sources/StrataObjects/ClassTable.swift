@@ -46,6 +46,7 @@ final class ClassTable {
 
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
+        self.storage = txn.storage
         self.schema = schema
         self.columns = schema.storedProperties
         self.treeName = "c/" + schema.className
@@ -66,7 +67,9 @@ final class ClassTable {
         return false
     }
 
-    var storage: Transaction { txn.storage }
+    /// `txn.storage`, kept here: reading it through the unowned `txn` took the runtime's
+    /// checked unowned load (an atomic increment and decrement) on every cluster read.
+    let storage: Transaction
     var write: WriteTransaction { txn.storage as! WriteTransaction }
     /// An Int primary key is the object key itself.
     let usesPrimaryKeyAsObjectKey: Bool

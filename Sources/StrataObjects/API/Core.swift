@@ -201,6 +201,22 @@ private struct CoreEntry {
     }
 }
 
+/// A weak reference to a core without a side table, for work scheduled on the core's queue
+/// (deliveries): the core clears it in its deinit; `core` takes a strong reference under the
+/// lock unless the core's deinit has begun.
+final class CoreReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pointer: UnsafeMutableRawPointer?
+    init(_ c: RealmCore) { pointer = Unmanaged.passUnretained(c).toOpaque() }
+    fileprivate func clear() { lock.lock(); pointer = nil; lock.unlock() }
+    /// The core, or nil once it is gone or going.
+    var core: RealmCore? {
+        lock.lock(); defer { lock.unlock() }
+        guard let p = pointer, strataTryRetain(p) else { return nil }
+        return Unmanaged<RealmCore>.fromOpaque(p).takeRetainedValue()
+    }
+}
+
 /// The state of one realm instance: the thread (or queue) it belongs to, its read or write
 /// transaction, its observers. `Realm` is a thin struct around it.
 @usableFromInline
@@ -232,6 +248,9 @@ final class RealmCore: @unchecked Sendable {
     /// Signalled after each commit seen (for `waitForChange`).
     let changeSignal = DispatchSemaphore(value: 0)
 
+    /// This core for blocks scheduled on its queue (set once, at the end of `init`).
+    private(set) var selfReference: CoreReference!
+
     /// The thread of a thread-confined core (`verify`'s fast check).
     private let ownerThread: pthread_t?
     @inline(__always) private static func isCurrentThread(_ t: pthread_t) -> Bool {
@@ -250,9 +269,11 @@ final class RealmCore: @unchecked Sendable {
             isFrozen = true
             readTxn = strataTry { try coordinator.db.read(label: "frozen") }
         } else { isFrozen = false }
+        selfReference = CoreReference(self)
     }
 
     deinit {
+        selfReference.clear()
         coordinator.unregister(Unmanaged.passUnretained(self).toOpaque())
         readTxn?.end()
         writeTxn?.abort()
