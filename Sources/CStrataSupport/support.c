@@ -249,3 +249,8 @@ int strata_allocate(int fd, int64_t offset, int64_t length) {
     return -2;
 #endif
 }
+
+// The Swift runtime's entry point (HeapObject.cpp): returns the object when it took the
+// reference, NULL when the object's deinit has begun.
+extern void *swift_tryRetain(void *object);
+int strata_try_retain(void *object) { return swift_tryRetain(object) != 0; }

@@ -46,6 +46,7 @@ final class ClassTable {
 
     init(txn: DBTransaction, schema: ObjectSchema) {
         self.txn = txn
+        self.storage = txn.storage
         self.schema = schema
         self.columns = schema.storedProperties
         self.treeName = "c/" + schema.className
@@ -66,7 +67,9 @@ final class ClassTable {
         return false
     }
 
-    var storage: Transaction { txn.storage }
+    /// `txn.storage`, kept here: reading it through the unowned `txn` took the runtime's
+    /// checked unowned load (an atomic increment and decrement) on every cluster read.
+    let storage: Transaction
     var write: WriteTransaction { txn.storage as! WriteTransaction }
     /// An Int primary key is the object key itself.
     let usesPrimaryKeyAsObjectKey: Bool
@@ -360,6 +363,9 @@ final class ClassTable {
               case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
+        // The reads that follow a lookup each start at a column block: their first lines are
+        // fetched together here instead of one miss after another.
+        for c in 0..<s.columnCount { storage.prefetch(s.block.ref(c + 1)) }
         let r: Unmanaged<ReadCache>
         if let l = lastReadRef { r = l } else {
             let c = ReadCache(columns: columns.count)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CStrataSupport
 
 /// What the catalog (the tree of named trees) stores for each tree: its root and whether it is
 /// weighted. Inline value: u64 root ref, u32 flags (bit 0 weighted), u32 0.
@@ -46,6 +47,9 @@ public class Transaction: TreeContext {
     public var version: UInt64 { fatalError("abstract") }
 
     func block(_ ref: BlockRef) throws -> BlockView { fatalError("abstract") }
+    /// Starts bringing the first bytes of block `ref` into the CPU cache without waiting (a
+    /// hint: nothing is read or checked; no-op where blocks are not read in place).
+    package func prefetch(_ ref: BlockRef) {}
     func release(_ ref: BlockRef) throws { throw StorageError.readOnly(path: path) }
     func releaseSubtree(_ ref: BlockRef) throws { throw StorageError.readOnly(path: path) }
     func writeBlock(kind: UInt8, payloadSize: Int, fill: (UnsafeMutableRawPointer) -> Void) throws -> BlockRef {
@@ -113,6 +117,12 @@ public final class ReadTransaction: Transaction {
     override func block(_ ref: BlockRef) throws -> BlockView {
         if ended { throw StorageError.transactionEnded }
         return try store.blockView(ref, limit: meta.logicalSize, arena: arena, verify: verifiesChecksums)
+    }
+    /// Unencrypted files are read in place from the mapping: prefetches the block's first line
+    /// (`block` checks the reference when it is read).
+    override package func prefetch(_ ref: BlockRef) {
+        guard store.crypto == nil, ref < meta.logicalSize else { return }
+        strata_prefetch(store.map.base + Int(ref))
     }
 
     /// Advances to the newest version. Returns true when the version changed.

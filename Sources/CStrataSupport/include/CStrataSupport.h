@@ -19,6 +19,15 @@ void strata_full_fence(void);
 static inline uint64_t strata_relaxed_load_u64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void strata_relaxed_store_u64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
+/// Asks the CPU to bring the cache line at p in (no fault when p is not mapped): lookups start
+/// the memory reads of blocks they will read next in parallel instead of one after another.
+static inline void strata_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
+/// The Swift runtime's swift_tryRetain: one more strong reference to a native Swift object
+/// unless its deinit has begun (what loading a weak reference does, without giving the object
+/// a side table). Returns 1 when the reference was taken.
+int strata_try_retain(void *object);
+
 /// Waits while *addr == expected, at most timeout_ms milliseconds (shared, not private futex).
 /// Returns 0 when woken or the value differed, 1 on timeout, -1 on another error.
 int strata_futex_wait(volatile uint32_t *addr, uint32_t expected, int timeout_ms);

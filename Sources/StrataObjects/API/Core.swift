@@ -26,8 +26,10 @@ final class Coordinator: @unchecked Sendable {
     let isInMemory: Bool
     let path: String
     private let lock = NSLock()
-    private var cores: [String: Weak<RealmCore>] = [:]
-    private var live: [Weak<RealmCore>] = []
+    /// The live cores by thread or queue, and every live core (for commit wake-ups):
+    /// registered without a reference (see `CoreEntry`), each removed by its core's deinit.
+    private var cores: [String: CoreEntry] = [:]
+    private var live: [CoreEntry] = []
     private var watcherID: UInt64 = 0
     /// This coordinator's key in `registry` and `openHandles`.
     private var registryKey: String?
@@ -174,24 +176,30 @@ final class Coordinator: @unchecked Sendable {
     func core(for confinement: Confinement) -> RealmCore {
         lock.lock(); defer { lock.unlock() }
         let k = confinement.cacheKey
-        if let c = cores[k]?.value { return c }
+        if let c = cores[k]?.strong() { return c }
         let c = RealmCore(coordinator: self, confinement: confinement)
-        cores[k] = Weak(value: c)
-        live.removeAll { $0.value == nil }
-        live.append(Weak(value: c))
+        cores[k] = CoreEntry(c)
+        live.append(CoreEntry(c))
         return c
     }
 
-    private var frozen: [UInt64: Weak<RealmCore>] = [:]
+    private var frozen: [UInt64: CoreEntry] = [:]
     /// A frozen core at the newest version (cached per version).
     func frozenCore(atLeast version: UInt64) -> RealmCore {
         lock.lock(); defer { lock.unlock() }
-        if let c = frozen[version]?.value { return c }
+        if let c = frozen[version]?.strong() { return c }
         let c = RealmCore(coordinator: self, confinement: .frozen(version))
-        let v = c.frozenVersion
-        frozen = frozen.filter { $0.value.value != nil }
-        frozen[v] = Weak(value: c)
+        frozen[c.frozenVersion] = CoreEntry(c)
         return c
+    }
+
+    /// Called by `RealmCore.deinit`: removes every registration of the core `p` (under the
+    /// lock, so no `strong()` sees it once its memory can be freed).
+    fileprivate func unregister(_ p: UnsafeMutableRawPointer) {
+        lock.lock(); defer { lock.unlock() }
+        for (k, e) in cores where e.pointer == p { cores[k] = nil }
+        live.removeAll { $0.pointer == p }
+        for (k, e) in frozen where e.pointer == p { frozen[k] = nil }
     }
 
     /// The class name of a model type, trapping with a clear message when it is not in the schema.
@@ -206,7 +214,7 @@ final class Coordinator: @unchecked Sendable {
 
     /// Called by the storage commit watcher (background thread) after every commit.
     private func commitSeen(_ version: UInt64) {
-        lock.lock(); let cs = live.compactMap(\.value); lock.unlock()
+        lock.lock(); let cs = live.compactMap { $0.strong() }; lock.unlock()
         for c in cs { c.commitSeen(version) }
     }
 }
@@ -224,6 +232,38 @@ final class WatcherGate: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock(); defer { condition.unlock() }
         while running > 0 { if !condition.wait(until: deadline) { return } }
+    }
+}
+
+/// A core as the coordinator registers it: its address, no reference. A weak reference would
+/// give the core a side table, and every retain of it (each object a lookup or an iteration
+/// makes holds its core) would take the runtime's slow path. The core's deinit removes its
+/// entries under the coordinator's lock, so an entry read under that lock points to a core
+/// whose memory is still there; `strong()` then takes a reference unless its deinit has begun.
+private struct CoreEntry {
+    let pointer: UnsafeMutableRawPointer
+    init(_ c: RealmCore) { pointer = Unmanaged.passUnretained(c).toOpaque() }
+    /// A strong reference to the core, or nil when it is being deinitialized. Call under the
+    /// coordinator's lock only.
+    func strong() -> RealmCore? {
+        guard strataTryRetain(pointer) else { return nil }
+        return Unmanaged<RealmCore>.fromOpaque(pointer).takeRetainedValue()
+    }
+}
+
+/// A weak reference to a core without a side table, for work scheduled on the core's queue
+/// (deliveries): the core clears it in its deinit; `core` takes a strong reference under the
+/// lock unless the core's deinit has begun.
+final class CoreReference: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pointer: UnsafeMutableRawPointer?
+    init(_ c: RealmCore) { pointer = Unmanaged.passUnretained(c).toOpaque() }
+    fileprivate func clear() { lock.lock(); pointer = nil; lock.unlock() }
+    /// The core, or nil once it is gone or going.
+    var core: RealmCore? {
+        lock.lock(); defer { lock.unlock() }
+        guard let p = pointer, strataTryRetain(p) else { return nil }
+        return Unmanaged<RealmCore>.fromOpaque(p).takeRetainedValue()
     }
 }
 
@@ -258,6 +298,9 @@ final class RealmCore: @unchecked Sendable {
     /// Signalled after each commit seen (for `waitForChange`).
     let changeSignal = DispatchSemaphore(value: 0)
 
+    /// This core for blocks scheduled on its queue (set once, at the end of `init`).
+    private(set) var selfReference: CoreReference!
+
     /// The thread of a thread-confined core (`verify`'s fast check).
     private let ownerThread: pthread_t?
     @inline(__always) private static func isCurrentThread(_ t: pthread_t) -> Bool {
@@ -276,9 +319,12 @@ final class RealmCore: @unchecked Sendable {
             isFrozen = true
             readTxn = strataTry { try coordinator.db.read(label: "frozen") }
         } else { isFrozen = false }
+        selfReference = CoreReference(self)
     }
 
     deinit {
+        selfReference.clear()
+        coordinator.unregister(Unmanaged.passUnretained(self).toOpaque())
         readTxn?.end()
         writeTxn?.abort()
     }

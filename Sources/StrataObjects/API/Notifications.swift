@@ -166,10 +166,12 @@ extension RealmCore {
         observerLock.unlock()
         guard wanted && !already else { return }
         switch confinement {
-        case .thread(_, true): DispatchQueue.main.async { [weak self] in self?.deliverScheduled() }
-        case .queue(let q, _): q.async { [weak self] in self?.deliverScheduled() }
+        // `selfReference`, not `[weak self]`: a weak reference would give the core a side table
+        // (see `CoreReference`).
+        case .thread(_, true): DispatchQueue.main.async { [ref = selfReference!] in ref.core?.deliverScheduled() }
+        case .queue(let q, _): q.async { [ref = selfReference!] in ref.core?.deliverScheduled() }
         case .actor(let a):
-            Task { [weak self] in await deliverIsolated(to: a, self) }
+            Task { [ref = selfReference!] in await deliverIsolated(to: a, ref.core) }
         default:
             observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
         }

@@ -411,8 +411,7 @@ open class ObjectBase: CustomStringConvertible {
 
     final func _rlmReadValue(_ index: Int) -> Value {
         let info = _rlmClassInfo, key = _rlmKey
-        // The object keeps its core alive: no retain of the core (whose reference count is
-        // on a side table, as the coordinator references cores weakly) per read.
+        // The object keeps its core alive: no retain of the core per read.
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
             core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
         }
