@@ -412,7 +412,17 @@ final class ClassTable {
     private func makeMutable(_ treeKey: Int64, ref: BlockRef, stored s: StoredCluster) throws -> MutableCluster {
         if let m = dirty[treeKey] { return m }
         lastLocated = nil
-        let keys = (0..<s.count).map { s.key($0) }
+        let keys: [Int64]
+        if s.keyColumn == nil {
+            // Dense keys: `firstKey + row`, filled in one loop (no per-row check of the key column).
+            let n = s.count, first = s.firstKey
+            keys = [Int64](unsafeUninitializedCapacity: n) { b, made in
+                for i in 0..<n { b[i] = first &+ Int64(i) }
+                made = n
+            }
+        } else {
+            keys = (0..<s.count).map { s.key($0) }
+        }
         var cols: [ColumnState] = []
         for c in 0..<columns.count { cols.append(.stored(c < s.columnCount ? s.block.ref(c + 1) : 0)) }
         // The cluster block is rewritten at commit; its key column and other columns are
@@ -723,10 +733,17 @@ final class ClassTable {
                 col.removeRows(remove())
             }
             try keysWillChange(m)
-            var kept: [Int64] = []
-            kept.reserveCapacity(m.count - rows.count)
-            for r in runs { kept.append(contentsOf: m.keys[r]) }
-            m.keys = kept
+            let keptCount = m.count - rows.count
+            m.keys = m.keys.withUnsafeBufferPointer { all in
+                [Int64](unsafeUninitializedCapacity: keptCount) { b, made in
+                    var o = 0
+                    for r in runs {
+                        (b.baseAddress! + o).initialize(from: all.baseAddress! + r.lowerBound, count: r.count)
+                        o += r.count
+                    }
+                    made = o
+                }
+            }
             if m.count == 0 {
                 try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
                 dirty[tk] = nil
