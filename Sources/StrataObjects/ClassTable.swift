@@ -407,12 +407,28 @@ final class ClassTable {
 
     private func makeMutable(_ treeKey: Int64) throws -> MutableCluster {
         if let m = dirty[treeKey] { return m }
-        lastLocated = nil
         guard let t = try tree(create: true), let v = try t.get(ClusterKey.encode(treeKey)), case .owned(let ref) = v else {
             throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
         }
-        let s = try StoredCluster(storage, ref: ref)
-        let keys = (0..<s.count).map { s.key($0) }
+        return try makeMutable(treeKey, ref: ref, stored: StoredCluster(storage, ref: ref))
+    }
+
+    /// `makeMutable` for the committed cluster block `ref` (read as `s`) the caller has already
+    /// found in the tree under `treeKey` in this transaction (no second tree search).
+    private func makeMutable(_ treeKey: Int64, ref: BlockRef, stored s: StoredCluster) throws -> MutableCluster {
+        if let m = dirty[treeKey] { return m }
+        lastLocated = nil
+        let keys: [Int64]
+        if s.keyColumn == nil {
+            // Dense keys: `firstKey + row`, filled in one loop (no per-row check of the key column).
+            let n = s.count, first = s.firstKey
+            keys = [Int64](unsafeUninitializedCapacity: n) { b, made in
+                for i in 0..<n { b[i] = first &+ Int64(i) }
+                made = n
+            }
+        } else {
+            keys = (0..<s.count).map { s.key($0) }
+        }
         var cols: [ColumnState] = []
         for c in 0..<columns.count { cols.append(.stored(c < s.columnCount ? s.block.ref(c + 1) : 0)) }
         // The cluster block is rewritten at commit; its key column and other columns are
@@ -644,14 +660,19 @@ final class ClassTable {
     /// key. Every key is checked before anything changes (a missing one throws, nothing removed).
     func delete(keys: [ObjKey]) throws {
         let sorted = Self.isAscending(keys) ? keys : keys.sorted()
-        var groups: [(treeKey: Int64, rows: [Int])] = []
+        // Per cluster: the rows to remove, and the committed block when not yet changed in this
+        // transaction (made mutable from it without searching the tree again).
+        var groups: [(treeKey: Int64, rows: [Int], stored: (ref: BlockRef, cluster: StoredCluster)?)] = []
         var i = 0
         while i < sorted.count {
             guard let (tk, value) = try clusterEntry(for: sorted[i]) else { throw ObjectError.noSuchObject(className: schema.className, key: sorted[i]) }
             let read: ClusterRead
+            var stored: (ref: BlockRef, cluster: StoredCluster)? = nil
             if let m = dirty[tk] { read = .dirty(m) } else {
                 guard case .owned(let ref) = value else { throw ObjectError.noSuchObject(className: schema.className, key: sorted[i]) }
-                read = .stored(try StoredCluster(storage, ref: ref))
+                let s = try StoredCluster(storage, ref: ref)
+                read = .stored(s)
+                stored = (ref, s)
             }
             let last = read.count > 0 ? read.key(read.count - 1) : Int64.min
             var rows: [Int] = []
@@ -666,12 +687,12 @@ final class ClassTable {
                 if rows.last != row { rows.append(row) }
                 i += 1
             } while i < sorted.count && sorted[i] <= last
-            groups.append((tk, rows))
+            groups.append((tk, rows, stored))
         }
         for k in sorted { recorder.delete(k) }
         weightsStale = true
-        for (tk, rows) in groups {
-            let m = try makeMutable(tk)
+        for (tk, rows, stored) in groups {
+            let m = try stored.map { try makeMutable(tk, ref: $0.ref, stored: $0.cluster) } ?? makeMutable(tk)
             // Which rows go, for columns already decoded (built only when one is).
             var removeFlags: [Bool]? = nil
             func remove() -> [Bool] {
@@ -718,10 +739,17 @@ final class ClassTable {
                 col.removeRows(remove())
             }
             try keysWillChange(m)
-            var kept: [Int64] = []
-            kept.reserveCapacity(m.count - rows.count)
-            for r in runs { kept.append(contentsOf: m.keys[r]) }
-            m.keys = kept
+            let keptCount = m.count - rows.count
+            m.keys = m.keys.withUnsafeBufferPointer { all in
+                [Int64](unsafeUninitializedCapacity: keptCount) { b, made in
+                    var o = 0
+                    for r in runs {
+                        (b.baseAddress! + o).initialize(from: all.baseAddress! + r.lowerBound, count: r.count)
+                        o += r.count
+                    }
+                    made = o
+                }
+            }
             if m.count == 0 {
                 try tree(create: true)!.delete(ClusterKey.encode(tk), releasingOld: false)
                 dirty[tk] = nil

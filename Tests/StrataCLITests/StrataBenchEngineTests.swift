@@ -33,4 +33,23 @@ final class StrataBenchEngineTests: XCTestCase {
         XCTAssertGreaterThan(bytes["strata"] as? Int ?? 0, 0)
         _ = report
     }
+
+    /// The delete skips ids with no object (as SQLite's `DELETE ... WHERE id = ?` does): a
+    /// missing id first makes the delete report it, then the present ones go.
+    func testDeleteSkipsMissingIDsLikeSQLite() throws {
+        let dataset = BenchDataset(objects: 200, lookups: 10, commits: 2, seed: 5)
+        for engine in [StrataBenchEngine() as BenchEngine, SQLiteBenchEngine()] {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("bench-delete-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try engine.open(directory: dir)
+            XCTAssertEqual(try engine.insert(dataset.rows), 200)
+            XCTAssertEqual(try engine.delete(ids: [3, 7, 1_000_000, 50]), 3, engine.name)
+            XCTAssertEqual(try engine.objectCount(), 197, engine.name)
+            XCTAssertEqual(try engine.delete(ids: [4, 5]), 2, engine.name)
+            XCTAssertEqual(try engine.delete(ids: [3, 7]), 0, engine.name)
+            XCTAssertEqual(try engine.objectCount(), 195, engine.name)
+            try engine.close()
+        }
+    }
 }
