@@ -24,8 +24,7 @@ public struct FreeExtent: Equatable, Sendable {
     public func isReusable(readers sortedVersions: [UInt64]) -> Bool {
         if isFreeForAll { return true }
         // First reader version >= birth.
-        var lo = 0, hi = sortedVersions.count
-        while lo < hi { let mid = (lo + hi) / 2; if sortedVersions[mid] < birth { lo = mid + 1 } else { hi = mid } }
+        let lo = partitionPoint(sortedVersions.count) { sortedVersions[$0] < birth }
         return lo == sortedVersions.count || sortedVersions[lo] >= freed
     }
 }
@@ -289,9 +288,7 @@ struct SpaceAllocator {
     /// The index of the first reusable extent whose offset is at least `offset` (binary search:
     /// `reusable` is sorted by offset).
     private func firstExtent(atOrAfter offset: UInt64) -> Int {
-        var lo = 0, hi = reusable.count
-        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
-        return lo
+        partitionPoint(reusable.count) { reusable[$0].offset < offset }
     }
 
     /// Takes `length` bytes from the front of reusable extent `i`.
@@ -507,17 +504,13 @@ struct SpaceAllocator {
         var i = 0, j = 0
         for w in windows {
             // First entry ending at or after the window (entries are disjoint: ends ascend too).
-            var lo = i, hi = free.count
-            while lo < hi { let mid = (lo + hi) / 2; if free[mid].offset + free[mid].length < w.lo { lo = mid + 1 } else { hi = mid } }
-            i = lo
+            i = partitionPoint(from: i, free.count) { free[$0].offset + free[$0].length < w.lo }
             while i < free.count && free[i].offset <= w.hi {
                 out.append(FreeExtent(offset: free[i].offset, length: free[i].length, birth: 0, freed: 0)); i += 1
             }
             // An entry touching two windows is taken by the first: step back only past it.
             if i > 0 && free[i - 1].offset + free[i - 1].length > w.hi { i -= 1 }
-            lo = j; hi = others.count
-            while lo < hi { let mid = (lo + hi) / 2; if others[mid].offset + others[mid].length < w.lo { lo = mid + 1 } else { hi = mid } }
-            j = lo
+            j = partitionPoint(from: j, others.count) { others[$0].offset + others[$0].length < w.lo }
             while j < others.count && others[j].offset <= w.hi { out.append(others[j]); j += 1 }
             if j > 0 && others[j - 1].offset + others[j - 1].length > w.hi { j -= 1 }
         }
@@ -530,8 +523,7 @@ struct SpaceAllocator {
 
     /// The free-for-all space within `offset ..< offset + length` (reusable extents, sorted).
     func reusableRanges(in offset: UInt64, _ end: UInt64) -> ArraySlice<(offset: UInt64, length: UInt64)> {
-        var lo = 0, hi = reusable.count
-        while lo < hi { let mid = (lo + hi) / 2; if reusable[mid].offset + reusable[mid].length <= offset { lo = mid + 1 } else { hi = mid } }
+        let lo = partitionPoint(reusable.count) { reusable[$0].offset + reusable[$0].length <= offset }
         var k = lo
         while k < reusable.count && reusable[k].offset < end { k += 1 }
         return reusable[lo..<k]
@@ -539,4 +531,13 @@ struct SpaceAllocator {
 
     /// Entries that would be written if the transaction committed now (for statistics).
     var pendingFreedCount: Int { freedNow.count }
+}
+
+/// The first index in `from..<count` whose element is not `before` the target (binary search:
+/// `before` holds for a prefix of the range and not after it). The one search of the free-list
+/// code (sorted extents, reader versions).
+@inline(__always) func partitionPoint(from start: Int = 0, _ count: Int, _ before: (Int) -> Bool) -> Int {
+    var lo = start, hi = count
+    while lo < hi { let mid = (lo + hi) / 2; if before(mid) { lo = mid + 1 } else { hi = mid } }
+    return lo
 }

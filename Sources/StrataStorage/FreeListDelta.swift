@@ -22,8 +22,6 @@ extension FreeListCodec {
         var base: (ref: BlockRef, entries: [FreeExtent])
         /// The delta block, when the version stores a delta.
         var delta: BlockRef?
-        /// The entries in the delta (removed plus added; 0 for a full list).
-        var deltaEntries = 0
         /// The delta's entries: those of the base the version does not have, and those it adds
         /// (each sorted by offset; empty for a full list).
         var removed: [FreeExtent] = [], added: [FreeExtent] = []
@@ -71,8 +69,7 @@ extension FreeListCodec {
         guard let entries = apply(base: baseEntries, removed: removed, added: added, logicalSize: logicalSize) else {
             throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) does not fit its base \(baseRef)")
         }
-        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, deltaEntries: removed.count + added.count,
-                      removed: removed, added: added)
+        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, removed: removed, added: added)
     }
 
     /// What a write transaction needs of its base version's free list: the entries split as
@@ -109,11 +106,7 @@ extension FreeListCodec {
     /// `added` describe the new list over the same base (an entry dropped that the delta had
     /// added leaves `added`; an entry gained that the base has leaves `removed`).
     static func compose(removed: inout [FreeExtent], added: inout [FreeExtent], dropping: [FreeExtent], adding: [FreeExtent]) {
-        func lowerBound(_ list: [FreeExtent], _ offset: UInt64) -> Int {
-            var lo = 0, hi = list.count
-            while lo < hi { let mid = (lo + hi) / 2; if list[mid].offset < offset { lo = mid + 1 } else { hi = mid } }
-            return lo
-        }
+        func lowerBound(_ list: [FreeExtent], _ offset: UInt64) -> Int { partitionPoint(list.count) { list[$0].offset < offset } }
         for e in dropping {
             let i = lowerBound(added, e.offset)
             if i < added.count && added[i] == e { added.remove(at: i) } else { removed.insert(e, at: lowerBound(removed, e.offset)) }
