@@ -465,7 +465,7 @@ final class MutableColumn {
         let n = v.count
         count = n
         switch v.layout {
-        case .int: ints = (0..<n).map { v.int($0) }
+        case .int: ints = MutableColumn.decodeInts(v)
         case .float: floats = (0..<n).map { v.float($0) }
         case .double:
             // Stored little-endian, as the host keeps them: one copy (a small commit decodes the
@@ -484,6 +484,23 @@ final class MutableColumn {
         case .refs: refs = (0..<n).map { .stored(v.ref($0)) }
         }
         nulls = v.nulls == nil ? nil : (0..<n).map { v.isNull($0) }
+    }
+
+    /// Int layout: every value of a stored column, one loop per width (the width is not
+    /// re-examined per row: a small commit decodes the int columns of each cluster it changes).
+    static func decodeInts(_ v: ColumnView) -> [Int64] {
+        let n = v.count, base = v.base, p = v.payload
+        return [Int64](unsafeUninitializedCapacity: n) { b, initialized in
+            switch v.width {
+            case 0: for i in 0..<n { b[i] = base }
+            case 8: for i in 0..<n { b[i] = base &+ Int64(p.load(fromByteOffset: i, as: UInt8.self)) }
+            case 16: for i in 0..<n { b[i] = base &+ Int64(UInt16(littleEndian: p.loadUnaligned(fromByteOffset: i &* 2, as: UInt16.self))) }
+            case 32: for i in 0..<n { b[i] = base &+ Int64(UInt32(littleEndian: p.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))) }
+            case 64: for i in 0..<n { b[i] = Int64(littleEndian: p.loadUnaligned(fromByteOffset: i &* 8, as: Int64.self)) }
+            default: for i in 0..<n { b[i] = v.int(i) }   // 1-bit packing and sequences
+            }
+            initialized = n
+        }
     }
 
     /// Bytes layout: the offsets and the data of a stored column in two copies, when its
