@@ -44,20 +44,17 @@ final class ClassTable {
     /// The typed API's property index → column map of one model class (see `typedColumn`).
     private var typedColumns: (info: AnyObject, columns: [Int])?
 
-    init(txn: DBTransaction, schema: ObjectSchema) {
+    init(txn: DBTransaction, layout: ClassLayout) {
         self.txn = txn
         self.storage = txn.storage
-        self.schema = schema
-        self.columns = schema.storedProperties
-        self.treeName = "c/" + schema.className
-        var byName: [String: Int] = [:]
-        for (i, p) in columns.enumerated() { byName[p.name] = i }
-        columnByName = byName
-        let cols = schema.storedProperties
-        indexedColumns = cols.indices.filter { cols[$0].isIndexed && !(cols[$0].isPrimaryKey && cols[$0].type == .int) }
-        pkColumn = cols.firstIndex { $0.isPrimaryKey }
-        usesPrimaryKeyAsObjectKey = schema.primaryKeyProperty?.type == .int
-        columnTypes = cols.map(\.type)
+        self.schema = layout.schema
+        self.columns = layout.columns
+        self.treeName = layout.treeName
+        columnByName = layout.columnByName
+        indexedColumns = layout.indexedColumns
+        pkColumn = layout.pkColumn
+        usesPrimaryKeyAsObjectKey = layout.usesPrimaryKeyAsObjectKey
+        columnTypes = layout.columnTypes
         isReadOnly = !txn.isWritable
     }
 
@@ -128,7 +125,7 @@ final class ClassTable {
         if let m = dirty[tk] { return m.row(of: key).map { (.dirty(m), $0) } }
         guard case .owned(let ref) = value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
-        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1)) }
+        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1), ref) }
         return s.row(of: key).map { (.stored(s), $0) }
     }
 
@@ -143,7 +140,7 @@ final class ClassTable {
         if let m = dirty[tk] { return m.row(of: key).map { (tk, $0) } }
         guard case .owned(let ref) = value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
-        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1)) }
+        if s.count > 0 { lastLocated = (tk, s, s.key(s.count - 1), ref) }
         return s.row(of: key).map { (tk, $0) }
     }
 
@@ -151,7 +148,7 @@ final class ClassTable {
     /// key in `treeKey...lastKey` lies in it while the cluster is not changed in this
     /// transaction: `makeMutable` and `flush` clear it (a tree entry is only added, removed or
     /// re-keyed for a changed cluster, or beyond the last key).
-    private var lastLocated: (treeKey: Int64, cluster: StoredCluster, lastKey: ObjKey)?
+    private var lastLocated: (treeKey: Int64, cluster: StoredCluster, lastKey: ObjKey, ref: BlockRef)?
 
     static func isAscending(_ keys: [ObjKey]) -> Bool {
         keys.withUnsafeBufferPointer { b in
@@ -407,6 +404,8 @@ final class ClassTable {
 
     private func makeMutable(_ treeKey: Int64) throws -> MutableCluster {
         if let m = dirty[treeKey] { return m }
+        // The committed cluster `locate` just found (a `set` after `exists`): no second search.
+        if let c = lastLocated, c.treeKey == treeKey { return try makeMutable(treeKey, ref: c.ref, stored: c.cluster) }
         guard let t = try tree(create: true), let v = try t.get(ClusterKey.encode(treeKey)), case .owned(let ref) = v else {
             throw StorageError.corrupted(path: storage.path, detail: "cluster \(treeKey) of class '\(schema.className)' is missing")
         }

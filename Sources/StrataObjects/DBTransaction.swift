@@ -34,9 +34,14 @@ public final class DBTransaction {
         public var inserted = 0, modified = 0, deleted = 0
     }
 
-    init(storage: Transaction, schema: Schema) {
+    /// What each class's table derives from the schema, made once per schema (nil: made per
+    /// transaction, for the schemas a migration reads and writes).
+    private let layouts: SchemaLayout?
+
+    init(storage: Transaction, schema: Schema, layouts: SchemaLayout? = nil) {
         self.storage = storage
         self.schema = schema
+        self.layouts = layouts
     }
 
     /// The version this transaction reads; a write transaction: the version its commit will
@@ -51,8 +56,12 @@ public final class DBTransaction {
     func table(_ className: String) throws -> ClassTable {
         if let t = lastTable, t.schema.className == className { return t }
         if let t = tables[className] { lastTable = t; return t }
-        guard let os = schema[className] else { throw SchemaError.noSuchClass(className) }
-        let t = ClassTable(txn: self, schema: os)
+        let layout: ClassLayout
+        if let l = layouts?.classes[className] { layout = l } else {
+            guard let os = schema[className] else { throw SchemaError.noSuchClass(className) }
+            layout = ClassLayout(os)
+        }
+        let t = ClassTable(txn: self, layout: layout)
         tables[className] = t
         lastTable = t
         return t
@@ -550,14 +559,17 @@ public final class DBTransaction {
 
     /// A short description of the changes (recorded in the commit history).
     public var changeSummary: String {
-        changes.keys.sorted().map { c in
-            let x = changes[c]!
-            var parts: [String] = []
-            if x.inserted > 0 { parts.append("+\(x.inserted)") }
-            if x.modified > 0 { parts.append("~\(x.modified)") }
-            if x.deleted > 0 { parts.append("-\(x.deleted)") }
-            return "\(c) " + parts.joined(separator: " ")
-        }.joined(separator: ", ")
+        var out = ""
+        for name in tables.keys.sorted() {
+            let x = tables[name]!.changeCounts
+            guard x != ChangeCounts() else { continue }
+            if !out.isEmpty { out += ", " }
+            out += name
+            if x.inserted > 0 { out += " +" + String(x.inserted) }
+            if x.modified > 0 { out += " ~" + String(x.modified) }
+            if x.deleted > 0 { out += " -" + String(x.deleted) }
+        }
+        return out
     }
 
     /// Commits the write transaction; returns the new version.

@@ -14,6 +14,8 @@ public final class Database: @unchecked Sendable {
     public private(set) var schema: Schema
     /// The schema version stored in the file.
     public private(set) var schemaVersion: UInt64
+    /// What each class's table derives from `schema`, made once (see `ClassLayout`).
+    let layouts: SchemaLayout
 
     /// Opens (or creates) the file at `path`. With a schema: see `init(store:schema:schemaVersion:migrationBlock:)`.
     public convenience init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
@@ -38,10 +40,12 @@ public final class Database: @unchecked Sendable {
             let (fileSchema, fileVersion) = try Database.readSchema(store)
             self.schema = fileSchema ?? Schema([])
             self.schemaVersion = fileVersion
+            self.layouts = SchemaLayout(self.schema)
             return
         }
         try wanted.validate()
         self.schema = wanted
+        self.layouts = SchemaLayout(wanted)
         self.schemaVersion = try Database.prepare(store: store, wanted: wanted, version: schemaVersion, migrationBlock: migrationBlock)
     }
 
@@ -90,23 +94,23 @@ public final class Database: @unchecked Sendable {
 
     /// A read transaction on the newest version.
     public func read(label: String = "") throws -> DBTransaction {
-        DBTransaction(storage: try store.beginRead(label: label), schema: schema)
+        DBTransaction(storage: try store.beginRead(label: label), schema: schema, layouts: layouts)
     }
 
     /// The write transaction (waits for other writers).
     public func write(label: String = "") throws -> DBTransaction {
-        DBTransaction(storage: try store.beginWrite(label: label), schema: schema)
+        DBTransaction(storage: try store.beginWrite(label: label), schema: schema, layouts: layouts)
     }
 
     /// The write transaction, waiting for other writers until `cancellation` is cancelled
     /// (then `StorageError.writeLockWaitCancelled`); see `Store.beginWrite(label:cancellation:)`.
     public func write(label: String = "", cancellation: WriteLockWaitCancellation) throws -> DBTransaction {
-        DBTransaction(storage: try store.beginWrite(label: label, cancellation: cancellation), schema: schema)
+        DBTransaction(storage: try store.beginWrite(label: label, cancellation: cancellation), schema: schema, layouts: layouts)
     }
 
     /// The write transaction if no other writer holds the write lock now; nil otherwise (no wait).
     public func tryWrite(label: String = "") throws -> DBTransaction? {
-        try store.tryBeginWrite(label: label).map { DBTransaction(storage: $0, schema: schema) }
+        try store.tryBeginWrite(label: label).map { DBTransaction(storage: $0, schema: schema, layouts: layouts) }
     }
 
     /// Closes the file: later transactions fail. Transactions still open keep their version readable until they end.
