@@ -41,4 +41,43 @@ final class ColumnDecodeTests: XCTestCase {
         }
         XCTAssertEqual(widths, [0, 1, 8, 16, 32, 64, ColumnView.sequenceWidth])
     }
+
+    /// A bytes column whose offsets do not ascend (damage in a block read without its checksum,
+    /// as the integrity check does) decodes row by row to what the view reads — empty for a
+    /// row whose range is reversed or out of bounds — instead of trapping; offsets that ascend
+    /// from a non-zero start take the bulk copy.
+    func testBytesDecodeOfDisorderedOffsetsEqualsView() throws {
+        let dir = TempDir()
+        let db = try Database(path: dir.path("b.strata"), schema: BulkDeleteTests.schema)
+        let w = try db.write()
+        defer { w.abort() }
+        let t = try w.table("Row")
+        let data = Array("abcdefgh".utf8)
+        func column(_ offsets: [UInt16]) throws -> ColumnView {
+            let n = offsets.count - 1
+            let ref = try t.write.writeGeneric(kind: ObjectBlockKind.column, refs: [], byteCount: 16 + 2 * offsets.count + data.count) { b in
+                let p = b.baseAddress!
+                memset(p, 0, b.count)
+                p.storeBytes(of: ColumnLayout.bytes.rawValue, toByteOffset: 0, as: UInt8.self)
+                p.storeBytes(of: UInt8(16), toByteOffset: 2, as: UInt8.self)
+                p.storeBytes(of: UInt32(n).littleEndian, toByteOffset: 4, as: UInt32.self)
+                for (i, o) in offsets.enumerated() { p.storeBytes(of: o.littleEndian, toByteOffset: 16 + 2 * i, as: UInt16.self) }
+                for (i, byte) in data.enumerated() { p.storeBytes(of: byte, toByteOffset: 16 + 2 * offsets.count + i, as: UInt8.self) }
+            }
+            return try t.columnView(ref)
+        }
+        for offsets: [UInt16] in [[0, 5, 3, 8], [7, 2, 8, 8], [2, 4, 4, 8], [0, 8, 1, 8], [3, 3]] {
+            let view = try column(offsets)
+            let decoded = MutableColumn(view)
+            XCTAssertEqual(decoded.count, offsets.count - 1)
+            for i in 0..<decoded.count {
+                let expected = Array(view.bytes(i))
+                XCTAssertEqual(decoded.withBytes(i) { Array($0) }, expected, "offsets \(offsets), row \(i)")
+            }
+        }
+        // The reversed row reads empty, the next one from its own start.
+        let view = try column([0, 5, 3, 8])
+        XCTAssertEqual(MutableColumn(view).withBytes(1) { Array($0) }, [])
+        XCTAssertEqual(MutableColumn(view).withBytes(2) { String(decoding: $0, as: UTF8.self) }, "defgh")
+    }
 }
