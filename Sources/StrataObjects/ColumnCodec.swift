@@ -468,12 +468,16 @@ final class MutableColumn {
         case .int: ints = MutableColumn.decodeInts(v)
         case .float: floats = (0..<n).map { v.float($0) }
         case .double:
-            // Stored little-endian, as the host keeps them: one copy (a small commit decodes the
-            // columns of the cluster it changes).
+            // Stored little-endian: on a little-endian host one copy (a small commit decodes the
+            // columns of the cluster it changes); elsewhere value by value.
+            #if _endian(little)
             doubles = [Double](unsafeUninitializedCapacity: n) { b, initialized in
                 if n > 0 { memcpy(b.baseAddress!, v.payload, n * 8) }
                 initialized = n
             }
+            #else
+            doubles = (0..<n).map { v.double($0) }
+            #endif
         case .bytes:
             if !decodeBytesInBulk(v) {
                 offsets = [0]; data = []
@@ -803,7 +807,12 @@ final class MutableColumn {
             let d = q.assumingMemoryBound(to: UInt32.self)
             for i in 0..<n { d[i] = floats[i].bitPattern.littleEndian }
         case .double:
+            #if _endian(little)
             doubles.withUnsafeBytes { if $0.count > 0 { _ = memcpy(q, $0.baseAddress!, $0.count) } }
+            #else
+            let d = q.assumingMemoryBound(to: UInt64.self)
+            for i in 0..<n { d[i] = doubles[i].bitPattern.littleEndian }
+            #endif
         case .bytes:
             if w == 16 {
                 let d = q.assumingMemoryBound(to: UInt16.self)
