@@ -8,6 +8,8 @@ final class TreeState {
     let weighted: Bool
     var root: DirtyNode.Child?
     var modified = false
+    /// Leaves split above this many bytes (block size; at most `NodeFormat.maxNodeBytes`).
+    var leafLimit = NodeFormat.maxNodeBytes
     init(name: String, root: BlockRef, weighted: Bool) {
         self.name = name; self.weighted = weighted
         self.root = root == 0 ? nil : .stored(root)
@@ -57,6 +59,15 @@ public final class BTree {
     var root: DirtyNode.Child? { get { state.root } set { state.root = newValue } }
     /// True once the tree changed in this transaction.
     var modified: Bool { get { state.modified } set { state.modified = newValue } }
+
+    /// The size (block bytes, 256 to `NodeFormat.maxNodeBytes`) above which a leaf splits, for
+    /// this transaction. A log that only appends (keys in increasing order) rewrites its last
+    /// leaf at every commit: smaller leaves make each commit write fewer bytes (with a larger
+    /// root). Nodes written before keep their size; the format is unchanged.
+    package var leafLimit: Int {
+        get { state.leafLimit }
+        set { state.leafLimit = min(NodeFormat.maxNodeBytes, max(256, newValue)) }
+    }
 
     init(state: TreeState, ctx: TreeContext) {
         self.state = state
@@ -373,7 +384,7 @@ public final class BTree {
             } else {
                 n.insertLeaf(at: i, key: key, value: value, weight: w)
             }
-            if n.blockBytes > NodeFormat.maxNodeBytes && n.count > 1 { return n.split(appending: i == n.count - 1) }
+            if n.blockBytes > state.leafLimit && n.count > 1 { return n.split(appending: i == n.count - 1) }
             return nil
         }
         let ci = eq ? i : max(0, i - 1)
@@ -459,11 +470,12 @@ public final class BTree {
         }
         if compareBytes(n.keyBytes(ci), c.keyBytes(0)) != 0 { n.setKey(ci, c.keyBytes(0)) }
         // Merge an underfull child into a neighbour when both fit in one node.
-        if c.blockBytes < NodeFormat.maxNodeBytes / 4 && n.count > 1 {
+        let limit = c.isLeaf ? state.leafLimit : NodeFormat.maxNodeBytes
+        if c.blockBytes < limit / 4 && n.count > 1 {
             let li = ci > 0 ? ci - 1 : ci
             let left = try dirty(n.children[li]), right = try dirty(n.children[li + 1])
             n.children[li] = .dirty(left); n.children[li + 1] = .dirty(right)
-            if left.blockBytes + right.blockBytes - BlockHeader.size - NodeFormat.headerBytes <= NodeFormat.maxNodeBytes {
+            if left.blockBytes + right.blockBytes - BlockHeader.size - NodeFormat.headerBytes <= limit {
                 left.append(contentsOf: right)
                 n.remove(at: li + 1)
                 n.setWeight(li, left.totalWeight)

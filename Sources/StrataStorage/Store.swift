@@ -449,8 +449,10 @@ public final class Store: @unchecked Sendable {
     /// itself in the lock file; nil when nobody writes (or there is no lock file).
     public var writeLockHolder: WriteLockHolder? { lock?.writeLockHolder() }
 
-    func endWrite() {
-        lock?.unlockWriter()
+    /// Releases the writer lock. `lockFileChecked`: the caller has just checked the lock file's
+    /// size (publishing a commit does), so releasing does not check it again.
+    func endWrite(lockFileChecked: Bool = false) {
+        lock?.unlockWriter(sizeChecked: lockFileChecked)
         writerGate.signal()
     }
 

@@ -41,6 +41,8 @@ final class DirtyNodeTests: XCTestCase {
                 let w = try store.beginWrite()
                 for name in ["u", "w"] {
                     let t = try XCTUnwrap(try w.tree(name, create: true, weighted: name == "w"))
+                    // Small leaves on one tree in some rounds (more splits and merges).
+                    if name == "u" && round % 3 != 2 { t.leafLimit = 512 }
                     var model = models[name]!
                     let ops = round % 4 == 3 ? 6000 : 900
                     for op in 0..<ops {
@@ -77,6 +79,38 @@ final class DirtyNodeTests: XCTestCase {
         let store = try Store(path: path)
         let r = try store.beginRead()
         for name in ["u", "w"] { try assertMatches(try XCTUnwrap(try r.tree(name)), models[name]!, "tree \(name), reopened") }
+    }
+
+    /// The history tree (one entry appended per commit, the oldest trimmed) keeps leaves of at
+    /// most `WriteTransaction.historyLeafLimit` bytes, so each commit rewrites a small last
+    /// leaf; every commit stays listed, newest first.
+    func testHistoryLeavesStaySmall() throws {
+        let dir = TempDir()
+        var options = StoreOptions()
+        options.historyLimit = 300
+        let store = try Store(path: dir.path("h.strata"), options: options)
+        for i in 0..<700 {
+            let w = try store.beginWrite(label: "commit \(i)")
+            try w.tree("t", create: true)!.put(key(i), bytes: [UInt8(i & 0xff)])
+            try w.commit()
+        }
+        let r = try store.beginRead()
+        var leaves = 0, largest = 0
+        func walk(_ ref: BlockRef) throws {
+            let view = try r.block(ref)
+            let node = try StoredNode(view, path: r.path)
+            if node.isLeaf { leaves += 1; largest = max(largest, view.length) }
+            else { for i in 0..<node.count { try walk(node.child(i)) } }
+        }
+        try walk(try XCTUnwrap(try r.committedRoot(of: WriteTransaction.historyTree)).root)
+        r.end()
+        XCTAssertLessThanOrEqual(largest, WriteTransaction.historyLeafLimit)
+        XCTAssertGreaterThan(leaves, 10)
+        let commits = try store.recentCommits(limit: 1000)
+        XCTAssertGreaterThanOrEqual(commits.count, 300)
+        XCTAssertEqual(commits.first?.label, "commit 699")
+        XCTAssertEqual(commits.map(\.version), commits.map(\.version).sorted(by: >))
+        assertSound(store)
     }
 
     /// Every node of a committed tree, decoded and encoded again, gives its stored payload byte
