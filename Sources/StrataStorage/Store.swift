@@ -378,7 +378,8 @@ public final class Store: @unchecked Sendable {
         for _ in 0..<1000 {
             if let s = slot { lock.updateReader(s, version: meta.version) }
             else { slot = try lock.claimReader(version: meta.version, label: label) }
-            let again = try newestMeta()
+            // The reader slot was just claimed or updated, which checked the lock file's size.
+            let again = try newestMeta(lockChecked: true)
             if again.version == meta.version { return meta }
             meta = again
         }
