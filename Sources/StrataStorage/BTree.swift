@@ -8,6 +8,8 @@ final class TreeState {
     let weighted: Bool
     var root: DirtyNode.Child?
     var modified = false
+    /// Leaves split above this many bytes (block size; at most `NodeFormat.maxNodeBytes`).
+    var leafLimit = NodeFormat.maxNodeBytes
     init(name: String, root: BlockRef, weighted: Bool) {
         self.name = name; self.weighted = weighted
         self.root = root == 0 ? nil : .stored(root)
@@ -58,6 +60,15 @@ public final class BTree {
     /// True once the tree changed in this transaction.
     var modified: Bool { get { state.modified } set { state.modified = newValue } }
 
+    /// The size (block bytes, 256 to `NodeFormat.maxNodeBytes`) above which a leaf splits, for
+    /// this transaction. A log that only appends (keys in increasing order) rewrites its last
+    /// leaf at every commit: smaller leaves make each commit write fewer bytes (with a larger
+    /// root). Nodes written before keep their size; the format is unchanged.
+    package var leafLimit: Int {
+        get { state.leafLimit }
+        set { state.leafLimit = min(NodeFormat.maxNodeBytes, max(256, newValue)) }
+    }
+
     init(state: TreeState, ctx: TreeContext) {
         self.state = state
         self.ctx = ctx
@@ -87,7 +98,7 @@ public final class BTree {
             switch n {
             case .s(let s):
                 do { c = compareBytes(try s.key(mid), key) } catch { throw corrupt("node \(s.view.ref) is malformed") }
-            case .d(let d): c = d.keys[mid].withUnsafeBytes { compareBytes($0, key) }
+            case .d(let d): c = compareBytes(d.keyBytes(mid), key)
             }
             if c < 0 { lo = mid + 1 } else if c == 0 { return (mid, true) } else { hi = mid }
         }
@@ -127,7 +138,7 @@ public final class BTree {
     private func keyArray(_ n: NodeRef, _ i: Int) throws -> [UInt8] {
         switch n {
         case .s(let s): do { return Array(try s.key(i)) } catch { throw corrupt("node \(s.view.ref) is malformed") }
-        case .d(let d): return d.keys[i]
+        case .d(let d): return d.key(i)
         }
     }
 
@@ -136,14 +147,14 @@ public final class BTree {
         case .s(let s):
             do { return TreeEntry(key: Array(try s.key(i)), value: try s.leafTreeValue(i), weight: try s.leafWeight(i)) }
             catch { throw corrupt("node \(s.view.ref) is malformed") }
-        case .d(let d): return TreeEntry(key: d.keys[i], value: d.values[i], weight: d.weights[i])
+        case .d(let d): return TreeEntry(key: d.key(i), value: d.value(i), weight: d.weight(i))
         }
     }
 
     private func weightOf(_ n: NodeRef, _ i: Int) throws -> UInt64 {
         switch n {
         case .s(let s): if s.isLeaf { do { return try s.leafWeight(i) } catch { throw corrupt("node \(s.view.ref) is malformed") } } else { return s.childWeight(i) }
-        case .d(let d): return d.weights[i]
+        case .d(let d): return d.weight(i)
         }
     }
 
@@ -229,8 +240,9 @@ public final class BTree {
                             return (UInt64(bigEndian: kb.loadUnaligned(as: UInt64.self)), try st.leafTreeValue(idx))
                         } catch { throw corrupt("node \(st.view.ref) is malformed") }
                     case .d(let d):
-                        guard d.keys[idx].count == 8 else { return nil }
-                        return (d.keys[idx].withUnsafeBytes { UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)) }, d.values[idx])
+                        let kb = d.keyBytes(idx)
+                        guard kb.count == 8 else { return nil }
+                        return (UInt64(bigEndian: kb.loadUnaligned(as: UInt64.self)), d.value(idx))
                     }
                 }
                 c = child(n, idx)
@@ -345,7 +357,7 @@ public final class BTree {
         modified = true
         guard let r = root else {
             let leaf = DirtyNode(isLeaf: true, weighted: weighted)
-            leaf.keys = [key]; leaf.values = [value]; leaf.weights = [w]; leaf.recomputeSize()
+            leaf.insertLeaf(at: 0, key: key, value: value, weight: w)
             root = .dirty(leaf)
             return
         }
@@ -353,10 +365,8 @@ public final class BTree {
         root = .dirty(rootNode)
         if let right = try insert(rootNode, key, value, w, releasingOld: releasingOld, depth: 0) {
             let newRoot = DirtyNode(isLeaf: false, weighted: weighted)
-            newRoot.keys = [rootNode.keys[0], right.keys[0]]
-            newRoot.children = [.dirty(rootNode), .dirty(right)]
-            newRoot.weights = [rootNode.totalWeight, right.totalWeight]
-            newRoot.recomputeSize()
+            newRoot.insertInner(at: 0, key: rootNode.keyBytes(0), child: .dirty(rootNode), weight: rootNode.totalWeight)
+            newRoot.insertInner(at: 1, key: right.keyBytes(0), child: .dirty(right), weight: right.totalWeight)
             root = .dirty(newRoot)
         }
     }
@@ -367,16 +377,14 @@ public final class BTree {
         let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
         if n.isLeaf {
             if eq {
-                if releasingOld, let old = n.values[i].ownedRef, old != value.ownedRef {
-                    if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
+                if releasingOld, let old = n.ownedRef(i), old != value.ownedRef {
+                    if n.entries[i].kind == .owned { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
                 }
-                n.payloadBytes += value.encodedValueSize - n.values[i].encodedValueSize
-                n.values[i] = value; n.weights[i] = w
+                n.replaceValue(i, value, weight: w)
             } else {
-                n.keys.insert(key, at: i); n.values.insert(value, at: i); n.weights.insert(w, at: i)
-                n.payloadBytes += n.leafEntryBytes(key: key, value: value)
+                n.insertLeaf(at: i, key: key, value: value, weight: w)
             }
-            if n.blockBytes > NodeFormat.maxNodeBytes && n.count > 1 { return n.split(appending: i == n.count - 1) }
+            if n.blockBytes > state.leafLimit && n.count > 1 { return n.split(appending: i == n.count - 1) }
             return nil
         }
         let ci = eq ? i : max(0, i - 1)
@@ -384,16 +392,12 @@ public final class BTree {
         n.children[ci] = .dirty(c)
         if ci == 0 && !eq && i == 0 {
             // New smallest key: the separator of child 0 follows it.
-            n.payloadBytes += key.count - n.keys[0].count
-            n.keys[0] = key
+            key.withUnsafeBytes { n.setKey(0, $0) }
         }
         let right = try insert(c, key, value, w, releasingOld: releasingOld, depth: depth + 1)
-        n.weights[ci] = c.totalWeight
+        n.setWeight(ci, c.totalWeight)
         if let right {
-            n.keys.insert(right.keys[0], at: ci + 1)
-            n.children.insert(.dirty(right), at: ci + 1)
-            n.weights.insert(right.totalWeight, at: ci + 1)
-            n.payloadBytes += DirtyNode.innerEntryBytes(key: right.keys[0])
+            n.insertInner(at: ci + 1, key: right.keyBytes(0), child: .dirty(right), weight: right.totalWeight)
             if n.blockBytes > NodeFormat.maxNodeBytes && n.count > 2 { return n.split(appending: ci + 1 == n.count - 1) }
         }
         return nil
@@ -449,39 +453,32 @@ public final class BTree {
         let (i, eq) = try key.withUnsafeBytes { try search(.d(n), $0) }
         if n.isLeaf {
             guard eq else { return false }
-            if releasingOld, let old = n.values[i].ownedRef {
-                if case .owned = n.values[i] { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
+            if releasingOld, let old = n.ownedRef(i) {
+                if n.entries[i].kind == .owned { try ctx.releaseSubtree(old) } else { try ctx.release(old) }
             }
-            n.payloadBytes -= n.leafEntryBytes(key: n.keys[i], value: n.values[i])
-            n.keys.remove(at: i); n.values.remove(at: i); n.weights.remove(at: i)
+            n.remove(at: i)
             return true
         }
         let ci = eq ? i : max(0, i - 1)
         let c = try dirty(n.children[ci])
         n.children[ci] = .dirty(c)
         guard try remove(c, key, releasingOld: releasingOld, depth: depth + 1) else { return false }
-        n.weights[ci] = c.totalWeight
+        n.setWeight(ci, c.totalWeight)
         if c.count == 0 {
-            n.payloadBytes -= DirtyNode.innerEntryBytes(key: n.keys[ci])
-            n.keys.remove(at: ci); n.children.remove(at: ci); n.weights.remove(at: ci)
+            n.remove(at: ci)
             return true
         }
-        if n.keys[ci] != c.keys[0] {
-            n.payloadBytes += c.keys[0].count - n.keys[ci].count
-            n.keys[ci] = c.keys[0]
-        }
+        if compareBytes(n.keyBytes(ci), c.keyBytes(0)) != 0 { n.setKey(ci, c.keyBytes(0)) }
         // Merge an underfull child into a neighbour when both fit in one node.
-        if c.blockBytes < NodeFormat.maxNodeBytes / 4 && n.count > 1 {
+        let limit = c.isLeaf ? state.leafLimit : NodeFormat.maxNodeBytes
+        if c.blockBytes < limit / 4 && n.count > 1 {
             let li = ci > 0 ? ci - 1 : ci
             let left = try dirty(n.children[li]), right = try dirty(n.children[li + 1])
             n.children[li] = .dirty(left); n.children[li + 1] = .dirty(right)
-            if left.blockBytes + right.blockBytes - BlockHeader.size - NodeFormat.headerBytes <= NodeFormat.maxNodeBytes {
-                left.keys += right.keys; left.weights += right.weights
-                if left.isLeaf { left.values += right.values } else { left.children += right.children }
-                left.recomputeSize()
-                n.payloadBytes -= DirtyNode.innerEntryBytes(key: n.keys[li + 1])
-                n.keys.remove(at: li + 1); n.children.remove(at: li + 1); n.weights.remove(at: li + 1)
-                n.weights[li] = left.totalWeight
+            if left.blockBytes + right.blockBytes - BlockHeader.size - NodeFormat.headerBytes <= limit {
+                left.append(contentsOf: right)
+                n.remove(at: li + 1)
+                n.setWeight(li, left.totalWeight)
             }
         }
         return true

@@ -152,129 +152,354 @@ struct StoredNode {
 import Glibc
 #endif
 
-/// A node being modified by a write transaction (decoded into Swift arrays).
+/// A node being modified by a write transaction.
+///
+/// Keys and inline values live in one byte buffer per node: decoding a stored node copies its
+/// payload whole (one allocation, one memcpy) and records, per entry, where its key and value
+/// lie in that copy (`Entry`, a plain struct: no allocation per entry). Keys and values set
+/// later are appended to the buffer; when it is full, the live bytes are compacted into a new
+/// one, so bytes of replaced values do not accumulate. Encoding writes the node format anew.
 final class DirtyNode {
     enum Child { case stored(BlockRef), dirty(DirtyNode) }
+
+    /// Where one entry's key and value lie. `valueOffset`/`valueLength`: an inline value's bytes
+    /// in the buffer; a large value's length (`valueLength`) and block (`ref`); an owned block (`ref`).
+    struct Entry {
+        var keyOffset: Int32
+        var keyLength: Int32
+        var valueOffset: Int32 = 0
+        var valueLength: UInt32 = 0
+        var kind: NodeFormat.ValueKind = .inline
+        var ref: BlockRef = 0
+        /// Leaf: the entry's weight (1 when unweighted); inner: the child subtree's weight.
+        var weight: UInt64
+
+        var encodedValueSize: Int { kind == .inline ? Int(valueLength) : 8 }
+    }
+
     let isLeaf: Bool
     let weighted: Bool
-    var keys: [[UInt8]] = []
-    var values: [TreeValue] = []   // leaf
+    private(set) var entries: [Entry] = []
     var children: [Child] = []     // inner
-    var weights: [UInt64] = []     // leaf: per entry (1 when unweighted); inner: per child subtree
     var payloadBytes: Int = NodeFormat.headerBytes
+    /// Key and inline-value bytes (`used` of `capacity`; nil while empty).
+    private var buffer: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var used = 0
 
     init(isLeaf: Bool, weighted: Bool) { self.isLeaf = isLeaf; self.weighted = weighted }
+    deinit { buffer?.deallocate() }
 
-    var count: Int { keys.count }
-    var totalWeight: UInt64 { weights.reduce(0, &+) }
+    var count: Int { entries.count }
+    var totalWeight: UInt64 { var w: UInt64 = 0; for e in entries { w &+= e.weight }; return w }
     var blockBytes: Int { BlockHeader.roundUp(BlockHeader.size + payloadBytes) }
 
-    func leafEntryBytes(key: [UInt8], value: TreeValue) -> Int {
-        4 + NodeFormat.leafEntryFixed + (weighted ? 8 : 0) + key.count + value.encodedValueSize
+    // MARK: reading
+
+    /// The key of entry `i`, in place: valid until this node next changes.
+    @inline(__always) func keyBytes(_ i: Int) -> UnsafeRawBufferPointer {
+        let e = entries[i]
+        return UnsafeRawBufferPointer(start: buffer.map { UnsafeRawPointer($0) + Int(e.keyOffset) }, count: Int(e.keyLength))
     }
-    static func innerEntryBytes(key: [UInt8]) -> Int { NodeFormat.innerEntryFixed + key.count }
+    /// A copy of the key of entry `i`.
+    func key(_ i: Int) -> [UInt8] { Array(keyBytes(i)) }
+    /// Every key (copies; for checks and tests).
+    var keys: [[UInt8]] { (0..<count).map { key($0) } }
+    func weight(_ i: Int) -> UInt64 { entries[i].weight }
+    func setWeight(_ i: Int, _ w: UInt64) { entries[i].weight = w }
+    /// The value of leaf entry `i`.
+    func value(_ i: Int) -> TreeValue {
+        let e = entries[i]
+        switch e.kind {
+        case .inline:
+            guard e.valueLength > 0, let b = buffer else { return .inline([]) }
+            return .inline(Array(UnsafeRawBufferPointer(start: b + Int(e.valueOffset), count: Int(e.valueLength))))
+        case .largeBlob: return .largeBlob(e.ref, length: Int(e.valueLength))
+        case .owned: return .owned(e.ref)
+        }
+    }
+    /// Every leaf value (copies; for checks and tests).
+    var values: [TreeValue] { (0..<count).map { value($0) } }
+    /// The block a leaf entry's value owns (large value or owned block), if any.
+    func ownedRef(_ i: Int) -> BlockRef? { entries[i].kind == .inline ? nil : entries[i].ref }
+    /// Points the large value or owned block of leaf entry `i` at `ref` (relocation).
+    func setValueRef(_ i: Int, _ ref: BlockRef) {
+        precondition(entries[i].kind != .inline, "an inline value has no block")
+        entries[i].ref = ref
+    }
+
+    // MARK: buffer
+
+    /// Makes room for `n` more bytes, compacting the live bytes into a new buffer when full.
+    private func reserve(_ n: Int) {
+        if used + n <= capacity { return }
+        var live = 0
+        for e in entries { live += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
+        let newCapacity = max(256, 2 * (live + n))
+        let nb = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        var o = 0
+        if let old = buffer {
+            for i in entries.indices {
+                let kl = Int(entries[i].keyLength)
+                if kl > 0 { memcpy(nb + o, old + Int(entries[i].keyOffset), kl) }
+                entries[i].keyOffset = Int32(o); o += kl
+                if entries[i].kind == .inline {
+                    let vl = Int(entries[i].valueLength)
+                    if vl > 0 { memcpy(nb + o, old + Int(entries[i].valueOffset), vl) }
+                    entries[i].valueOffset = Int32(o); o += vl
+                }
+            }
+            old.deallocate()
+        }
+        buffer = nb; capacity = newCapacity; used = o
+    }
+
+    /// Appends `bytes` to the buffer (room reserved) and returns their offset.
+    private func append(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        let o = used
+        if bytes.count > 0 { memcpy(buffer! + o, bytes.baseAddress!, bytes.count) }
+        used += bytes.count
+        return Int32(o)
+    }
+
+    /// An entry for `key` and `value`, their bytes appended to the buffer.
+    private func makeEntry(key: UnsafeRawBufferPointer, value: TreeValue?, weight: UInt64) -> Entry {
+        var inlineCount = 0
+        if case .inline(let b)? = value { inlineCount = b.count }
+        reserve(key.count + inlineCount)
+        var e = Entry(keyOffset: append(key), keyLength: Int32(key.count), weight: weight)
+        switch value {
+        case nil: break
+        case .inline(let b)?:
+            e.valueOffset = b.withUnsafeBytes { append($0) }
+            e.valueLength = UInt32(b.count)
+        case .largeBlob(let r, let len)?: e.kind = .largeBlob; e.ref = r; e.valueLength = UInt32(len)
+        case .owned(let r)?: e.kind = .owned; e.ref = r
+        }
+        return e
+    }
+
+    // MARK: changing
+
+    /// Inserts a leaf entry at `i`.
+    func insertLeaf(at i: Int, key: [UInt8], value: TreeValue, weight: UInt64) {
+        let e = key.withUnsafeBytes { makeEntry(key: $0, value: value, weight: weight) }
+        entries.insert(e, at: i)
+        payloadBytes += leafEntryBytes(e)
+    }
+
+    /// Replaces the value and weight of leaf entry `i`.
+    func replaceValue(_ i: Int, _ value: TreeValue, weight: UInt64) {
+        if case .inline(let b) = value { reserve(b.count) }   // may move every entry's bytes
+        let oldSize = entries[i].encodedValueSize
+        var e = entries[i]
+        switch value {
+        case .inline(let b):
+            e.valueOffset = b.withUnsafeBytes { append($0) }
+            e.valueLength = UInt32(b.count); e.kind = .inline; e.ref = 0
+        case .largeBlob(let r, let len): e.kind = .largeBlob; e.ref = r; e.valueLength = UInt32(len)
+        case .owned(let r): e.kind = .owned; e.ref = r; e.valueLength = 0
+        }
+        e.weight = weight
+        payloadBytes += e.encodedValueSize - oldSize
+        entries[i] = e
+    }
+
+    /// Inserts an inner entry at `i`.
+    func insertInner(at i: Int, key: UnsafeRawBufferPointer, child: Child, weight: UInt64) {
+        entries.insert(makeEntry(key: key, value: nil, weight: weight), at: i)
+        children.insert(child, at: i)
+        payloadBytes += Self.innerEntryBytes(keyCount: key.count)
+    }
+
+    /// Replaces the key of entry `i` (an inner node's separator).
+    func setKey(_ i: Int, _ key: UnsafeRawBufferPointer) {
+        let old = Int(entries[i].keyLength)
+        reserve(key.count)
+        entries[i].keyOffset = append(key)
+        entries[i].keyLength = Int32(key.count)
+        payloadBytes += key.count - old
+    }
+
+    /// Removes entry `i`.
+    func remove(at i: Int) {
+        let e = entries.remove(at: i)
+        if isLeaf { payloadBytes -= leafEntryBytes(e) }
+        else { children.remove(at: i); payloadBytes -= Self.innerEntryBytes(keyCount: Int(e.keyLength)) }
+    }
+
+    /// Appends every entry of `other` (a merge of two neighbours).
+    func append(contentsOf other: DirtyNode) {
+        var extra = 0
+        for e in other.entries { extra += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
+        reserve(extra)
+        for j in 0..<other.count {
+            var e = other.entries[j]
+            e.keyOffset = append(other.keyBytes(j))
+            if e.kind == .inline, e.valueLength > 0, let b = other.buffer {
+                e.valueOffset = append(UnsafeRawBufferPointer(start: b + Int(e.valueOffset), count: Int(e.valueLength)))
+            }
+            entries.append(e)
+        }
+        if !isLeaf { children += other.children }
+        recomputeSize()
+    }
+
+    // MARK: sizes
+
+    func leafEntryBytes(_ e: Entry) -> Int {
+        4 + NodeFormat.leafEntryFixed + (weighted ? 8 : 0) + Int(e.keyLength) + e.encodedValueSize
+    }
+    static func innerEntryBytes(keyCount: Int) -> Int { NodeFormat.innerEntryFixed + keyCount }
 
     func recomputeSize() {
         var s = NodeFormat.headerBytes
-        if isLeaf { for i in 0..<keys.count { s += leafEntryBytes(key: keys[i], value: values[i]) } }
-        else { for k in keys { s += Self.innerEntryBytes(key: k) } }
+        if isLeaf { for e in entries { s += leafEntryBytes(e) } }
+        else { for e in entries { s += Self.innerEntryBytes(keyCount: Int(e.keyLength)) } }
         payloadBytes = s
     }
 
+    // MARK: decoding and encoding
+
     static func decode(_ n: StoredNode, path: String) throws -> DirtyNode {
         let d = DirtyNode(isLeaf: n.isLeaf, weighted: n.weighted)
-        d.keys.reserveCapacity(n.count + 1)
-        d.weights.reserveCapacity(n.count + 1)
-        if n.isLeaf { d.values.reserveCapacity(n.count + 1) } else { d.children.reserveCapacity(n.count + 1) }
-        // The size is summed in the same pass (as `recomputeSize` would), and keys are compared
-        // where they are stored (memcmp), before each is copied.
-        var size = NodeFormat.headerBytes
+        // The payload is copied whole: entry offsets into it are offsets into the buffer.
+        let size = n.size
+        let b = UnsafeMutableRawPointer.allocate(byteCount: max(size, 8) + 256, alignment: 8)
+        memcpy(b, n.p, size)
+        d.buffer = b; d.capacity = max(size, 8) + 256; d.used = size
+        var entries: [Entry] = []
+        entries.reserveCapacity(n.count + 1)
+        var total = NodeFormat.headerBytes
+        let base = UnsafeRawPointer(n.p)
         do {
             var previous: UnsafeRawBufferPointer?
             for i in 0..<n.count {
                 let stored = try n.key(i)
                 if let previous, compareBytes(previous, stored) >= 0 { throw StoredNode.Bad() }
                 previous = stored
-                let k = Array(stored)
-                d.keys.append(k)
+                var e = Entry(keyOffset: Int32(stored.baseAddress! - base), keyLength: Int32(stored.count), weight: 1)
                 if n.isLeaf {
-                    let v = try n.leafTreeValue(i)
-                    size += d.leafEntryBytes(key: k, value: v)
-                    d.values.append(v)
-                    d.weights.append(try n.leafWeight(i))
+                    let (kind, bytes) = try n.leafValue(i)
+                    e.kind = kind
+                    switch kind {
+                    case .inline: e.valueOffset = Int32(bytes.baseAddress! - base); e.valueLength = UInt32(bytes.count)
+                    case .largeBlob:
+                        e.ref = bytes.baseAddress!.getLE(0, as: UInt64.self)
+                        e.valueLength = n.p.getLE(try n.entryOffset(i) + 4, as: UInt32.self)
+                    case .owned: e.ref = bytes.baseAddress!.getLE(0, as: UInt64.self)
+                    }
+                    e.weight = try n.leafWeight(i)
+                    total += d.leafEntryBytes(e)
                 } else {
-                    size += Self.innerEntryBytes(key: k)
+                    e.weight = n.childWeight(i)
+                    total += Self.innerEntryBytes(keyCount: stored.count)
                     d.children.append(.stored(n.child(i)))
-                    d.weights.append(n.childWeight(i))
                 }
+                entries.append(e)
             }
         } catch is StoredNode.Bad {
             throw StorageError.corrupted(path: path, detail: "tree node \(n.view.ref) is malformed")
         }
-        d.payloadBytes = size
+        d.entries = entries
+        d.payloadBytes = total
         return d
     }
 
     /// Encodes this node (children must already have refs) into `out` (payload area).
     func encode(into out: UnsafeMutableRawPointer) {
-        out.putLE(UInt32(keys.count), at: 0)
+        let n = entries.count
+        out.putLE(UInt32(n), at: 0)
         out.putLE(UInt32(weighted ? 1 : 0), at: 4)
-        if isLeaf {
-            var o = 8 + 4 * keys.count
-            for i in 0..<keys.count {
-                out.putLE(UInt32(o), at: 8 + 4 * i)
-                let k = keys[i], v = values[i]
-                out.putLE(UInt16(k.count), at: o)
-                out.storeBytes(of: v.kind.rawValue, toByteOffset: o + 2, as: UInt8.self)
-                out.storeBytes(of: UInt8(0), toByteOffset: o + 3, as: UInt8.self)
-                var vlen = 0
-                switch v { case .inline(let b): vlen = b.count; case .largeBlob(_, let l): vlen = l; case .owned: vlen = 8 }
-                out.putLE(UInt32(vlen), at: o + 4)
-                o += NodeFormat.leafEntryFixed
-                if weighted { out.putLE(weights[i], at: o); o += 8 }
-                k.withUnsafeBytes { if $0.count > 0 { memcpy(out + o, $0.baseAddress!, $0.count) } }
-                o += k.count
-                switch v {
-                case .inline(let b): b.withUnsafeBytes { if $0.count > 0 { memcpy(out + o, $0.baseAddress!, $0.count) } }; o += b.count
-                case .largeBlob(let r, _), .owned(let r): out.putLE(r, at: o); o += 8
+        let src = UnsafeRawPointer(buffer)
+        entries.withUnsafeBufferPointer { es in
+            if isLeaf {
+                var o = 8 + 4 * n
+                for i in 0..<n {
+                    let e = es[i]
+                    out.putLE(UInt32(o), at: 8 + 4 * i)
+                    let kl = Int(e.keyLength)
+                    out.putLE(UInt16(kl), at: o)
+                    out.storeBytes(of: e.kind.rawValue, toByteOffset: o + 2, as: UInt8.self)
+                    out.storeBytes(of: UInt8(0), toByteOffset: o + 3, as: UInt8.self)
+                    out.putLE(UInt32(e.kind == .owned ? 8 : Int(e.valueLength)), at: o + 4)
+                    o += NodeFormat.leafEntryFixed
+                    if weighted { out.putLE(e.weight, at: o); o += 8 }
+                    if kl > 0 { memcpy(out + o, src! + Int(e.keyOffset), kl) }
+                    o += kl
+                    if e.kind == .inline {
+                        let vl = Int(e.valueLength)
+                        if vl > 0 { memcpy(out + o, src! + Int(e.valueOffset), vl) }
+                        o += vl
+                    } else {
+                        out.putLE(e.ref, at: o); o += 8
+                    }
+                }
+            } else {
+                var ko = 8 + NodeFormat.innerEntryFixed * n
+                for i in 0..<n {
+                    let e = es[i]
+                    let at = 8 + NodeFormat.innerEntryFixed * i
+                    guard case .stored(let r) = children[i] else { preconditionFailure("inner node encoded before its children") }
+                    let kl = Int(e.keyLength)
+                    out.putLE(r, at: at); out.putLE(e.weight, at: at + 8)
+                    out.putLE(UInt32(ko), at: at + 16); out.putLE(UInt32(kl), at: at + 20)
+                    if kl > 0 { memcpy(out + ko, src! + Int(e.keyOffset), kl) }
+                    ko += kl
                 }
             }
-        } else {
-            var ko = 8 + NodeFormat.innerEntryFixed * keys.count
-            for i in 0..<keys.count {
-                let e = 8 + NodeFormat.innerEntryFixed * i
-                guard case .stored(let r) = children[i] else { preconditionFailure("inner node encoded before its children") }
-                out.putLE(r, at: e); out.putLE(weights[i], at: e + 8)
-                out.putLE(UInt32(ko), at: e + 16); out.putLE(UInt32(keys[i].count), at: e + 20)
-                keys[i].withUnsafeBytes { if $0.count > 0 { memcpy(out + ko, $0.baseAddress!, $0.count) } }
-                ko += keys[i].count
+        }
+    }
+
+    /// A new node holding entries `range` of this one (bytes compacted into its own buffer).
+    private func copy(_ range: Range<Int>) -> DirtyNode {
+        let d = DirtyNode(isLeaf: isLeaf, weighted: weighted)
+        d.entries = Array(entries[range])
+        if !isLeaf { d.children = Array(children[range]) }
+        var live = 0
+        for e in d.entries { live += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
+        let cap = max(256, 2 * live)
+        let nb = UnsafeMutableRawPointer.allocate(byteCount: cap, alignment: 8)
+        var o = 0
+        if let src = buffer {
+            for i in d.entries.indices {
+                let kl = Int(d.entries[i].keyLength)
+                if kl > 0 { memcpy(nb + o, src + Int(d.entries[i].keyOffset), kl) }
+                d.entries[i].keyOffset = Int32(o); o += kl
+                if d.entries[i].kind == .inline {
+                    let vl = Int(d.entries[i].valueLength)
+                    if vl > 0 { memcpy(nb + o, src + Int(d.entries[i].valueOffset), vl) }
+                    d.entries[i].valueOffset = Int32(o); o += vl
+                }
             }
         }
+        d.buffer = nb; d.capacity = cap; d.used = o
+        d.recomputeSize()
+        return d
     }
 
     /// Splits off the upper part into a new node and returns it. `appending` packs the left node
     /// full (sequential inserts leave dense nodes, as SQLite does for rowid appends).
     func split(appending: Bool) -> DirtyNode {
-        let right = DirtyNode(isLeaf: isLeaf, weighted: weighted)
         var at: Int
+        let n = entries.count
         if appending {
-            at = keys.count - 1
+            at = n - 1
         } else {
             // Split at half of the bytes.
             var acc = NodeFormat.headerBytes
             at = 0
-            while at < keys.count - 1 {
-                acc += isLeaf ? leafEntryBytes(key: keys[at], value: values[at]) : Self.innerEntryBytes(key: keys[at])
+            while at < n - 1 {
+                acc += isLeaf ? leafEntryBytes(entries[at]) : Self.innerEntryBytes(keyCount: Int(entries[at].keyLength))
                 at += 1
                 if acc >= payloadBytes / 2 { break }
             }
         }
-        at = max(1, min(at, keys.count - 1))
-        right.keys = Array(keys[at...]); keys.removeSubrange(at...)
-        right.weights = Array(weights[at...]); weights.removeSubrange(at...)
-        if isLeaf { right.values = Array(values[at...]); values.removeSubrange(at...) }
-        else { right.children = Array(children[at...]); children.removeSubrange(at...) }
-        recomputeSize(); right.recomputeSize()
+        at = max(1, min(at, n - 1))
+        let right = copy(at..<n)
+        entries.removeSubrange(at...)
+        if !isLeaf { children.removeSubrange(at...) }
+        recomputeSize()
         return right
     }
 }

@@ -77,8 +77,8 @@ struct BlockWalker {
         catch { problem("\(owners[owner]): \(error)"); return (nil, 0) }
         if d.count == 0 && depth > 0 { problem("\(owners[owner]): empty node \(ref)") }
         if d.isLeaf {
-            for (i, val) in d.values.enumerated() {
-                switch val {
+            for i in 0..<d.count {
+                switch d.value(i) {
                 case .inline: break
                 case .largeBlob(let r, let len):
                     if let bv = visit(r, owner: owner, tree: tree) {
@@ -87,17 +87,17 @@ struct BlockWalker {
                     }
                 case .owned(let r): walkGeneric(r, owner: owner, tree: tree, depth: depth + 1)
                 }
-                if !d.weighted && d.weights[i] != 1 { problem("\(owners[owner]): unweighted entry with weight \(d.weights[i])") }
+                if !d.weighted && d.weight(i) != 1 { problem("\(owners[owner]): unweighted entry with weight \(d.weight(i))") }
             }
-            return (d.keys.first, d.totalWeight)
+            return (d.count > 0 ? d.key(0) : nil, d.totalWeight)
         }
         for i in 0..<d.count {
             guard case .stored(let c) = d.children[i] else { continue }
             let (first, w) = walkTree(ref: c, owner: owner, tree: tree, depth: depth + 1)
-            if let first, first != d.keys[i] { problem("\(owners[owner]): separator \(i) of node \(ref) is not the smallest key of its child") }
-            if w != d.weights[i] { problem("\(owners[owner]): weight of child \(i) of node \(ref) is \(d.weights[i]), subtree holds \(w)") }
+            if let first, first != d.key(i) { problem("\(owners[owner]): separator \(i) of node \(ref) is not the smallest key of its child") }
+            if w != d.weight(i) { problem("\(owners[owner]): weight of child \(i) of node \(ref) is \(d.weight(i)), subtree holds \(w)") }
         }
-        return (d.keys.first, d.totalWeight)
+        return (d.count > 0 ? d.key(0) : nil, d.totalWeight)
     }
 
     /// Walks the catalog and every tree.

@@ -83,6 +83,8 @@ final class LockFile: @unchecked Sendable {
     private(set) var participantSlot: Int = -1
     /// This handle's label (recorded as the writer's while it holds the writer lock).
     let label: String
+    /// `label` as the lock file stores it, made once (the writer records it at every commit).
+    private let storedLabel: [UInt8]
 
     /// Reserves the lock file's bytes on disk before they are mapped (a sparse page written
     /// through the mapping on a full disk is a SIGBUS). Returns 0 or an errno. Tests replace it
@@ -119,6 +121,7 @@ final class LockFile: @unchecked Sendable {
     init(path: String, label: String, create: Bool = true) throws {
         self.path = path
         self.label = label
+        storedLabel = Self.labelBytes(label)
         // O_NONBLOCK: a FIFO at this path must not block the open (it is refused below).
         let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o644)
         guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
@@ -290,13 +293,15 @@ final class LockFile: @unchecked Sendable {
     /// Writes who holds the writer lock (informational: read by `writeLockHolder()`).
     private func recordHolder() {
         (base + 56).putLE(myStartTicks, at: 0)
-        Self.putLabel(label, at: base + 64)
+        Self.putLabelBytes(storedLabel, at: base + 64)
         (base + 40).putLE(Self.nowNanos(), at: 0)
         strata_atomic_store_u64((base + 32).assumingMemoryBound(to: UInt64.self), UInt64(UInt32(bitPattern: myPid)))
     }
 
-    func unlockWriter() {
-        restoreSizeIfTruncated()
+    /// Releases the writer lock. `sizeChecked`: the caller has just checked the file's size
+    /// (`publish`, microseconds earlier), so it is not checked again.
+    func unlockWriter(sizeChecked: Bool = false) {
+        if !sizeChecked { restoreSizeIfTruncated() }
         strata_atomic_store_u64((base + 32).assumingMemoryBound(to: UInt64.self), 0)
         _ = strata_ofd_lock(fd, 1, 1, 0, 0)
         // Waiters sleeping on the futex learn at once (a plain lockWriter waits in the kernel).
@@ -362,9 +367,18 @@ final class LockFile: @unchecked Sendable {
     }
 
     private static func putLabel(_ label: String, at p: UnsafeMutableRawPointer) {
-        memset(p, 0, 32)
+        putLabelBytes(labelBytes(label), at: p)
+    }
+
+    /// The label as stored: at most 31 bytes of UTF-8, cut at a character boundary.
+    private static func labelBytes(_ label: String) -> [UInt8] {
         var bytes = Array(label.utf8.prefix(31))
         while !bytes.isEmpty, String(validating: bytes, as: UTF8.self) == nil { bytes.removeLast() }
+        return bytes
+    }
+
+    private static func putLabelBytes(_ bytes: [UInt8], at p: UnsafeMutableRawPointer) {
+        memset(p, 0, 32)
         bytes.withUnsafeBytes { if let b = $0.baseAddress { memcpy(p, b, $0.count) } }
     }
 

@@ -86,20 +86,15 @@ struct Relocator {
         guard depth < 64 else { throw StorageError.corrupted(path: txn.path, detail: "tree deeper than 64 levels") }
         var start = 0
         if let from {
-            start = d.keys.firstIndex { !$0.lexicographicallyPrecedes(from) } ?? d.count
-            if !d.isLeaf && (start == d.count || d.keys[start] != from) { start = max(0, start - 1) }
+            start = from.withUnsafeBytes { f in (0..<d.count).first { compareBytes(d.keyBytes($0), f) >= 0 } } ?? d.count
+            if !d.isLeaf && (start == d.count || d.key(start) != from) { start = max(0, start - 1) }
         }
         for i in start..<d.count {
-            if exhausted { return d.keys[i] }
+            if exhausted { return d.key(i) }
             if d.isLeaf {
-                switch d.values[i] {
-                case .inline: break
-                case .largeBlob(let r, let len):
+                if let r = d.ownedRef(i) {
                     let nr = try copier.copy(r)
-                    if nr != r { d.values[i] = .largeBlob(nr, length: len) }
-                case .owned(let r):
-                    let nr = try copier.copy(r)
-                    if nr != r { d.values[i] = .owned(nr) }
+                    if nr != r { d.setValueRef(i, nr) }
                 }
                 continue
             }

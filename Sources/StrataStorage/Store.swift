@@ -378,7 +378,8 @@ public final class Store: @unchecked Sendable {
         for _ in 0..<1000 {
             if let s = slot { lock.updateReader(s, version: meta.version) }
             else { slot = try lock.claimReader(version: meta.version, label: label) }
-            let again = try newestMeta()
+            // The reader slot was just claimed or updated, which checked the lock file's size.
+            let again = try newestMeta(lockChecked: true)
             if again.version == meta.version { return meta }
             meta = again
         }
@@ -449,8 +450,10 @@ public final class Store: @unchecked Sendable {
     /// itself in the lock file; nil when nobody writes (or there is no lock file).
     public var writeLockHolder: WriteLockHolder? { lock?.writeLockHolder() }
 
-    func endWrite() {
-        lock?.unlockWriter()
+    /// Releases the writer lock. `lockFileChecked`: the caller has just checked the lock file's
+    /// size (publishing a commit does), so releasing does not check it again.
+    func endWrite(lockFileChecked: Bool = false) {
+        lock?.unlockWriter(sizeChecked: lockFileChecked)
         writerGate.signal()
     }
 

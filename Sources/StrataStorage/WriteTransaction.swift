@@ -308,7 +308,8 @@ public final class WriteTransaction: Transaction {
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
             store.published(version: version)
-            finish()
+            // Publishing just checked the lock file's size: releasing the lock need not again.
+            finish(lockFileChecked: true)
             return version
         } catch {
             abort()
@@ -430,7 +431,7 @@ public final class WriteTransaction: Transaction {
         finish()
     }
 
-    private func finish() {
+    private func finish(lockFileChecked: Bool = false) {
         ended = true
         // Pages of a rolled-back transaction must never reach the file (no-op after a commit).
         store.encryptedIO?.discardPending()
@@ -439,7 +440,7 @@ public final class WriteTransaction: Transaction {
         catalogState = nil
         stagingCount = 0
         returnStaging()
-        store.endWrite()
+        store.endWrite(lockFileChecked: lockFileChecked)
     }
 
     /// False once the transaction has committed or been cancelled.
@@ -448,10 +449,14 @@ public final class WriteTransaction: Transaction {
     // MARK: history
 
     static let historyTree = "_history"
+    static let historyLeafLimit = 1024
 
     private func recordHistory() throws {
         let limit = store.options.historyLimit
         guard limit > 0, let h = try tree(Self.historyTree, create: true) else { return }
+        // Entries only append: leaves of 1 KiB instead of 4 make the leaf each commit rewrites
+        // a quarter of the size on average.
+        h.leafLimit = Self.historyLeafLimit
         var w = ByteWriter()
         w.u64(LockFile.nowNanos()); w.u32(store.processID); w.u32(0)
         w.u64(UInt64(bytesWritten))
