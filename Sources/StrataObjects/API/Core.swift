@@ -279,6 +279,21 @@ final class RealmCore: @unchecked Sendable {
     @exclusivity(unchecked) private var readTxn: DBTransaction?
     @exclusivity(unchecked) private(set) var writeTxn: DBTransaction?
     @exclusivity(unchecked) private var adder: ObjectAdder?
+    /// The storage transaction of the read transaction this core had when its write
+    /// transaction began at the same version: its reader slot stays pinned (at the write's base,
+    /// which holds back no space the write could reuse) and the commit hands it to a read
+    /// transaction of the committed version (`WriteTransaction.continuing`), so the realm
+    /// continues at exactly the version it committed with no lookup of the newest version and
+    /// no reader slot to claim. Ended when the write is cancelled or fails.
+    @exclusivity(unchecked) private var parkedRead: ReadTransaction?
+    /// Set when the write transaction failed on the way (writing the objects queued by `add`
+    /// failed, e.g. a damaged block or a full disk): the transaction was discarded at once, so
+    /// nothing of it can be committed, and reads see the last commit. The write stays open for
+    /// the app until `commitWrite` (which throws this error) or `cancelWrite`; changes made
+    /// meanwhile are ignored (throwing calls throw it).
+    @exclusivity(unchecked) private(set) var failedWrite: Realm.Error?
+    /// True between `beginWrite` and `commitWrite`/`cancelWrite` (also when the write failed).
+    var isInWrite: Bool { writeTxn != nil || failedWrite != nil }
     /// Bumped whenever the data this core sees may have changed (caches compare it).
     @exclusivity(unchecked) private(set) var generation = 0
     var autorefresh = true
@@ -327,6 +342,7 @@ final class RealmCore: @unchecked Sendable {
         coordinator.unregister(Unmanaged.passUnretained(self).toOpaque())
         readTxn?.end()
         writeTxn?.abort()
+        parkedRead?.end()
     }
 
     var frozenVersion: UInt64 { readTxn?.version ?? 0 }
@@ -370,8 +386,12 @@ final class RealmCore: @unchecked Sendable {
 
     private func currentTxn() -> DBTransaction {
         if let w = writeTxn {
-            // Objects added in batches are written before anything reads the transaction.
-            if let a = adder, a.hasPending { strataTry { try a.flushPending() } }
+            // Objects added in batches are written before anything reads the transaction. When
+            // that fails the write is discarded (`failedWrite`, thrown by `commitWrite`) and
+            // the read sees the last commit.
+            if let a = adder, a.hasPending {
+                do { try a.flushPending() } catch { return currentTxn() }
+            }
             return w
         }
         if let r = readTxn { return r }
@@ -400,6 +420,7 @@ final class RealmCore: @unchecked Sendable {
         if isFrozen { strataProgrammerError("Cannot modify a frozen object or Realm: thaw() it first") }
         verify()
         guard let w = writeTxn, let a = adder else {
+            if let f = failedWrite { throw f }
             strataProgrammerError("Cannot modify managed objects outside of a write transaction: call realm.write { } or realm.beginWrite() first")
         }
         generation &+= 1
@@ -407,7 +428,30 @@ final class RealmCore: @unchecked Sendable {
         return try body(w, a)
     }
     func write(_ body: (DBTransaction, ObjectAdder) throws -> Void) {
-        do { try writeThrowing(body) } catch { strataProgrammerError("\(error)") }
+        do { try writeThrowing(body) } catch { trapUnlessWriteFailed(error) }
+    }
+
+    /// What a mutation that cannot throw does with its error: nothing when the write
+    /// transaction has failed (`commitWrite` throws that failure), otherwise a trap (a
+    /// programmer error, as in RealmSwift).
+    func trapUnlessWriteFailed(_ error: Swift.Error) {
+        if failedWrite != nil { return }
+        strataProgrammerError("\(error)")
+    }
+
+    /// Called when writing the objects queued by `add` failed: the transaction holds part of
+    /// them, so it is discarded now (nothing of it can be committed); reads see the last
+    /// commit, and `commitWrite` throws the returned error.
+    func writeFailed(_ error: Swift.Error) -> Realm.Error {
+        let e = Realm.Error.failed(code: Realm.Error.code(of: error),
+                                   message: "The write transaction was cancelled and nothing of it was committed: writing the objects added in it failed (\(error)). Remove the cause (for a damaged file restore a backup or run `strata check` on it; for a full disk free space), then run the write again",
+                                   path: coordinator.path, underlying: error)
+        writeTxn?.abort()
+        writeTxn = nil; adder = nil
+        parkedRead?.end(); parkedRead = nil
+        failedWrite = e
+        generation &+= 1
+        return e
     }
 
     var generationValue: Int { generation }
@@ -415,7 +459,7 @@ final class RealmCore: @unchecked Sendable {
     func beginWrite() {
         if isFrozen { strataProgrammerError("Cannot begin a write transaction on a frozen Realm") }
         verify()
-        if writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
+        if isInWrite { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
         beginWrite(using: strataTry { try coordinator.db.write(label: "realm") })
     }
@@ -424,8 +468,14 @@ final class RealmCore: @unchecked Sendable {
     /// current transaction.
     func beginWrite(using w: DBTransaction) {
         verify()
-        if writeTxn != nil { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
-        readTxn?.end(); readTxn = nil
+        if isInWrite { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
+        if let r = readTxn, r.version &+ 1 == w.version, let s = r.storage as? ReadTransaction {
+            parkedRead?.end()
+            parkedRead = s
+        } else {
+            readTxn?.end()
+        }
+        readTxn = nil
         writeTxn = w
         adder = ObjectAdder(core: self, txn: w)
         generation &+= 1
@@ -433,19 +483,36 @@ final class RealmCore: @unchecked Sendable {
 
     func commitWrite(skipping tokens: [NotificationToken]) throws {
         verify()
+        if let f = failedWrite { failedWrite = nil; generation &+= 1; throw f }
         guard let w = writeTxn else { strataProgrammerError("Can't commit a non-existing write transaction") }
+        let parked = parkedRead
+        parkedRead = nil
         defer { writeTxn = nil; adder = nil; generation &+= 1 }
-        do { try adder?.flushPending(); try w.commit() } catch { w.abort(); throw error }
+        let storage = w.storage as? WriteTransaction
+        storage?.continuing = parked
+        do { try adder?.flushPending(); try w.commit() } catch {
+            parked?.end()
+            if let f = failedWrite { failedWrite = nil; throw f }
+            w.abort()
+            throw error
+        }
         writeTxn = nil; adder = nil
-        readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        if let r = storage?.continuedRead {
+            readTxn = DBTransaction(storage: r, schema: coordinator.db.schema)
+        } else {
+            parked?.end()
+            readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        }
         generation &+= 1
         deliver(skipping: Set(tokens.map(\.id)))
     }
 
     func cancelWrite() {
         verify()
+        if failedWrite != nil { failedWrite = nil; generation &+= 1; return }
         guard let w = writeTxn else { strataProgrammerError("Can't cancel a non-existing write transaction") }
         w.abort()
+        parkedRead?.end(); parkedRead = nil
         writeTxn = nil; adder = nil
         generation &+= 1
     }
@@ -454,7 +521,7 @@ final class RealmCore: @unchecked Sendable {
     func refresh() -> Bool {
         if isFrozen { return false }
         verify()
-        if writeTxn != nil { return false }
+        if isInWrite { return false }
         let old = readTxn?.version
         readTxn?.end()
         readTxn = strataTry { try coordinator.db.read(label: "realm") }
@@ -466,7 +533,7 @@ final class RealmCore: @unchecked Sendable {
 
     func invalidate() {
         verify()
-        if writeTxn != nil { cancelWrite() }
+        if isInWrite { cancelWrite() }
         readTxn?.end(); readTxn = nil
         generation &+= 1
     }
