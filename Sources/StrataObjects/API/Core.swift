@@ -572,6 +572,13 @@ final class RealmCore: @unchecked Sendable {
     private var typedTableRef: Unmanaged<ClassTable>?
     private var typedColumns: [Int] = []
     private var typedGeneration = -1
+    /// The columns (bit per column, the first 64) the typed reads of the cursor's class loaded
+    /// from a cluster: after a primary-key lookup (`typedFind`) their values at the object's
+    /// row are fetched together (`fetchRow`), so the property reads that follow do not each
+    /// wait for memory in turn. Learned from the reads themselves, reset with the cursor.
+    private var typedReadColumns: UInt64 = 0
+    /// Sink of the loads `fetchRow` issues (a stored result, so the compiler keeps them).
+    private var fetchSink: UInt64 = 0
 
     /// Reads property `index` of the object `key` of the typed class `info` straight from its
     /// column: `body` gets the column view and the row. Nil when this path does not apply (a
@@ -597,7 +604,32 @@ final class RealmCore: @unchecked Sendable {
     private func typedReadMiss<R>(_ t: ClassTable, _ key: ObjKey, _ column: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         guard (try? t.loadReadView(key: key, column: column)) == true,
               let (view, row) = t.lastReadView(key: key, column: column) else { return nil }
+        if column < 64 { typedReadColumns |= 1 << UInt64(column) }
         return body(view, row)
+    }
+
+    /// After a primary-key lookup found `key` (its cluster is the table's read cache): loads the
+    /// views of the columns typed reads of this class used (`typedReadColumns`) and touches the
+    /// object's value in each, then the bytes of variable-length values, so the memory accesses
+    /// of the reads that follow overlap instead of waiting one after another. Reads nothing the
+    /// reads would not; errors are left to the reads (which report them).
+    @inline(never)
+    private func fetchRow(_ t: ClassTable, _ key: ObjKey) {
+        var mask = typedReadColumns
+        var sink: UInt64 = 0
+        var byteViews: (ColumnView, Int)? = nil
+        while mask != 0 {
+            let c = mask.trailingZeroBitCount
+            mask &= mask - 1
+            guard c < t.columns.count, (try? t.loadReadView(key: key, column: c)) == true,
+                  let (v, row) = t.lastReadView(key: key, column: c), row < v.count else { continue }
+            sink &+= v.touch(row)
+            if v.layout == .bytes { byteViews = (v, row) }
+        }
+        // Variable-length data: its offset is known now (one string or data value per lookup
+        // is the common case; others are read as they come).
+        if let (v, row) = byteViews, v.byteOffset(row) < v.byteOffset(row + 1) { sink &+= UInt64(v.bytes(row).first ?? 0) }
+        fetchSink = sink
     }
 
     /// Sets the typed read cursor to `info`'s class in the current read transaction (after
@@ -608,6 +640,7 @@ final class RealmCore: @unchecked Sendable {
         guard !isFrozen else { return false }
         if typedGeneration == generation && typedInfo === info { return false }
         typedInfo = nil; typedTable = nil; typedInfoID = nil; typedTableRef = nil
+        typedReadColumns = 0
         guard writeTxn == nil else { return false }
         let txn = currentTxn()
         guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
@@ -632,6 +665,7 @@ final class RealmCore: @unchecked Sendable {
         guard let ref = typedTableRef else { return nil }
         return ref._withUnsafeGuaranteedRef { t -> ObjKey?? in
             guard t.usesPrimaryKeyAsObjectKey, let found = try? t.exists(key) else { return nil }
+            if found && typedReadColumns != 0 { fetchRow(t, key) }
             return .some(found ? key : nil)
         }
     }
@@ -654,5 +688,28 @@ final class RealmCore: @unchecked Sendable {
         if isFrozen { return self }
         let v = read { $0.version }
         return coordinator.frozenCore(atLeast: v)
+    }
+}
+
+extension ColumnView {
+    /// Loads the memory holding row `i`'s value (for a bytes column: its offset), for
+    /// `RealmCore.fetchRow`; returns something of it so the load is kept.
+    @inline(__always) fileprivate func touch(_ i: Int) -> UInt64 {
+        switch layout {
+        case .int:
+            switch width {
+            case 8: return UInt64(payload.load(fromByteOffset: i, as: UInt8.self))
+            case 16: return UInt64(payload.load(fromByteOffset: i * 2, as: UInt8.self))
+            case 32: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+            case 64: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+            case 1: return UInt64(payload.load(fromByteOffset: i >> 3, as: UInt8.self))
+            default: return 0
+            }
+        case .float: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+        case .double: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+        case .bytes: return UInt64(payload.load(fromByteOffset: i * offsetSize, as: UInt8.self))
+        case .fixed: return UInt64(payload.load(fromByteOffset: i * width, as: UInt8.self))
+        case .refs: return 0
+        }
     }
 }
