@@ -25,13 +25,8 @@ final class WriteFailureTests: XCTestCase {
         try Data(bytes).write(to: url)
     }
 
-    /// The objects `add` queues are written to their table when something reads inside the
-    /// write. When that fails (here: the class's last cluster, which the queued rows fill, has
-    /// a damaged column block), the read does not trap: the write is discarded at once, reads
-    /// see the last commit, later changes are ignored, and `commitWrite` / `write` throw a
-    /// `Realm.Error` saying what happened and what to do. Nothing of the write is committed.
-    func testAFailedWriteOfQueuedAddsDiscardsTheWriteAndThrowsAtCommit() throws {
-        let f = APIFixture()
+    /// TWItem 1...3 (the name of 2 in a column block damaged on disk) and one TWNoKey.
+    private func damagedFile(_ f: APIFixture) throws -> Realm.Configuration {
         let config = f.config("damaged.strata", types: [TWItem.self, TWNoKey.self])
         let marker = "damaged-name-" + String(repeating: "q", count: 48)
         do {
@@ -46,7 +41,17 @@ final class WriteFailureTests: XCTestCase {
             XCTAssertEqual(realm.objects(TWItem.self).count, 3)
         }
         try damage(config.fileURL!, marker)
+        return config
+    }
 
+    /// The objects `add` queues are written to their table when something reads inside the
+    /// write. When that fails (here: the class's last cluster, which the queued rows fill, has
+    /// a damaged column block), the read does not trap: the write is discarded at once, reads
+    /// see the last commit, later changes are ignored, and `commitWrite` / `write` throw a
+    /// `Realm.Error` saying what happened and what to do. Nothing of the write is committed.
+    func testAFailedWriteOfQueuedAddsDiscardsTheWriteAndThrowsAtCommit() throws {
+        let f = APIFixture()
+        let config = try damagedFile(f)
         let realm = try Realm(configuration: config)
         realm.beginWrite()
         let first = TWNoKey(); first.name = "first"
@@ -88,5 +93,35 @@ final class WriteFailureTests: XCTestCase {
         // Writes that do not touch the damaged block still commit.
         try realm.write { realm.add(TWNoKey()) }
         XCTAssertEqual(realm.objects(TWNoKey.self).count, 2)
+    }
+
+    /// A property setter (which cannot throw) that hits a storage error inside a write does not
+    /// trap either: the write is discarded with the changes made before it, and the commit
+    /// throws.
+    func testAStorageErrorInASetterDiscardsTheWriteAndThrowsAtCommit() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: try damagedFile(f))
+        let two = try XCTUnwrap(realm.object(ofType: TWItem.self, forPrimaryKey: 2))
+        XCTAssertThrowsError(try realm.write {
+            let o = TWNoKey(); o.name = "made before"; realm.add(o)
+            two.age = 40                   // its cluster's age column is sound: changed
+            two.name = "renamed"           // its name column block is damaged: the change fails
+            two.age = 41                   // ignored
+        }) { error in
+            guard let e = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)") }
+            XCTAssertEqual(e.code, .invalidDatabase)
+            XCTAssertTrue(e.description.contains("a change in it failed"), e.description)
+        }
+        XCTAssertFalse(realm.isInWriteTransaction)
+        XCTAssertEqual(realm.objects(TWNoKey.self).count, 1, "the add before the failed change is not committed")
+        XCTAssertEqual(two.age, 0)
+        // The throwing form throws at once.
+        realm.beginWrite()
+        XCTAssertThrowsError(try realm.tryAdd(item(4, "into the damaged cluster"))) { error in
+            XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase)
+        }
+        XCTAssertTrue(realm.isInWriteTransaction)
+        XCTAssertThrowsError(try realm.commitWrite())
+        XCTAssertEqual(realm.objects(TWItem.self).count, 3)
     }
 }

@@ -425,7 +425,19 @@ final class RealmCore: @unchecked Sendable {
         }
         generation &+= 1
         if !keepPending && a.hasPending { try a.flushPending() }
-        return try body(w, a)
+        do { return try body(w, a) } catch let e as StorageError where Self.failsTheWrite(e) {
+            // The change may be half made: the write cannot be committed any more.
+            throw writeFailed(e, while: "a change in it failed")
+        }
+    }
+
+    /// Storage errors that leave a change half made (damaged or unreadable data, I/O, a full
+    /// disk), as opposed to refused input, which changes nothing.
+    static func failsTheWrite(_ e: StorageError) -> Bool {
+        switch e {
+        case .corrupted, .io, .diskFull: return true
+        default: return false
+        }
     }
     func write(_ body: (DBTransaction, ObjectAdder) throws -> Void) {
         do { try writeThrowing(body) } catch { trapUnlessWriteFailed(error) }
@@ -439,12 +451,13 @@ final class RealmCore: @unchecked Sendable {
         strataProgrammerError("\(error)")
     }
 
-    /// Called when writing the objects queued by `add` failed: the transaction holds part of
-    /// them, so it is discarded now (nothing of it can be committed); reads see the last
-    /// commit, and `commitWrite` throws the returned error.
-    func writeFailed(_ error: Swift.Error) -> Realm.Error {
+    /// Called when a change of the write transaction failed half way (writing the objects
+    /// queued by `add`, or a storage error in another change): the transaction is discarded now
+    /// (nothing of it can be committed); reads see the last commit, and `commitWrite` throws
+    /// the returned error.
+    func writeFailed(_ error: Swift.Error, while what: String = "writing the objects added in it failed") -> Realm.Error {
         let e = Realm.Error.failed(code: Realm.Error.code(of: error),
-                                   message: "The write transaction was cancelled and nothing of it was committed: writing the objects added in it failed (\(error)). Remove the cause (for a damaged file restore a backup or run `strata check` on it; for a full disk free space), then run the write again",
+                                   message: "The write transaction was cancelled and nothing of it was committed: \(what) (\(error)). Remove the cause (for a damaged file restore a backup or run `strata check` on it; for a full disk free space), then run the write again",
                                    path: coordinator.path, underlying: error)
         writeTxn?.abort()
         writeTxn = nil; adder = nil
