@@ -112,6 +112,26 @@ public final class ReadTransaction: Transaction {
         catalogState = TreeState(name: "", root: meta.catalogRef, weighted: false)
     }
 
+    /// Takes over `previous`'s reader slot (ending `previous`), pinned at `committed`: the
+    /// version this handle's writer has just made durable and published, still holding the
+    /// writer lock (see `WriteTransaction.continuing`). Nil when `previous` belongs to another
+    /// handle, has ended or holds no slot in a file with a lock file.
+    init?(taking previous: ReadTransaction, at committed: MetaSlot) {
+        guard !previous.ended else { return nil }
+        let s = previous.slot
+        if let lock = previous.store.lock {
+            guard let s else { return nil }
+            lock.updateReader(s, version: committed.version)
+        }
+        previous.slot = nil
+        previous.end()
+        label = previous.label
+        meta = committed
+        slot = s
+        super.init(store: previous.store)
+        catalogState = TreeState(name: "", root: committed.catalogRef, weighted: false)
+    }
+
     public override var version: UInt64 { meta.version }
 
     override func block(_ ref: BlockRef) throws -> BlockView {

@@ -58,6 +58,15 @@ public final class WriteTransaction: Transaction {
 
     /// Optional description of the commit recorded in the history (what changed).
     public var note: [UInt8] = []
+    /// A read transaction of this handle whose reader slot a successful commit hands to
+    /// `continuedRead`, a read transaction of the version the commit created, while it still
+    /// holds the writer lock (that version is then the newest, so the pin needs no re-check):
+    /// the caller goes on reading exactly what it committed without looking up the newest
+    /// version or claiming a slot (realm-core's commit-and-continue-as-read). `continuing` is
+    /// ended by the hand-over; a failed commit leaves it as it was.
+    package var continuing: ReadTransaction?
+    /// See `continuing`; nil when the commit failed or `continuing` held no reader slot.
+    package private(set) var continuedRead: ReadTransaction?
     /// The free list of `base` (full list or delta): the commit writes a delta over the same
     /// base when few entries changed (FreeListDelta.swift).
     private var storedList: FreeListCodec.State?
@@ -308,6 +317,7 @@ public final class WriteTransaction: Transaction {
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
             store.published(version: version)
+            if let r = continuing, r.store === store { continuing = nil; continuedRead = ReadTransaction(taking: r, at: meta) }
             // Publishing just checked the lock file's size: releasing the lock need not again.
             finish(lockFileChecked: true)
             return version

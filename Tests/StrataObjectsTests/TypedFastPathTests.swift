@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import StrataObjects
+import StrataStorage
 
 /// A class of plain values only: `realm.add` takes the one-row insert path.
 final class FPItem: Object {
@@ -230,3 +231,37 @@ final class TypedFastPathTests: XCTestCase {
         XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 1)?.age, -5)
     }
 }
+
+extension TypedFastPathTests {
+    /// Lookups by primary key fetch the row of the columns earlier reads used (`fetchRow`):
+    /// the values read are those stored, whatever column was learned, across clusters, with
+    /// nil and empty values, after a change of the columns read, and after a commit.
+    func testLookupsReadStoredValuesWhateverColumnsWereReadBefore() throws {
+        let f = APIFixture()
+        let realm = try realm(f)
+        let n = 3_000   // three clusters
+        func name(_ id: Int) -> String { id % 7 == 0 ? "" : "name \(id) " + String(repeating: "é", count: id % 5) }
+        func score(_ id: Int) -> Double? { id % 3 == 0 ? nil : Double(id) / 4 }
+        try realm.write {
+            for id in 0..<n { let o = FPItem(); o.id = id; o.name = name(id); o.age = id % 90; o.score = score(id); realm.add(o) }
+        }
+        var order = Array(0..<n)
+        var g = SplitMix64(seed: 7)
+        order.shuffle(using: &g)
+        for id in order.prefix(500) {
+            let o = try XCTUnwrap(realm.object(ofType: FPItem.self, forPrimaryKey: id))
+            XCTAssertEqual(o.name, name(id)); XCTAssertEqual(o.score, score(id))
+        }
+        // Other columns now (the learned ones are fetched too, and still read right).
+        for id in order.suffix(500) {
+            let o = try XCTUnwrap(realm.object(ofType: FPItem.self, forPrimaryKey: id))
+            XCTAssertEqual(o.age, id % 90)
+            if id % 2 == 0 { XCTAssertEqual(o.name, name(id)) }
+        }
+        XCTAssertNil(realm.object(ofType: FPItem.self, forPrimaryKey: n + 5))
+        try realm.write { realm.object(ofType: FPItem.self, forPrimaryKey: 10)!.name = "changed" }
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 10)?.name, "changed")
+        XCTAssertEqual(realm.object(ofType: FPItem.self, forPrimaryKey: 2_999)?.score, score(2_999))
+    }
+}
+

@@ -286,3 +286,34 @@ extension TypedWriteTests {
         assertIntegrity(realm)
     }
 }
+
+extension TypedWriteTests {
+    /// After `commitWrite` the realm reads the version it committed through the reader slot it
+    /// had before the write (handed over by the commit): one slot for the realm however many
+    /// writes, always at the realm's version; a cancelled write gives it up.
+    func testCommitsContinueAsAReadOfTheCommittedVersion() throws {
+        let f = APIFixture()
+        let realm = try realm(f)
+        let store = realm.core.coordinator.db.store
+        func mySlots() -> [UInt64] { store.readers().filter { $0.pid == getpid() }.map(\.version) }
+        _ = realm.objects(TWItem.self).count
+        XCTAssertEqual(mySlots(), [realm.version])
+        for id in 1...20 {
+            let before = realm.version
+            try realm.write { realm.add(item(id, "n\(id)")) }
+            XCTAssertEqual(realm.version, before + 1)
+            XCTAssertEqual(mySlots(), [realm.version], "one slot, at the committed version")
+            XCTAssertEqual(realm.objects(TWItem.self).count, id)
+        }
+        try realm.write { realm.object(ofType: TWItem.self, forPrimaryKey: 3)!.name = "three" }
+        XCTAssertEqual(realm.object(ofType: TWItem.self, forPrimaryKey: 3)?.name, "three")
+        XCTAssertEqual(mySlots(), [realm.version])
+        realm.beginWrite()
+        realm.add(item(100))
+        realm.cancelWrite()
+        XCTAssertEqual(mySlots(), [], "a cancelled write gives up the slot it kept")
+        XCTAssertNil(realm.object(ofType: TWItem.self, forPrimaryKey: 100))
+        XCTAssertEqual(mySlots(), [realm.version])
+        assertIntegrity(realm)
+    }
+}

@@ -99,7 +99,7 @@ extension Realm {
         try requireWritable()
         if core.isFrozen { strataProgrammerError("Cannot begin a write transaction on a frozen Realm") }
         core.verify()
-        if core.writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
+        if core.isInWrite { strataProgrammerError("The Realm is already in a write transaction") }
         if core.hasPendingChanges && !core.delivering { core.refresh() }
         let db = core.coordinator.db
         let storage: WriteTransaction

@@ -279,6 +279,21 @@ final class RealmCore: @unchecked Sendable {
     @exclusivity(unchecked) private var readTxn: DBTransaction?
     @exclusivity(unchecked) private(set) var writeTxn: DBTransaction?
     @exclusivity(unchecked) private var adder: ObjectAdder?
+    /// The storage transaction of the read transaction this core had when its write
+    /// transaction began at the same version: its reader slot stays pinned (at the write's base,
+    /// which holds back no space the write could reuse) and the commit hands it to a read
+    /// transaction of the committed version (`WriteTransaction.continuing`), so the realm
+    /// continues at exactly the version it committed with no lookup of the newest version and
+    /// no reader slot to claim. Ended when the write is cancelled or fails.
+    @exclusivity(unchecked) private var parkedRead: ReadTransaction?
+    /// Set when the write transaction failed on the way (writing the objects queued by `add`
+    /// failed, e.g. a damaged block or a full disk): the transaction was discarded at once, so
+    /// nothing of it can be committed, and reads see the last commit. The write stays open for
+    /// the app until `commitWrite` (which throws this error) or `cancelWrite`; changes made
+    /// meanwhile are ignored (throwing calls throw it).
+    @exclusivity(unchecked) private(set) var failedWrite: Realm.Error?
+    /// True between `beginWrite` and `commitWrite`/`cancelWrite` (also when the write failed).
+    var isInWrite: Bool { writeTxn != nil || failedWrite != nil }
     /// Bumped whenever the data this core sees may have changed (caches compare it).
     @exclusivity(unchecked) private(set) var generation = 0
     var autorefresh = true
@@ -327,6 +342,7 @@ final class RealmCore: @unchecked Sendable {
         coordinator.unregister(Unmanaged.passUnretained(self).toOpaque())
         readTxn?.end()
         writeTxn?.abort()
+        parkedRead?.end()
     }
 
     var frozenVersion: UInt64 { readTxn?.version ?? 0 }
@@ -370,8 +386,12 @@ final class RealmCore: @unchecked Sendable {
 
     private func currentTxn() -> DBTransaction {
         if let w = writeTxn {
-            // Objects added in batches are written before anything reads the transaction.
-            if let a = adder, a.hasPending { strataTry { try a.flushPending() } }
+            // Objects added in batches are written before anything reads the transaction. When
+            // that fails the write is discarded (`failedWrite`, thrown by `commitWrite`) and
+            // the read sees the last commit.
+            if let a = adder, a.hasPending {
+                do { try a.flushPending() } catch { return currentTxn() }
+            }
             return w
         }
         if let r = readTxn { return r }
@@ -400,14 +420,51 @@ final class RealmCore: @unchecked Sendable {
         if isFrozen { strataProgrammerError("Cannot modify a frozen object or Realm: thaw() it first") }
         verify()
         guard let w = writeTxn, let a = adder else {
+            if let f = failedWrite { throw f }
             strataProgrammerError("Cannot modify managed objects outside of a write transaction: call realm.write { } or realm.beginWrite() first")
         }
         generation &+= 1
         if !keepPending && a.hasPending { try a.flushPending() }
-        return try body(w, a)
+        do { return try body(w, a) } catch let e as StorageError where Self.failsTheWrite(e) {
+            // The change may be half made: the write cannot be committed any more.
+            throw writeFailed(e, while: "a change in it failed")
+        }
+    }
+
+    /// Storage errors that leave a change half made (damaged or unreadable data, I/O, a full
+    /// disk), as opposed to refused input, which changes nothing.
+    static func failsTheWrite(_ e: StorageError) -> Bool {
+        switch e {
+        case .corrupted, .io, .diskFull: return true
+        default: return false
+        }
     }
     func write(_ body: (DBTransaction, ObjectAdder) throws -> Void) {
-        do { try writeThrowing(body) } catch { strataProgrammerError("\(error)") }
+        do { try writeThrowing(body) } catch { trapUnlessWriteFailed(error) }
+    }
+
+    /// What a mutation that cannot throw does with its error: nothing when the write
+    /// transaction has failed (`commitWrite` throws that failure), otherwise a trap (a
+    /// programmer error, as in RealmSwift).
+    func trapUnlessWriteFailed(_ error: Swift.Error) {
+        if failedWrite != nil { return }
+        strataProgrammerError("\(error)")
+    }
+
+    /// Called when a change of the write transaction failed half way (writing the objects
+    /// queued by `add`, or a storage error in another change): the transaction is discarded now
+    /// (nothing of it can be committed); reads see the last commit, and `commitWrite` throws
+    /// the returned error.
+    func writeFailed(_ error: Swift.Error, while what: String = "writing the objects added in it failed") -> Realm.Error {
+        let e = Realm.Error.failed(code: Realm.Error.code(of: error),
+                                   message: "The write transaction was cancelled and nothing of it was committed: \(what) (\(error)). Remove the cause (for a damaged file restore a backup or run `strata check` on it; for a full disk free space), then run the write again",
+                                   path: coordinator.path, underlying: error)
+        writeTxn?.abort()
+        writeTxn = nil; adder = nil
+        parkedRead?.end(); parkedRead = nil
+        failedWrite = e
+        generation &+= 1
+        return e
     }
 
     var generationValue: Int { generation }
@@ -415,7 +472,7 @@ final class RealmCore: @unchecked Sendable {
     func beginWrite() {
         if isFrozen { strataProgrammerError("Cannot begin a write transaction on a frozen Realm") }
         verify()
-        if writeTxn != nil { strataProgrammerError("The Realm is already in a write transaction") }
+        if isInWrite { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
         beginWrite(using: strataTry { try coordinator.db.write(label: "realm") })
     }
@@ -424,8 +481,14 @@ final class RealmCore: @unchecked Sendable {
     /// current transaction.
     func beginWrite(using w: DBTransaction) {
         verify()
-        if writeTxn != nil { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
-        readTxn?.end(); readTxn = nil
+        if isInWrite { w.abort(); strataProgrammerError("The Realm is already in a write transaction") }
+        if let r = readTxn, r.version &+ 1 == w.version, let s = r.storage as? ReadTransaction {
+            parkedRead?.end()
+            parkedRead = s
+        } else {
+            readTxn?.end()
+        }
+        readTxn = nil
         writeTxn = w
         adder = ObjectAdder(core: self, txn: w)
         generation &+= 1
@@ -433,19 +496,36 @@ final class RealmCore: @unchecked Sendable {
 
     func commitWrite(skipping tokens: [NotificationToken]) throws {
         verify()
+        if let f = failedWrite { failedWrite = nil; generation &+= 1; throw f }
         guard let w = writeTxn else { strataProgrammerError("Can't commit a non-existing write transaction") }
+        let parked = parkedRead
+        parkedRead = nil
         defer { writeTxn = nil; adder = nil; generation &+= 1 }
-        do { try adder?.flushPending(); try w.commit() } catch { w.abort(); throw error }
+        let storage = w.storage as? WriteTransaction
+        storage?.continuing = parked
+        do { try adder?.flushPending(); try w.commit() } catch {
+            parked?.end()
+            if let f = failedWrite { failedWrite = nil; throw f }
+            w.abort()
+            throw error
+        }
         writeTxn = nil; adder = nil
-        readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        if let r = storage?.continuedRead {
+            readTxn = DBTransaction(storage: r, schema: coordinator.db.schema)
+        } else {
+            parked?.end()
+            readTxn = strataTry { try coordinator.db.read(label: "realm") }
+        }
         generation &+= 1
         deliver(skipping: Set(tokens.map(\.id)))
     }
 
     func cancelWrite() {
         verify()
+        if failedWrite != nil { failedWrite = nil; generation &+= 1; return }
         guard let w = writeTxn else { strataProgrammerError("Can't cancel a non-existing write transaction") }
         w.abort()
+        parkedRead?.end(); parkedRead = nil
         writeTxn = nil; adder = nil
         generation &+= 1
     }
@@ -454,7 +534,7 @@ final class RealmCore: @unchecked Sendable {
     func refresh() -> Bool {
         if isFrozen { return false }
         verify()
-        if writeTxn != nil { return false }
+        if isInWrite { return false }
         let old = readTxn?.version
         readTxn?.end()
         readTxn = strataTry { try coordinator.db.read(label: "realm") }
@@ -466,7 +546,7 @@ final class RealmCore: @unchecked Sendable {
 
     func invalidate() {
         verify()
-        if writeTxn != nil { cancelWrite() }
+        if isInWrite { cancelWrite() }
         readTxn?.end(); readTxn = nil
         generation &+= 1
     }
@@ -505,6 +585,13 @@ final class RealmCore: @unchecked Sendable {
     private var typedTableRef: Unmanaged<ClassTable>?
     private var typedColumns: [Int] = []
     private var typedGeneration = -1
+    /// The columns (bit per column, the first 64) the typed reads of the cursor's class loaded
+    /// from a cluster: after a primary-key lookup (`typedFind`) their values at the object's
+    /// row are fetched together (`fetchRow`), so the property reads that follow do not each
+    /// wait for memory in turn. Learned from the reads themselves, reset with the cursor.
+    private var typedReadColumns: UInt64 = 0
+    /// Sink of the loads `fetchRow` issues (a stored result, so the compiler keeps them).
+    private var fetchSink: UInt64 = 0
 
     /// Reads property `index` of the object `key` of the typed class `info` straight from its
     /// column: `body` gets the column view and the row. Nil when this path does not apply (a
@@ -530,7 +617,32 @@ final class RealmCore: @unchecked Sendable {
     private func typedReadMiss<R>(_ t: ClassTable, _ key: ObjKey, _ column: Int, _ body: (ColumnView, Int) -> R?) -> R? {
         guard (try? t.loadReadView(key: key, column: column)) == true,
               let (view, row) = t.lastReadView(key: key, column: column) else { return nil }
+        if column < 64 { typedReadColumns |= 1 << UInt64(column) }
         return body(view, row)
+    }
+
+    /// After a primary-key lookup found `key` (its cluster is the table's read cache): loads the
+    /// views of the columns typed reads of this class used (`typedReadColumns`) and touches the
+    /// object's value in each, then the bytes of variable-length values, so the memory accesses
+    /// of the reads that follow overlap instead of waiting one after another. Reads nothing the
+    /// reads would not; errors are left to the reads (which report them).
+    @inline(never)
+    private func fetchRow(_ t: ClassTable, _ key: ObjKey) {
+        var mask = typedReadColumns
+        var sink: UInt64 = 0
+        var byteViews: (ColumnView, Int)? = nil
+        while mask != 0 {
+            let c = mask.trailingZeroBitCount
+            mask &= mask - 1
+            guard c < t.columns.count, (try? t.loadReadView(key: key, column: c)) == true,
+                  let (v, row) = t.lastReadView(key: key, column: c), row < v.count else { continue }
+            sink &+= v.touch(row)
+            if v.layout == .bytes { byteViews = (v, row) }
+        }
+        // Variable-length data: its offset is known now (one string or data value per lookup
+        // is the common case; others are read as they come).
+        if let (v, row) = byteViews, v.byteOffset(row) < v.byteOffset(row + 1) { sink &+= UInt64(v.bytes(row).first ?? 0) }
+        fetchSink = sink
     }
 
     /// Sets the typed read cursor to `info`'s class in the current read transaction (after
@@ -541,6 +653,7 @@ final class RealmCore: @unchecked Sendable {
         guard !isFrozen else { return false }
         if typedGeneration == generation && typedInfo === info { return false }
         typedInfo = nil; typedTable = nil; typedInfoID = nil; typedTableRef = nil
+        typedReadColumns = 0
         guard writeTxn == nil else { return false }
         let txn = currentTxn()
         guard let t = try? txn.table(info.className), t.isReadOnly else { return false }
@@ -565,6 +678,7 @@ final class RealmCore: @unchecked Sendable {
         guard let ref = typedTableRef else { return nil }
         return ref._withUnsafeGuaranteedRef { t -> ObjKey?? in
             guard t.usesPrimaryKeyAsObjectKey, let found = try? t.exists(key) else { return nil }
+            if found && typedReadColumns != 0 { fetchRow(t, key) }
             return .some(found ? key : nil)
         }
     }
@@ -587,5 +701,28 @@ final class RealmCore: @unchecked Sendable {
         if isFrozen { return self }
         let v = read { $0.version }
         return coordinator.frozenCore(atLeast: v)
+    }
+}
+
+extension ColumnView {
+    /// Loads the memory holding row `i`'s value (for a bytes column: its offset), for
+    /// `RealmCore.fetchRow`; returns something of it so the load is kept.
+    @inline(__always) fileprivate func touch(_ i: Int) -> UInt64 {
+        switch layout {
+        case .int:
+            switch width {
+            case 8: return UInt64(payload.load(fromByteOffset: i, as: UInt8.self))
+            case 16: return UInt64(payload.load(fromByteOffset: i * 2, as: UInt8.self))
+            case 32: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+            case 64: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+            case 1: return UInt64(payload.load(fromByteOffset: i >> 3, as: UInt8.self))
+            default: return 0
+            }
+        case .float: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+        case .double: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+        case .bytes: return UInt64(payload.load(fromByteOffset: i * offsetSize, as: UInt8.self))
+        case .fixed: return UInt64(payload.load(fromByteOffset: i * width, as: UInt8.self))
+        case .refs: return 0
+        }
     }
 }

@@ -179,7 +179,7 @@ extension RealmCore {
 
     func deliverScheduled() {
         observerLock.lock(); deliveryScheduled = false; observerLock.unlock()
-        if writeTxn != nil { return }
+        if isInWrite { return }
         if autorefresh {
             refresh()
         } else {
@@ -219,7 +219,7 @@ extension RealmCore {
                 observerLock.lock(); let ros = realmObservers.sorted { $0.key < $1.key }.map(\.value); observerLock.unlock()
                 for b in ros { b(.didChange, Realm(core: self)) }
             }
-        } while deliverAgain && writeTxn == nil
+        } while deliverAgain && !isInWrite
     }
 }
 

@@ -83,6 +83,8 @@ final class ObjectAdder {
         }
     }
     @exclusivity(unchecked) private var checkedClass: CheckedClass?
+    /// True once this transaction inserted a plain object row by row (see `add`).
+    @exclusivity(unchecked) private var addedPlain = false
     /// The row of the last plain insert (its storage is reused).
     @exclusivity(unchecked) private var rowBuffer: [Value] = []
 
@@ -161,11 +163,13 @@ final class ObjectAdder {
     /// True while added objects wait to be written to their table.
     var hasPending: Bool { pending != nil }
 
-    /// Writes the pending rows to their table (see `PendingRows`).
+    /// Writes the pending rows to their table (see `PendingRows`). When that fails the table
+    /// may hold part of them: the write transaction is discarded (`RealmCore.writeFailed`) and
+    /// the error it keeps for `commitWrite` is thrown.
     func flushPending() throws {
         guard let p = pending else { return }
         pending = nil
-        try p.write(txn)
+        do { try p.write(txn) } catch { throw core.writeFailed(error) }
         spare = p
     }
 
@@ -196,7 +200,10 @@ final class ObjectAdder {
             let s = completedStorage(o)
             // Top-level adds of rows that need no coercion, with increasing keys above every
             // existing key, wait in `pending`: no primary-key search, no row-by-row insert.
-            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, let key = try addPending(t, checked.optional, s, plainColumns) {
+            // Not the first plain add of the transaction: a write adding one object inserts it
+            // at once (cheaper than a batch of one), a run of adds batches from its second.
+            if let t = checked.batch, isRealmAdd, inProgress.isEmpty, addedPlain,
+               let key = try addPending(t, checked.optional, s, plainColumns) {
                 o._rlmCore = core; o._rlmKey = key
                 o._rlmStorage = nil
                 if pending!.keys.count >= PendingRows.limit { try flushPending() }
@@ -211,6 +218,7 @@ final class ObjectAdder {
             defer { rowBuffer = row }
             for i in plainColumns { row.append(try s.encode(i, { self.ctx })) }
             let key = try txn.insertRow(info.className, row)
+            addedPlain = true
             o._rlmCore = core; o._rlmKey = key
             o._rlmStorage = nil
             return key

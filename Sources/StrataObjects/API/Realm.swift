@@ -170,7 +170,7 @@ public struct Realm: Equatable {
     // MARK: transactions
 
     /// True between `beginWrite()` and `commitWrite()`/`cancelWrite()`.
-    public var isInWriteTransaction: Bool { core.verify(); return core.writeTxn != nil }
+    public var isInWriteTransaction: Bool { core.verify(); return core.isInWrite }
 
     /// Runs `block` in a write transaction and commits it; an error thrown by `block` cancels
     /// the transaction and is rethrown. Observers registered with `tokens` are not notified of
@@ -202,7 +202,10 @@ public struct Realm: Equatable {
             throw Error.readOnly("Can't perform a write transaction on the read-only Realm at \(core.coordinator.path): it was opened with readOnly = true; open it with a configuration that is not read-only to change it")
         }
     }
-    /// Commits the write transaction; observers are notified.
+    /// Commits the write transaction; observers are notified. Throws when the commit fails,
+    /// or when the write failed before (writing the objects `add` queued hit a storage error on
+    /// a read or query inside the write): that write was discarded as a whole, reads inside it
+    /// saw the last commit and its later changes were ignored; nothing of it is in the file.
     public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws { try core.commitWrite(skipping: tokens) }
     /// Discards the changes of the write transaction; objects added in it become invalid.
     public func cancelWrite() { core.cancelWrite() }
@@ -235,7 +238,7 @@ public struct Realm: Equatable {
     /// existing object is updated. A duplicate primary key with `.error` traps; use `tryAdd`
     /// to get an error instead.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
-        do { try tryAdd(object, update: update) } catch { strataProgrammerError("\(error)") }
+        do { try tryAdd(object, update: update) } catch { core.trapUnlessWriteFailed(error) }
     }
     /// Adds several objects.
     public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Element: Object {
