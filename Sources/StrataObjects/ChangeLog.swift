@@ -158,6 +158,8 @@ struct ClassChangeRecorder {
 /// readers fall back to comparing whole collections.
 package enum ChangeLog {
     static let treeName = "changes"
+    /// The leaf size of the records' tree (see `recordChanges`).
+    static let leafLimit = 1024
     /// Versions whose records are kept (tests lower it to fall behind quickly).
     nonisolated(unsafe) package static var keptVersions: UInt64 = 256
     /// Ranges per class and commit before the class is recorded as rewritten.
@@ -259,6 +261,9 @@ extension DBTransaction {
         var classes: [String: ClassChangeSet] = [:]
         for (name, t) in tablesByName where !t.recorder.isEmpty { classes[name] = t.recorder.changeSet(columns: t.columns) }
         let tree = try w.tree(ChangeLog.treeName, create: true)!
+        // Records only append: leaves of 1 KiB instead of 4 make the leaf each commit rewrites
+        // a quarter of the size on average (a record larger than that has a leaf of its own).
+        tree.leafLimit = ChangeLog.leafLimit
         try tree.put(ChangeLog.key(w.version), bytes: ChangeLog.encode(classes))
         let kept = ChangeLog.keptVersions
         if w.version > kept {

@@ -244,3 +244,37 @@ final class QueueDeliveryTests: XCTestCase {
         XCTAssertEqual(counts.with { $0 }, [0, 1])
     }
 }
+
+extension ChangeRecordTests {
+    /// The records' tree keeps leaves of at most `ChangeLog.leafLimit` bytes (each commit
+    /// rewrites its last leaf), and every kept record still reads back.
+    func testRecordLeavesStaySmall() throws {
+        let dir = TempDir()
+        let db = try Database(path: dir.path("l.strata"), schema: testSchema)
+        var w = try db.write()
+        for i in 0..<50 { try w.create("Person", values: ["id": .int(Int64(i)), "name": .string("p\(i)"), "age": .int(1)]) }
+        try w.commit()
+        var versions: [UInt64] = []
+        for i in 0..<300 {
+            w = try db.write()
+            try w.set("Person", Int64(i % 50), "age", .int(Int64(i)))
+            versions.append(try w.commit())
+        }
+        let r = try db.read()
+        defer { r.end() }
+        var leaves = 0, largest = 0
+        func walk(_ ref: BlockRef) throws {
+            let view = try r.storage.block(ref)
+            let node = try StoredNode(view, path: r.storage.path)
+            if node.isLeaf { leaves += 1; if node.count > 1 { largest = max(largest, view.length) } }
+            else { for i in 0..<node.count { try walk(node.child(i)) } }
+        }
+        try walk(try XCTUnwrap(try r.storage.committedRoot(of: ChangeLog.treeName)).root)
+        XCTAssertLessThanOrEqual(largest, ChangeLog.leafLimit)
+        XCTAssertGreaterThan(leaves, 8)
+        for (i, v) in versions.suffix(200).enumerated() {
+            let key = Int64((100 + i) % 50)
+            XCTAssertEqual(try ChangeLog.record(of: v, in: r.storage)?["Person"]?.modified["age"]?.ranges, [key...key], "version \(v)")
+        }
+    }
+}
