@@ -41,6 +41,8 @@ final class ClassTable {
     private var lastRead: ReadCache?
     /// `lastRead` unretained: the typed reads neither retain nor release it.
     private var lastReadRef: Unmanaged<ReadCache>?
+    /// Sink of the loads `fetchRow` issues (a stored result, so the compiler keeps them).
+    private var fetchSink: UInt64 = 0
     /// The typed API's property index → column map of one model class (see `typedColumn`).
     private var typedColumns: (info: AnyObject, columns: [Int])?
 
@@ -834,5 +836,56 @@ final class ClassTable {
             return try write.writeGeneric(kind: ObjectBlockKind.map, refs: [k, v], byteCount: 0) { _ in }
         }
         return try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
+    }
+}
+
+extension ClassTable {
+    /// Fetches the values of one object in several columns together, before they are read:
+    /// for each column in `columns` (bit c = column c, the first 64) `view(c)` gives the
+    /// column's view and the object's row (nil: skip it); the memory holding the value there is
+    /// touched in each column, then the first byte of the variable-length value (a string or
+    /// data) whose offset that gave. The loads of different columns then overlap instead of
+    /// each read waiting for memory in turn. Reads nothing the caller would not; errors are left
+    /// to the reads that follow (which report them). Used after a primary-key lookup by the
+    /// typed reads (`RealmCore.fetchRow`) and the dynamic ones (`ClusterSnapshot.fetchRow`).
+    @inline(__always)
+    func fetchRow(columns: UInt64, _ view: (Int) -> (ColumnView, Int)?) {
+        var mask = columns
+        var sink: UInt64 = 0
+        var byteViews: (ColumnView, Int)? = nil
+        while mask != 0 {
+            let c = mask.trailingZeroBitCount
+            mask &= mask - 1
+            guard c < self.columns.count, let (v, row) = view(c), row < v.count else { continue }
+            sink &+= v.touch(row)
+            if v.layout == .bytes { byteViews = (v, row) }
+        }
+        // Variable-length data: its offset is known now (one string or data value per lookup
+        // is the common case; others are read as they come).
+        if let (v, row) = byteViews, v.byteOffset(row) < v.byteOffset(row + 1) { sink &+= UInt64(v.bytes(row).first ?? 0) }
+        fetchSink = sink
+    }
+}
+
+extension ColumnView {
+    /// Loads the memory holding row `i`'s value (for a bytes column: its offset), for
+    /// `ClassTable.fetchRow`; returns something of it so the load is kept.
+    @inline(__always) fileprivate func touch(_ i: Int) -> UInt64 {
+        switch layout {
+        case .int:
+            switch width {
+            case 8: return UInt64(payload.load(fromByteOffset: i, as: UInt8.self))
+            case 16: return UInt64(payload.load(fromByteOffset: i * 2, as: UInt8.self))
+            case 32: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+            case 64: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+            case 1: return UInt64(payload.load(fromByteOffset: i >> 3, as: UInt8.self))
+            default: return 0
+            }
+        case .float: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+        case .double: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+        case .bytes: return UInt64(payload.load(fromByteOffset: i * offsetSize, as: UInt8.self))
+        case .fixed: return UInt64(payload.load(fromByteOffset: i * width, as: UInt8.self))
+        case .refs: return 0
+        }
     }
 }
