@@ -122,26 +122,10 @@ package struct ClusterSnapshot {
         }
     }
 
-    /// Fetches the values of the object at `row` in the columns `columns` (bit c = column
-    /// index c as `column(at:)` takes it, the first 64) together, before the caller reads them
-    /// with `column(at:)`: after a lookup (`DBTransaction.locateObject`) the reads then do not
-    /// each wait for memory in turn. Changes nothing and throws nothing (errors are left to the
-    /// reads); values read after it are the same as without it.
-    package func fetchRow(_ row: Int, columns: UInt64) {
-        let t = table
-        switch cluster {
-        case .stored(let s):
-            t.fetchRow(columns: columns) { c in
-                guard let v = try? s.column(t.storage, c) else { return nil }
-                return (v, row)
-            }
-        case .dirty(let m):
-            t.fetchRow(columns: columns) { c in
-                guard case .stored(let ref) = m.columns[c], ref != 0, let v = try? t.columnView(ref) else { return nil }
-                return (v, row)
-            }
-        }
-    }
+    /// A fetch of one object's values in the columns the caller reads next (after a lookup,
+    /// `DBTransaction.locateObject`): `touch` each accessor (from `column(at:)`) at the row, then
+    /// `finish`, then read; the reads then do not each wait for memory in turn.
+    package func rowFetch() -> RowFetch { RowFetch(table) }
 
     /// The elements of a list/set property of the object at `row`.
     package func collection(_ property: String, row: Int) throws -> [Value] {

@@ -2,8 +2,8 @@ import XCTest
 import Foundation
 @testable import StrataObjects
 
-/// `ClusterSnapshot.fetchRow` (the row fetch after a primary-key lookup that the dynamic and
-/// the typed reads share, `ClassTable.fetchRow`) only touches memory: the values read after it
+/// `RowFetch` (the row fetch after a primary-key lookup that the dynamic reads, through
+/// `ClusterSnapshot.rowFetch()`, and the typed reads share) only touches memory: the values read after it
 /// are the values read without it, in every column layout (ints of each packing width, with
 /// and without nulls, bools, floats, doubles, strings and data with nulls and empty values,
 /// dates, UUIDs, mixed), in stored clusters and in the changed clusters of a write.
@@ -44,15 +44,17 @@ final class RowFetchTests: XCTestCase {
     private func check(_ t: DBTransaction, keys: [Int64], file: StaticString = #filePath, line: UInt = #line) throws {
         let names = Self.properties.map(\.name)
         let columns = try names.map { try t.columnIndex("C", $0) }
-        let all: UInt64 = columns.reduce(0) { $0 | 1 << UInt64($1) }
         for (n, key) in keys.enumerated() {
             let expected = try names.map { try t.value("C", key, $0) }
-            let masks: [UInt64] = [all, 1 << UInt64(columns[n % columns.count]), 0, ~0]
-            for mask in masks {
+            // Fetched: every column, one column, none.
+            for fetched in [Array(columns.indices), [n % columns.count], []] {
                 guard let (c, row) = try t.locateObject("C", key) else { return XCTFail("key \(key) not found", file: file, line: line) }
-                c.fetchRow(row, columns: mask)
-                for (p, column) in columns.enumerated() {
-                    XCTAssertEqual(try c.column(at: column).value(row), expected[p], "key \(key) \(names[p]) mask \(mask)", file: file, line: line)
+                let accessors = try columns.map { try c.column(at: $0) }
+                var fetch = c.rowFetch()
+                for p in fetched { fetch.touch(accessors[p], row) }
+                fetch.finish()
+                for p in columns.indices {
+                    XCTAssertEqual(accessors[p].value(row), expected[p], "key \(key) \(names[p]) fetched \(fetched)", file: file, line: line)
                 }
             }
         }

@@ -626,10 +626,16 @@ final class RealmCore: @unchecked Sendable {
     /// reads would not; errors are left to the reads (which report them).
     @inline(never)
     private func fetchRow(_ t: ClassTable, _ key: ObjKey) {
-        t.fetchRow(columns: typedReadColumns) { c in
-            guard (try? t.loadReadView(key: key, column: c)) == true else { return nil }
-            return t.lastReadView(key: key, column: c)
+        var fetch = RowFetch(t)
+        var mask = typedReadColumns
+        while mask != 0 {
+            let c = mask.trailingZeroBitCount
+            mask &= mask - 1
+            guard c < t.columns.count, (try? t.loadReadView(key: key, column: c)) == true,
+                  let (v, row) = t.lastReadView(key: key, column: c) else { continue }
+            fetch.touch(v, row)
         }
+        fetch.finish()
     }
 
     /// Sets the typed read cursor to `info`'s class in the current read transaction (after
