@@ -68,8 +68,11 @@ package final class StrataBenchEngine: BenchEngine {
         let scoreColumn = try r.columnIndex("Item", "score"), nameColumn = try r.columnIndex("Item", "name")
         for id in ids {
             if let (c, row) = try r.locateObject("Item", Int64(id)) {
-                let score = try c.column(at: scoreColumn).double(row)
-                try c.column(at: nameColumn).withBytes(row) { b in
+                let scores = try c.column(at: scoreColumn), names = try c.column(at: nameColumn)
+                var fetch = c.rowFetch()
+                fetch.touch(scores, row); fetch.touch(names, row); fetch.finish()
+                let score = scores.double(row)
+                names.withBytes(row) { b in
                     sum.combine(nameUTF8: b.bindMemory(to: UInt8.self), score: score)
                 }
             } else {

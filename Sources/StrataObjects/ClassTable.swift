@@ -41,6 +41,8 @@ final class ClassTable {
     private var lastRead: ReadCache?
     /// `lastRead` unretained: the typed reads neither retain nor release it.
     private var lastReadRef: Unmanaged<ReadCache>?
+    /// Sink of the loads a `RowFetch` issues (a stored result, so the compiler keeps them).
+    fileprivate var fetchSink: UInt64 = 0
     /// The typed API's property index → column map of one model class (see `typedColumn`).
     private var typedColumns: (info: AnyObject, columns: [Int])?
 
@@ -834,5 +836,60 @@ final class ClassTable {
             return try write.writeGeneric(kind: ObjectBlockKind.map, refs: [k, v], byteCount: 0) { _ in }
         }
         return try writeColumn(cv.elements, kind: ObjectBlockKind.collection)
+    }
+}
+
+/// Fetches the values of one object in several columns together, before they are read (after a
+/// primary-key lookup): `touch` each column's view at the object's row (the memory holding the
+/// value is loaded), then `finish` loads the first byte of the variable-length value (a string
+/// or data) whose offset that gave. The loads of different columns then overlap instead of each
+/// read waiting for memory in turn. Reads nothing the caller would not; errors are left to the
+/// reads that follow (which report them); values read after it are the same as without it. The
+/// one implementation for the typed reads (`RealmCore.fetchRow`) and the dynamic ones
+/// (`ClusterSnapshot.rowFetch()` with the accessors the caller reads next).
+package struct RowFetch {
+    private let table: ClassTable
+    private var sink: UInt64 = 0
+    private var byteView: (ColumnView, Int)? = nil
+
+    init(_ table: ClassTable) { self.table = table }
+
+    @inline(__always) mutating func touch(_ v: ColumnView, _ row: Int) {
+        guard row < v.count else { return }
+        sink &+= v.touch(row)
+        if v.layout == .bytes { byteView = (v, row) }
+    }
+    /// Touches `column`'s value at `row` (a column decoded in the write is in memory already).
+    @inline(__always) package mutating func touch(_ column: ColumnAccessor, _ row: Int) {
+        if case .view(let v) = column.source { touch(v, row) }
+    }
+    /// Loads the bytes of the last string or data value touched (one per lookup is the common
+    /// case; others are read as they come) and keeps what was loaded (so no load is dropped).
+    package mutating func finish() {
+        if let (v, row) = byteView, v.byteOffset(row) < v.byteOffset(row + 1) { sink &+= UInt64(v.bytes(row).first ?? 0) }
+        table.fetchSink = sink
+    }
+}
+
+extension ColumnView {
+    /// Loads the memory holding row `i`'s value (for a bytes column: its offset), for
+    /// `RowFetch`; returns something of it so the load is kept.
+    @inline(__always) fileprivate func touch(_ i: Int) -> UInt64 {
+        switch layout {
+        case .int:
+            switch width {
+            case 8: return UInt64(payload.load(fromByteOffset: i, as: UInt8.self))
+            case 16: return UInt64(payload.load(fromByteOffset: i * 2, as: UInt8.self))
+            case 32: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+            case 64: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+            case 1: return UInt64(payload.load(fromByteOffset: i >> 3, as: UInt8.self))
+            default: return 0
+            }
+        case .float: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
+        case .double: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
+        case .bytes: return UInt64(payload.load(fromByteOffset: i * offsetSize, as: UInt8.self))
+        case .fixed: return UInt64(payload.load(fromByteOffset: i * width, as: UInt8.self))
+        case .refs: return 0
+        }
     }
 }

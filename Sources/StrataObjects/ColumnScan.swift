@@ -122,6 +122,11 @@ package struct ClusterSnapshot {
         }
     }
 
+    /// A fetch of one object's values in the columns the caller reads next (after a lookup,
+    /// `DBTransaction.locateObject`): `touch` each accessor (from `column(at:)`) at the row, then
+    /// `finish`, then read; the reads then do not each wait for memory in turn.
+    package func rowFetch() -> RowFetch { RowFetch(table) }
+
     /// The elements of a list/set property of the object at `row`.
     package func collection(_ property: String, row: Int) throws -> [Value] {
         let c = try table.columnIndex(property)

@@ -124,4 +124,52 @@ final class WriteFailureTests: XCTestCase {
         XCTAssertThrowsError(try realm.commitWrite())
         XCTAssertEqual(realm.objects(TWItem.self).count, 3)
     }
+
+    /// `create` (which cannot throw and must return an object) that hits a storage error does
+    /// not trap: the write is discarded as for a setter, `create` returns an unmanaged object
+    /// holding the values given (safe to read and change, storable by a later write), and the
+    /// commit throws. A `create` after the failure returns an unmanaged object too.
+    func testAStorageErrorInCreateDiscardsTheWriteAndReturnsAnUnmanagedObject() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: try damagedFile(f))
+        realm.beginWrite()
+        let before = TWNoKey(); before.name = "made before"; realm.add(before)
+        let made = realm.create(TWItem.self, value: ["id": 4, "name": "into the damaged cluster", "age": 7])
+        XCTAssertNil(made.realm, "not managed: the write that would have stored it failed")
+        XCTAssertFalse(made.isInvalidated)
+        XCTAssertEqual(made.id, 4)
+        XCTAssertEqual(made.name, "into the damaged cluster")
+        XCTAssertEqual(made.age, 7)
+        made.age = 8                       // an unmanaged object: changes stay in it
+        XCTAssertEqual(made.age, 8)
+        let after = realm.create(TWItem.self, value: [5, "after the failure"])
+        XCTAssertNil(after.realm)
+        XCTAssertEqual(after.name, "after the failure")
+        XCTAssertThrowsError(try realm.commitWrite()) { error in
+            guard let e = error as? Realm.Error else { return XCTFail("not a Realm.Error: \(error)") }
+            XCTAssertEqual(e.code, .invalidDatabase)
+            XCTAssertTrue(e.description.contains("nothing of it was committed"), e.description)
+        }
+        XCTAssertFalse(realm.isInWriteTransaction)
+        XCTAssertEqual(realm.objects(TWItem.self).count, 3)
+        XCTAssertEqual(realm.objects(TWNoKey.self).count, 1, "the add before the failed create is not committed")
+        XCTAssertNil(realm.object(ofType: TWItem.self, forPrimaryKey: 4))
+        XCTAssertNil(realm.object(ofType: TWItem.self, forPrimaryKey: 5))
+
+        // `write` throws it the same way.
+        XCTAssertThrowsError(try realm.write {
+            XCTAssertNil(realm.create(TWItem.self, value: ["id": 6, "name": "again"]).realm)
+        }) { error in XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase) }
+        XCTAssertNil(realm.object(ofType: TWItem.self, forPrimaryKey: 6))
+
+        // The dynamic API: `dynamicCreate` returns an invalidated object, setters are ignored.
+        let two = try XCTUnwrap(realm.dynamicObject(ofType: "TWItem", forPrimaryKey: 2))
+        XCTAssertThrowsError(try realm.write {
+            let d = realm.dynamicCreate("TWItem", value: ["id": 7, "name": "dynamic"])
+            XCTAssertTrue(d.isInvalidated)
+            two["age"] = 50                  // ignored: the write has failed
+        }) { error in XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase) }
+        XCTAssertNil(realm.dynamicObject(ofType: "TWItem", forPrimaryKey: 7))
+        XCTAssertEqual(two["age"] as? Int, 0)
+    }
 }

@@ -590,8 +590,6 @@ final class RealmCore: @unchecked Sendable {
     /// row are fetched together (`fetchRow`), so the property reads that follow do not each
     /// wait for memory in turn. Learned from the reads themselves, reset with the cursor.
     private var typedReadColumns: UInt64 = 0
-    /// Sink of the loads `fetchRow` issues (a stored result, so the compiler keeps them).
-    private var fetchSink: UInt64 = 0
 
     /// Reads property `index` of the object `key` of the typed class `info` straight from its
     /// column: `body` gets the column view and the row. Nil when this path does not apply (a
@@ -628,21 +626,16 @@ final class RealmCore: @unchecked Sendable {
     /// reads would not; errors are left to the reads (which report them).
     @inline(never)
     private func fetchRow(_ t: ClassTable, _ key: ObjKey) {
+        var fetch = RowFetch(t)
         var mask = typedReadColumns
-        var sink: UInt64 = 0
-        var byteViews: (ColumnView, Int)? = nil
         while mask != 0 {
             let c = mask.trailingZeroBitCount
             mask &= mask - 1
             guard c < t.columns.count, (try? t.loadReadView(key: key, column: c)) == true,
-                  let (v, row) = t.lastReadView(key: key, column: c), row < v.count else { continue }
-            sink &+= v.touch(row)
-            if v.layout == .bytes { byteViews = (v, row) }
+                  let (v, row) = t.lastReadView(key: key, column: c) else { continue }
+            fetch.touch(v, row)
         }
-        // Variable-length data: its offset is known now (one string or data value per lookup
-        // is the common case; others are read as they come).
-        if let (v, row) = byteViews, v.byteOffset(row) < v.byteOffset(row + 1) { sink &+= UInt64(v.bytes(row).first ?? 0) }
-        fetchSink = sink
+        fetch.finish()
     }
 
     /// Sets the typed read cursor to `info`'s class in the current read transaction (after
@@ -701,28 +694,5 @@ final class RealmCore: @unchecked Sendable {
         if isFrozen { return self }
         let v = read { $0.version }
         return coordinator.frozenCore(atLeast: v)
-    }
-}
-
-extension ColumnView {
-    /// Loads the memory holding row `i`'s value (for a bytes column: its offset), for
-    /// `RealmCore.fetchRow`; returns something of it so the load is kept.
-    @inline(__always) fileprivate func touch(_ i: Int) -> UInt64 {
-        switch layout {
-        case .int:
-            switch width {
-            case 8: return UInt64(payload.load(fromByteOffset: i, as: UInt8.self))
-            case 16: return UInt64(payload.load(fromByteOffset: i * 2, as: UInt8.self))
-            case 32: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
-            case 64: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
-            case 1: return UInt64(payload.load(fromByteOffset: i >> 3, as: UInt8.self))
-            default: return 0
-            }
-        case .float: return UInt64(payload.load(fromByteOffset: i * 4, as: UInt8.self))
-        case .double: return UInt64(payload.load(fromByteOffset: i * 8, as: UInt8.self))
-        case .bytes: return UInt64(payload.load(fromByteOffset: i * offsetSize, as: UInt8.self))
-        case .fixed: return UInt64(payload.load(fromByteOffset: i * width, as: UInt8.self))
-        case .refs: return 0
-        }
     }
 }

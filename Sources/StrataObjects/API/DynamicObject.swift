@@ -64,7 +64,13 @@ public final class DynamicObject: Object {
     /// Reads or (inside a write transaction) writes a property by name.
     public override subscript(key: String) -> Any? {
         get { strataTry { try dynamicValue(key) } }
-        set { strataTry { try setDynamicValue(newValue, forKey: key) } }
+        set {
+            do { try setDynamicValue(newValue, forKey: key) } catch {
+                // A storage error discarded the write (now or before): `commitWrite` throws it.
+                if _rlmCore?.failedWrite != nil { return }
+                strataTry { throw error }
+            }
+        }
     }
 
     /// `object.name` / `object.name = x`: the subscript by name.
@@ -234,11 +240,14 @@ extension Realm {
     /// from a dictionary of property values by name, or an array in the class's property order
     /// (RealmSwift's `dynamicCreate(_:value:update:)`). Links are `DynamicObject`s, typed objects
     /// or dictionaries; lists and sets arrays; maps dictionaries. Must run in a write transaction.
+    /// A storage error while creating discards the write as for any failed change (`commitWrite`
+    /// and `write` throw it); the object returned is then invalidated (`isInvalidated`), like
+    /// the objects added in that write (a `DynamicObject` has no unmanaged form).
     @discardableResult
     public func dynamicCreate(_ typeName: String, value: Any = [String: Any](), update: UpdatePolicy = .error) -> DynamicObject {
         let os = requireDynamicClass(typeName)
         if os.isEmbedded { strataProgrammerError("Embedded objects cannot be created directly: assign them to a property of their parent") }
-        let k: ObjKey = core.write2 { txn, adder in
+        let k: ObjKey = core.write2(ifWriteFailed: Int64.min) { txn, adder in
             var given: [String: Any?] = [:]
             if let d = DynamicObject.dictionary(value), !(unwrapAny(value) is [Any]) {
                 given = d
@@ -283,8 +292,12 @@ extension Realm {
 }
 
 extension RealmCore {
-    /// `writeThrowing` whose errors are programmer errors (RealmSwift's non-throwing writes).
-    func write2<R>(_ body: (DBTransaction, ObjectAdder) throws -> R) -> R {
-        do { return try writeThrowing(body) } catch { strataProgrammerError("\(error)") }
+    /// `writeThrowing` whose errors are programmer errors (RealmSwift's non-throwing writes),
+    /// except a failed write (discarded, thrown by `commitWrite`): then `failed` is returned.
+    func write2<R>(ifWriteFailed failed: R, _ body: (DBTransaction, ObjectAdder) throws -> R) -> R {
+        do { return try writeThrowing(body) } catch {
+            trapUnlessWriteFailed(error)
+            return failed
+        }
     }
 }

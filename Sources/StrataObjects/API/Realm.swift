@@ -257,9 +257,22 @@ public struct Realm: Equatable {
     /// Creates (or with a primary key and `update`, updates) an object from a dictionary
     /// (property name → value), an array (values in property order) or another object. An
     /// update sets only the properties given.
+    ///
+    /// A storage error while creating (a damaged block, an I/O error, a full disk) does not
+    /// trap: the write transaction is discarded as for any failed change (`commitWrite` and
+    /// `write` throw it), and `create` returns an *unmanaged* object holding the values given
+    /// (`realm` nil), which is safe to read and change; add it in a new write to store it. A
+    /// duplicate primary key with `.error` or a wrong value traps, as in RealmSwift; use
+    /// `tryCreate` to get an error instead.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
-        do { return try tryCreate(type, value: value, update: update) } catch { strataProgrammerError("\(error)") }
+        do { return try tryCreate(type, value: value, update: update) } catch {
+            core.trapUnlessWriteFailed(error)
+            // The write failed (now or before): what the app gave, not stored anywhere.
+            let o = type.init()
+            try? ObjectAdder.apply(value, to: o)
+            return o
+        }
     }
     /// `create` that throws instead of trapping.
     @discardableResult
