@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import StrataObjects
+@testable import StrataStorage
 
 /// A write transaction that fails on the way is discarded as a whole and its error reaches the
 /// app at the next throwing call (no trap, nothing half-applied committed).
@@ -171,5 +172,48 @@ final class WriteFailureTests: XCTestCase {
         }) { error in XCTAssertEqual((error as? Realm.Error)?.code, .invalidDatabase) }
         XCTAssertNil(realm.dynamicObject(ofType: "TWItem", forPrimaryKey: 7))
         XCTAssertEqual(two["age"] as? Int, 0)
+    }
+
+    /// A write that cannot begin — here the free list of the newest version, which a write reads
+    /// first, is damaged on disk (its base list, written by an earlier commit: damage to a block
+    /// the newest commit wrote makes the open take the version before) — throws from `write` (the block does not run) and, through
+    /// `beginWrite`, from `commitWrite`, instead of trapping; nothing changes in the file.
+    func testAWriteThatCannotBeginThrowsInsteadOfTrapping() throws {
+        let f = APIFixture()
+        let config = f.config("nobegin.strata", types: [TWItem.self, TWNoKey.self])
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write { realm.add(item(1, "one")) }
+            try realm.write { realm.add(item(2, "two")) }
+        }
+        let path = config.fileURL!.path
+        let freeList: UInt64 = try {
+            let s = try Store(path: path); defer { s.close() }
+            return try s.newestMeta().freeListRef
+        }()
+        XCTAssertNotEqual(freeList, 0)
+        var bytes = [UInt8](try Data(contentsOf: config.fileURL!))
+        let f0 = Int(freeList)
+        XCTAssertEqual(bytes[f0 + 15], 4, "the newest free list is a delta over an older full list")
+        let base = bytes[(f0 + 16)..<(f0 + 24)].reversed().reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertGreaterThan(base, 8192)
+        bytes[base + 24] ^= 0x41
+        try Data(bytes).write(to: config.fileURL!)
+
+        let realm = try Realm(configuration: config)
+        var ran = false
+        XCTAssertThrowsError(try realm.write { ran = true; realm.add(item(3, "three")) }) { e in
+            guard let re = e as? Realm.Error else { return XCTFail("not a Realm.Error: \(e)") }
+            XCTAssertTrue(re.localizedDescription.contains("could not begin"), re.localizedDescription)
+            XCTAssertTrue(re.localizedDescription.contains("strata check"), re.localizedDescription)
+        }
+        XCTAssertFalse(ran, "the block of a write that could not begin does not run")
+        XCTAssertFalse(realm.isInWriteTransaction)
+        realm.beginWrite()
+        XCTAssertTrue(realm.isInWriteTransaction)
+        realm.add(item(4, "four"))          // ignored: the write failed
+        XCTAssertThrowsError(try realm.commitWrite())
+        XCTAssertFalse(realm.isInWriteTransaction)
+        XCTAssertEqual(realm.objects(TWItem.self).map(\.id).sorted(), [1, 2], "reads see the last commit")
     }
 }

@@ -474,7 +474,14 @@ final class RealmCore: @unchecked Sendable {
         verify()
         if isInWrite { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
-        beginWrite(using: strataTry { try coordinator.db.write(label: "realm") })
+        do {
+            beginWrite(using: try coordinator.db.write(label: "realm"))
+        } catch {
+            // The write cannot begin (a damaged block of the newest version, an I/O error): the
+            // realm is in a failed write, as when a change fails — changes are ignored, reads
+            // see the last commit, and `commitWrite` / `write` throw the error.
+            _ = writeFailed(error, while: "the write transaction could not begin")
+        }
     }
 
     /// Makes `w` (a write transaction of this core's database, its lock already held) the
@@ -511,7 +518,7 @@ final class RealmCore: @unchecked Sendable {
         }
         writeTxn = nil; adder = nil
         if let r = storage?.continuedRead {
-            readTxn = DBTransaction(storage: r, schema: coordinator.db.schema)
+            readTxn = DBTransaction(storage: r, schema: coordinator.db.schema, layouts: coordinator.db.layouts)
         } else {
             parked?.end()
             readTxn = strataTry { try coordinator.db.read(label: "realm") }

@@ -179,6 +179,8 @@ public struct Realm: Equatable {
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try requireWritable()
         beginWrite()
+        // A write that could not begin throws here, before the block runs.
+        if core.failedWrite != nil { try commitWrite(withoutNotifying: tokens) }
         let r: Result
         do { r = try block() } catch {
             if isInWriteTransaction { cancelWrite() }
@@ -190,7 +192,9 @@ public struct Realm: Equatable {
 
     /// Begins a write transaction (waits for writers in other threads and processes) and
     /// advances the realm to the newest version. On a read-only realm this traps; `write`
-    /// throws `Realm.Error.readOnly` instead.
+    /// throws `Realm.Error.readOnly` instead. When the write cannot begin (a damaged block of the
+    /// newest version, an I/O error) the realm is in a failed write: its changes are ignored and
+    /// `commitWrite` throws the error (`write` throws it before running its block).
     public func beginWrite() {
         do { try requireWritable() } catch { strataProgrammerError("\(error)") }
         core.beginWrite()
