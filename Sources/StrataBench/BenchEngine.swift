@@ -45,8 +45,8 @@ package protocol BenchEngine: AnyObject {
     func delete(ids: [Int]) throws -> Int
 
     /// (8) The size in bytes of the database as stored: everything needed to reopen it (for
-    /// SQLite the main file plus the WAL after a truncating checkpoint; lock and shared-memory
-    /// files are not counted).
+    /// SQLite the main file after a checkpoint, which leaves no data in the WAL; lock and
+    /// shared-memory files are not counted).
     func fileSize() throws -> Int
 
     /// (9) Compacts the database (SQLite: `VACUUM`) so the result is durable, and returns the

@@ -231,7 +231,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                      + BenchFormat.number(durable.strata, digits: 2) + ", SQLite "
                      + BenchFormat.number(durable.sqlite, digits: 2) + "; goal for Strata >= 0.9")
         lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
-                     + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file + WAL after a truncating checkpoint)")
+                     + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file after a checkpoint, which leaves no data in the WAL)")
         if let n = notifyLatency {
             lines.append("notify: another process commits one change (\(n.changes) commits, one every ~10 ms); latency from its commit "
                          + "returning to the observer's block (CLOCK_MONOTONIC), \(n.missed) missed")

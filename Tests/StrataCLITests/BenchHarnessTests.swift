@@ -188,6 +188,26 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: files[0].path))
     }
 
+    /// The file-size measurement checkpoints SQLite's WAL without truncating it: the size is the
+    /// main file's, and the small commits that follow overwrite the WAL SQLite already has (its
+    /// steady state) instead of growing a truncated one.
+    func testSQLiteFileSizeLeavesTheWALInPlace() throws {
+        let engine = SQLiteBenchEngine()
+        try engine.open(directory: directory)
+        let rows = (1...3_000).map { BenchRow(id: $0, name: "name \($0)", age: $0 % 90, score: Double($0) / 7, active: $0 % 2 == 0) }
+        XCTAssertEqual(try engine.insert(rows), rows.count)
+        let wal = directory.appendingPathComponent(SQLiteBenchEngine.fileName + "-wal")
+        func size(_ url: URL) throws -> Int { (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? -1 }
+        let walBefore = try size(wal)
+        XCTAssertGreaterThan(walBefore, 0)
+        let reported = try engine.fileSize()
+        XCTAssertEqual(reported, try size(directory.appendingPathComponent(SQLiteBenchEngine.fileName)), "the main file's size")
+        XCTAssertEqual(try size(wal), walBefore, "the WAL is not truncated")
+        _ = try engine.commit([.insert(BenchRow(id: 10_001, name: "after", age: 1, score: 1, active: true))])
+        XCTAssertEqual(try size(wal), walBefore, "the next commit writes the WAL from its start")
+        try engine.close()
+    }
+
     func testSQLiteEngineIsDurableAndWAL() throws {
         let engine = SQLiteBenchEngine()
         try engine.open(directory: directory)
