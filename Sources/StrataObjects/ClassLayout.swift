@@ -3,7 +3,7 @@ import Foundation
 /// What a class's table derives from its schema (columns, names, index and key columns): made
 /// once per schema and shared by every transaction's `ClassTable`, instead of once per
 /// transaction (a small commit opens its class's table anew each time).
-final class ClassLayout: @unchecked Sendable {
+final class ClassLayout: Sendable {
     let schema: ObjectSchema
     /// The stored properties, in column order.
     let columns: [PropertySchema]
@@ -37,7 +37,7 @@ final class ClassLayout: @unchecked Sendable {
 
 /// The `ClassLayout` of every class of one schema (immutable once made, so transactions on
 /// any thread read it without a lock).
-final class SchemaLayout: @unchecked Sendable {
+final class SchemaLayout: Sendable {
     let classes: [String: ClassLayout]
 
     init(_ schema: Schema) {

@@ -362,9 +362,7 @@ final class ClassTable {
               case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
-        // The reads that follow a lookup each start at a column block: their first lines are
-        // fetched together here instead of one miss after another.
-        for c in 0..<s.columnCount { storage.prefetch(s.block.ref(c + 1)) }
+        s.prefetchColumns(storage)
         let r: Unmanaged<ReadCache>
         if let l = lastReadRef { r = l } else {
             let c = ReadCache(columns: columns.count)

@@ -110,9 +110,7 @@ extension DBTransaction {
         guard case .owned(let ref) = e.value else { return nil }
         let s = try StoredCluster(storage, ref: ref)
         guard let row = s.row(of: key) else { return nil }
-        // The caller reads columns of this row next: their first lines are fetched together
-        // here instead of one miss after another (as `ClassTable.readLocate` does).
-        for c in 0..<s.columnCount { storage.prefetch(s.block.ref(c + 1)) }
+        s.prefetchColumns(storage)   // the caller reads columns of this row next
         return (ClusterSnapshot(table: t, cluster: .stored(s)), row)
     }
 }

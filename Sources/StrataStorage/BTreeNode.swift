@@ -233,25 +233,39 @@ final class DirtyNode {
     /// Makes room for `n` more bytes, compacting the live bytes into a new buffer when full.
     private func reserve(_ n: Int) {
         if used + n <= capacity { return }
+        let (nb, cap, o) = Self.pack(&entries, from: buffer, extra: n)
+        buffer?.deallocate()
+        buffer = nb; capacity = cap; used = o
+    }
+
+    /// Bytes of the keys and inline values `es` refer to.
+    private static func liveBytes(_ es: [Entry]) -> Int {
         var live = 0
-        for e in entries { live += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
-        let newCapacity = max(256, 2 * (live + n))
-        let nb = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 8)
+        for e in es { live += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
+        return live
+    }
+
+    /// Copies the keys and inline values `es` refer to (in `src`) into a new buffer with room for
+    /// `extra` more bytes, and points `es` at the copies. Returns the buffer, its capacity and the
+    /// bytes used.
+    private static func pack(_ es: inout [Entry], from src: UnsafeMutableRawPointer?, extra: Int)
+        -> (UnsafeMutableRawPointer, Int, Int) {
+        let cap = max(256, 2 * (liveBytes(es) + extra))
+        let nb = UnsafeMutableRawPointer.allocate(byteCount: cap, alignment: 8)
         var o = 0
-        if let old = buffer {
-            for i in entries.indices {
-                let kl = Int(entries[i].keyLength)
-                if kl > 0 { memcpy(nb + o, old + Int(entries[i].keyOffset), kl) }
-                entries[i].keyOffset = Int32(o); o += kl
-                if entries[i].kind == .inline {
-                    let vl = Int(entries[i].valueLength)
-                    if vl > 0 { memcpy(nb + o, old + Int(entries[i].valueOffset), vl) }
-                    entries[i].valueOffset = Int32(o); o += vl
+        if let src {
+            for i in es.indices {
+                let kl = Int(es[i].keyLength)
+                if kl > 0 { memcpy(nb + o, src + Int(es[i].keyOffset), kl) }
+                es[i].keyOffset = Int32(o); o += kl
+                if es[i].kind == .inline {
+                    let vl = Int(es[i].valueLength)
+                    if vl > 0 { memcpy(nb + o, src + Int(es[i].valueOffset), vl) }
+                    es[i].valueOffset = Int32(o); o += vl
                 }
             }
-            old.deallocate()
         }
-        buffer = nb; capacity = newCapacity; used = o
+        return (nb, cap, o)
     }
 
     /// Appends `bytes` to the buffer (room reserved) and returns their offset.
@@ -330,9 +344,7 @@ final class DirtyNode {
 
     /// Appends every entry of `other` (a merge of two neighbours).
     func append(contentsOf other: DirtyNode) {
-        var extra = 0
-        for e in other.entries { extra += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
-        reserve(extra)
+        reserve(Self.liveBytes(other.entries))
         for j in 0..<other.count {
             var e = other.entries[j]
             e.keyOffset = append(other.keyBytes(j))
@@ -456,24 +468,7 @@ final class DirtyNode {
         let d = DirtyNode(isLeaf: isLeaf, weighted: weighted)
         d.entries = Array(entries[range])
         if !isLeaf { d.children = Array(children[range]) }
-        var live = 0
-        for e in d.entries { live += Int(e.keyLength) + (e.kind == .inline ? Int(e.valueLength) : 0) }
-        let cap = max(256, 2 * live)
-        let nb = UnsafeMutableRawPointer.allocate(byteCount: cap, alignment: 8)
-        var o = 0
-        if let src = buffer {
-            for i in d.entries.indices {
-                let kl = Int(d.entries[i].keyLength)
-                if kl > 0 { memcpy(nb + o, src + Int(d.entries[i].keyOffset), kl) }
-                d.entries[i].keyOffset = Int32(o); o += kl
-                if d.entries[i].kind == .inline {
-                    let vl = Int(d.entries[i].valueLength)
-                    if vl > 0 { memcpy(nb + o, src + Int(d.entries[i].valueOffset), vl) }
-                    d.entries[i].valueOffset = Int32(o); o += vl
-                }
-            }
-        }
-        d.buffer = nb; d.capacity = cap; d.used = o
+        (d.buffer, d.capacity, d.used) = Self.pack(&d.entries, from: buffer, extra: 0)
         d.recomputeSize()
         return d
     }
