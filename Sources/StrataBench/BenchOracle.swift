@@ -43,6 +43,8 @@ package struct BenchOracle: Sendable {
         }
         expected[.lookup] = .checksum(checksum)
         expected[.commit] = .int(dataset.commitOperations.count)
+        // On a database of its own holding the bulk rows: the same operations, the same count.
+        expected[.encryptedCommit] = expected[.commit]
         expected[.update] = .int(dataset.scoreUpdates.count)
         expected[.delete] = .int(dataset.deleteIDs.count)
         self.expected = expected

@@ -173,7 +173,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
 
     /// The report as a plain-text table.
     package func table() -> String {
-        let widths = [34, 12, 12, 7, 18, 5]
+        let widths = [40, 12, 12, 7, 18, 5]
         func row(_ cells: [String]) -> String {
             var line = ""
             for (index, cell) in cells.enumerated() {

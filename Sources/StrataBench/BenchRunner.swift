@@ -153,8 +153,22 @@ package struct BenchRunner {
 
         for workload in BenchWorkload.allCases {
             var values: [BenchValue?] = Array(repeating: nil, count: engines.count)
+            // `encryptedCommit` runs on databases of its own, loaded with the bulk rows untimed.
+            var encrypted: [(any BenchEngine)?] = Array(repeating: nil, count: engines.count)
+            defer { for engine in encrypted { try? engine?.close() } }
+            if workload == .encryptedCommit {
+                for index in order {
+                    let engine = Self.encryptedEngine(for: engines[index])
+                    let encryptedDirectory = directory.appendingPathComponent("encrypted-\(index)")
+                    try createDirectory(encryptedDirectory)
+                    try engine.open(directory: encryptedDirectory)
+                    encrypted[index] = engine
+                    _ = try engine.insert(dataset.rows)
+                    progress?("\(label) \(engine.name): loaded \(BenchFormat.grouped(dataset.rows.count)) objects for the encrypted commits (untimed)")
+                }
+            }
             for index in order {
-                let engine = engines[index]
+                let engine = encrypted[index] ?? engines[index]
                 let (value, seconds) = try timer.measure(.workload(workload), engine: index,
                                                          repetition: repetition) {
                     workload.isTyped ? try Self.performTyped(workload, on: typed[index], dataset: dataset)
@@ -218,13 +232,22 @@ package struct BenchRunner {
         case .count: return .int(try engine.count(dataset.countQuery))
         case .sum: return .int(try engine.sumAge())
         case .lookup: return .checksum(try engine.lookup(ids: dataset.lookupIDs))
-        case .commit: return .int(try engine.commit(dataset.commitOperations))
+        case .commit, .encryptedCommit: return .int(try engine.commit(dataset.commitOperations))
         case .update: return .int(try engine.update(dataset.scoreUpdates))
         case .delete: return .int(try engine.delete(ids: dataset.deleteIDs))
         case .compact: return .int(try engine.compact())
         case .typedInsert, .typedIterate, .typedLookup, .typedCommit:
             throw BenchError.invalidOptions("\(workload) runs on the typed database: use performTyped(_:on:dataset:) with typedEngine(for:)")
         }
+    }
+
+    /// The engine of the `encryptedCommit` workload for `engine`: Strata on an encrypted file for
+    /// Strata's engine; for any other (the baseline, and the SQLite engines of the harness tests)
+    /// a plain SQLite engine of the same configuration (SQLite has no encryption of its own).
+    package static func encryptedEngine(for engine: any BenchEngine) -> any BenchEngine {
+        if engine is StrataBenchEngine { return StrataBenchEngine(encryptionKey: StrataBenchEngine.benchKey) }
+        if let sqlite = engine as? SQLiteBenchEngine { return SQLiteBenchEngine(name: sqlite.name, configuration: sqlite.configuration) }
+        return SQLiteBenchEngine()
     }
 
     /// Throws unless all values are equal and equal to `expected` (when given).

@@ -12,6 +12,9 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
     case lookup
     /// (5) Small durable transactions, one insert or update each.
     case commit
+    /// (5b) The same small durable transactions on an encrypted Strata file holding the same
+    /// objects (loaded untimed); the baseline is SQLite's plain file, as for `commit`.
+    case encryptedCommit
     /// (6) Update of `score` on 10 % of the objects in one transaction.
     case update
     /// (7) Delete of 10 % of the objects in one transaction.
@@ -38,6 +41,7 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
         case .sum: return "sum of an Int column"
         case .lookup: return BenchFormat.grouped(dataset.lookupIDs.count) + " primary-key lookups"
         case .commit: return BenchFormat.grouped(dataset.commitOperations.count) + " small durable commits"
+        case .encryptedCommit: return "encrypted " + BenchFormat.grouped(dataset.commitOperations.count) + " small durable commits"
         case .update: return "update 10% (1 transaction)"
         case .delete: return "delete 10% (1 transaction)"
         case .compact: return "compact after delete"
@@ -54,7 +58,7 @@ package enum BenchWorkload: String, Sendable, CaseIterable, Codable {
         case .insert: return .maxRatio(0.25)
         case .count, .sum: return .maxRatio(0.1)
         case .lookup: return .maxRatio(0.5)
-        case .commit: return .maxRatio(0.8)
+        case .commit, .encryptedCommit: return .maxRatio(0.8)
         case .update: return .none
         case .delete: return .maxRatio(0.5)
         case .compact: return .durableCopySpeedFraction(0.9)

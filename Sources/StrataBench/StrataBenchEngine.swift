@@ -6,9 +6,13 @@ import StrataQuery
 /// The Strata side of the benchmark: one class `Item` (Int primary key = object key, String
 /// name, Int age, Double score, Bool active) written and read through the object layer.
 package final class StrataBenchEngine: BenchEngine {
-    package let name = "Strata"
+    package let name: String
     private var db: Database?
     private var path: String?
+    /// The 64-byte key of an encrypted bench file (nil: plain).
+    private let encryptionKey: [UInt8]?
+    /// The key of the `encryptedCommit` workload's file (fixed: the bench needs no secret).
+    package static let benchKey: [UInt8] = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
     static let schema = Schema([ObjectSchema(className: "Item", properties: [
         PropertySchema(name: "id", type: .int, isPrimaryKey: true),
         PropertySchema(name: "name", type: .string),
@@ -17,7 +21,11 @@ package final class StrataBenchEngine: BenchEngine {
         PropertySchema(name: "active", type: .bool),
     ])])
 
-    package init() {}
+    /// Creates the engine; with `encryptionKey` its files are encrypted.
+    package init(encryptionKey: [UInt8]? = nil) {
+        self.encryptionKey = encryptionKey
+        name = encryptionKey == nil ? "Strata" : "Strata (encrypted)"
+    }
 
     private func opened() throws -> Database {
         guard let db else { throw BenchError.invalidOptions("the Strata database is not open") }
@@ -27,7 +35,9 @@ package final class StrataBenchEngine: BenchEngine {
     package func open(directory: URL) throws {
         let p = directory.appendingPathComponent("bench.strata").path
         path = p
-        db = try Database(path: p, schema: Self.schema)
+        var options = StoreOptions()
+        options.encryptionKey = encryptionKey
+        db = try Database(path: p, options: options, schema: Self.schema)
     }
 
     private static func row(_ r: BenchRow) -> [Value] {

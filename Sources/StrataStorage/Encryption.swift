@@ -191,6 +191,9 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
     private var spilled: Set<UInt64> = []
     /// Dirty pages kept in memory before they are written out early (bounds a transaction's memory).
     static let spillPages = 2048
+    /// The handle's cache of decrypted pages: every page written out goes into it with its new
+    /// IV, so the next transaction reads what this one wrote without decrypting it again.
+    var writtenPageCache: DecryptedPageCache?
 
     init(inner: FileIO, crypto: PageCrypto) {
         self.inner = inner
@@ -297,8 +300,25 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
         for (off, b) in entries.sorted(by: { $0.key < $1.key }) {
             try b.withUnsafeBytes { try inner.write($0, at: off) }
         }
+        // Written whole: each plaintext is what the file holds under its new IV (the buffers are
+        // not changed again: a later write to a spilled page starts a new buffer).
+        if let cache = writtenPageCache {
+            for (k, p) in pages.enumerated() {
+                let b = dirty[p]!
+                b.iv0 = (ivs + 16 * k).loadUnaligned(as: UInt64.self)
+                b.iv1 = (ivs + 16 * k).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            }
+            cache.insert(pages.map { ($0, dirty[$0]!) })
+        }
         spilled.formUnion(pages)
         dirty.removeAll()
+    }
+
+    /// Encrypts and writes every pending page and its IV-page entry without syncing (a one-sync
+    /// commit writes them before its meta slot; the following `sync` makes both durable).
+    func writePending() throws {
+        mutex.lock(); defer { mutex.unlock() }
+        try flushLocked()
     }
 
     func sync() throws {
@@ -394,14 +414,25 @@ final class DecryptedPageCache: @unchecked Sendable {
         clock += 1
         buf.lastUse = clock
         pages[p] = buf
-        if pages.count > capacity {
-            // Evict the least recently used quarter (pages still held by transactions stay alive
-            // through their arenas).
-            let victims = pages.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(pages.count - capacity * 3 / 4)
-            for (k, _) in victims { pages[k] = nil }
-        }
+        evictLocked()
         mutex.unlock()
         return buf
+    }
+
+    /// Adds pages this handle just wrote: each buffer's `iv0`/`iv1` hold the IV it was sealed with.
+    func insert(_ written: [(page: UInt64, buffer: PageBuffer)]) {
+        mutex.lock()
+        for (p, b) in written { clock += 1; b.lastUse = clock; pages[p] = b }
+        evictLocked()
+        mutex.unlock()
+    }
+
+    /// Over capacity: evicts the least recently used quarter (pages still held by transactions
+    /// stay alive through their arenas).
+    private func evictLocked() {
+        guard pages.count > capacity else { return }
+        let victims = pages.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(pages.count - capacity * 3 / 4)
+        for (k, _) in victims { pages[k] = nil }
     }
 
     func removeAll() { mutex.lock(); pages.removeAll(); mutex.unlock() }

@@ -4,7 +4,8 @@
 /// higher version. Layout (little-endian):
 ///
 ///     0   8  magic "STRATADB"
-///     8   4  format version (2; 1 in files written before free-list deltas)
+///     8   4  format version (3; 2 in files written before one-sync encrypted commits, 1 before
+///            free-list deltas)
 ///     12  4  page size (4096)
 ///     16  8  version
 ///     24  8  catalog ref (root of the tree of named trees; 0 when empty)
@@ -25,13 +26,16 @@
 /// One-sync commits (see docs/FORMAT.md, "Commit protocol"): a small commit writes its blocks
 /// and this slot and syncs once. The slot then lists the byte runs holding every block that
 /// commit wrote, with a checksum of their contents, and a slot whose runs do not match is not
-/// a valid version (the commit did not reach the disk whole; the other slot is used).
+/// a valid version (the commit did not reach the disk whole; the other slot is used). In an
+/// encrypted file (format 3) the runs are logical and their checksum covers the plaintext: the
+/// check decrypts and authenticates the pages holding them.
 package struct MetaSlot: Equatable, Sendable {
     package static let magic: [UInt8] = Array("STRATADB".utf8)
-    /// The format this build writes (2: free lists may be deltas, see FreeListDelta.swift).
-    package static let formatVersion: UInt32 = 2
+    /// The format this build writes (2: free lists may be deltas, see FreeListDelta.swift; 3: a
+    /// slot of an encrypted file may list unsynced runs, checked on their plaintext).
+    package static let formatVersion: UInt32 = 3
     /// The formats this build reads.
-    package static let readableFormats: ClosedRange<UInt32> = 1...2
+    package static let readableFormats: ClosedRange<UInt32> = 1...3
     package static let pageSize: UInt32 = 4096
     package static let encodedSize = 128
     package static let slotStride: UInt64 = 4096
@@ -83,12 +87,26 @@ package struct MetaSlot: Equatable, Sendable {
     }
 
     /// The run checksum: the list, then the bytes of each run as `bytes(run)` returns them.
-    static func runChecksum(_ runs: [ByteRun], bytes: (ByteRun) -> UnsafeRawBufferPointer) -> UInt64 {
+    static func runChecksum(_ runs: [ByteRun], bytes: (ByteRun) throws -> UnsafeRawBufferPointer) rethrows -> UInt64 {
         var w = ByteWriter(capacity: 16 * runs.count)
         for r in runs { w.u64(r.offset); w.u64(r.length) }
         var h = w.bytes.withUnsafeBytes { Checksum.hash($0) }
-        for r in runs { h = Checksum.hash(bytes(r), seed: h) }
+        for r in runs { h = Checksum.hash(try bytes(r), seed: h) }
         return h
+    }
+
+    /// The run checksum over the bytes `io.read` returns (an encrypted file's plaintext: pending
+    /// pages of the running transaction, else decrypted and authenticated pages; a page that
+    /// fails its authentication throws `StorageError.corrupted`).
+    static func runChecksum(_ runs: [ByteRun], reading io: FileIO) throws -> UInt64 {
+        let longest = Int(runs.map(\.length).max() ?? 0)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(longest, 1), alignment: 16)
+        defer { buffer.deallocate() }
+        return try runChecksum(runs) { r in
+            let b = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(r.length)])
+            try io.read(into: b, at: r.offset)
+            return UnsafeRawBufferPointer(b)
+        }
     }
 
     /// The encoding, with the meta tag of an encrypted file at bytes 96..<112.

@@ -156,6 +156,7 @@ public final class Store: @unchecked Sendable {
             encryptedIO = enc
             io = enc ?? raw
             pageCache = crypto == nil ? nil : DecryptedPageCache(capacityBytes: options.decryptedPageCacheBytes)
+            enc?.writtenPageCache = pageCache
             lock = lockFile
             var size = try io.size()
             if size == 0 {
@@ -290,7 +291,7 @@ public final class Store: @unchecked Sendable {
         // A one-sync commit's slot counts only if the blocks it lists reached the file whole;
         // otherwise that commit was cut short by a power loss and the other slot is the newest
         // durable version (it was synced before that commit began).
-        if let first = valid.first, !unsyncedRunsAreIntact(first, size: size, lockChecked: lockChecked) { valid.removeFirst() }
+        if let first = valid.first, try !unsyncedRunsAreIntact(first, size: size, lockChecked: lockChecked) { valid.removeFirst() }
         let best = valid.first
         if let best {
             if best.flags & MetaSlot.encryptedFlag != 0 {
@@ -308,7 +309,10 @@ public final class Store: @unchecked Sendable {
 
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per
     /// version per handle (the check reads the runs: at most `WriteTransaction.oneSyncLimit` bytes).
-    private func unsyncedRunsAreIntact(_ m: MetaSlot, size: UInt64, lockChecked: Bool = false) -> Bool {
+    /// An encrypted slot's runs are checked on their plaintext: a page that fails its
+    /// authentication means the commit did not reach the disk whole; another read error throws.
+    /// An encrypted slot this handle has no key for is not judged (opening reports the key).
+    private func unsyncedRunsAreIntact(_ m: MetaSlot, size: UInt64, lockChecked: Bool = false) throws -> Bool {
         guard !m.unsyncedRuns.isEmpty else { return true }
         // Published in the lock file means the commit finished its sync (the lock file is
         // reinitialised by the first handle after every crash, so this is never stale).
@@ -322,7 +326,13 @@ public final class Store: @unchecked Sendable {
             guard r.offset >= last, r.length > 0, r.end <= m.logicalSize, r.end <= size else { return false }
             last = r.end
         }
-        let sum = MetaSlot.runChecksum(m.unsyncedRuns) { r in UnsafeRawBufferPointer(start: map.base + Int(r.offset), count: Int(r.length)) }
+        let sum: UInt64
+        if m.flags & MetaSlot.encryptedFlag != 0 {
+            guard let crypto, m.keyCheck == crypto.keyCheck, let encryptedIO else { return true }
+            do { sum = try MetaSlot.runChecksum(m.unsyncedRuns, reading: encryptedIO) } catch StorageError.corrupted { return false }
+        } else {
+            sum = MetaSlot.runChecksum(m.unsyncedRuns) { r in UnsafeRawBufferPointer(start: map.base + Int(r.offset), count: Int(r.length)) }
+        }
         guard sum == m.unsyncedChecksum else { return false }
         stateLock.lock(); verifiedRunsVersion = m.version; stateLock.unlock()
         return true

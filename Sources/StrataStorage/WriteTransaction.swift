@@ -8,9 +8,8 @@ import Foundation
 /// Commit protocol (see docs/FORMAT.md): write every new block (never over a block that a
 /// committed version still uses) → fdatasync → write the meta slot of the new version (the
 /// slot not holding the newest durable version) → fdatasync → publish in the lock file.
-/// A small commit of an unencrypted file syncs once instead: blocks, then the meta slot listing
-/// the runs it wrote with their checksum → fdatasync (a slot whose runs do not match is not a
-/// version). A failure at any step rolls back: the file stays at the previous version.
+/// A small commit syncs once instead: blocks, then the meta slot listing the runs it wrote with
+/// their checksum → fdatasync (a slot whose runs do not match is not a version). A failure at any step rolls back: the file stays at the previous version.
 public final class WriteTransaction: Transaction {
     package let base: MetaSlot
     var alloc: SpaceAllocator
@@ -289,13 +288,20 @@ public final class WriteTransaction: Transaction {
             var meta = MetaSlot(version: version, catalogRef: catalogRef, freeListRef: flRef, logicalSize: alloc.logicalSize,
                                 commitTime: LockFile.nowNanos(), committerPid: store.processID, flags: base.flags, keyCheck: base.keyCheck)
             let runs = liveWrittenRuns(logicalSize: alloc.logicalSize)
-            // One sync for a small commit of a plain file: its slot lists what it wrote (checked
-            // on open). Encrypted files write their pages at the sync and keep two syncs.
-            if store.crypto == nil && bytesWritten <= Self.oneSyncLimit && runs.count <= MetaSlot.maxUnsyncedRuns {
+            // One sync for a small commit: its slot lists what it wrote (checked on open). An
+            // encrypted file's runs are logical, their checksum covers the plaintext, and its
+            // pages (with their IV pages) are written out before the slot.
+            if bytesWritten <= Self.oneSyncLimit && runs.count <= MetaSlot.maxUnsyncedRuns {
                 meta.unsyncedRuns = runs
-                let base = store.map.base
-                meta.unsyncedChecksum = MetaSlot.runChecksum(runs) { r in UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.length)) }
-                try zeroFillAhead()
+                if let encrypted = store.encryptedIO {
+                    meta.unsyncedChecksum = try MetaSlot.runChecksum(runs, reading: encrypted)
+                    try zeroFillAhead()
+                    try encrypted.writePending()
+                } else {
+                    let base = store.map.base
+                    meta.unsyncedChecksum = MetaSlot.runChecksum(runs) { r in UnsafeRawBufferPointer(start: base + Int(r.offset), count: Int(r.length)) }
+                    try zeroFillAhead()
+                }
             } else {
                 if bytesWritten <= Self.oneSyncLimit { try zeroFillAhead() }
                 try store.io.sync()

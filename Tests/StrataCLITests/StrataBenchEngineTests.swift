@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import StrataBench
+import StrataStorage
 
 /// The Strata adapter runs every workload and agrees with SQLite and the in-memory oracle
 /// (the runner throws `resultMismatch` otherwise). A smoke run, not a timed test.
@@ -32,6 +33,33 @@ final class StrataBenchEngineTests: XCTestCase {
         let bytes = try XCTUnwrap(json?["fileBytes"] as? [String: Any])
         XCTAssertGreaterThan(bytes["strata"] as? Int ?? 0, 0)
         _ = report
+    }
+
+    /// `encryptedCommit` runs on an engine of its own: for Strata an encrypted file (no key, no
+    /// open), for SQLite a plain one; both match the oracle on the same inputs.
+    func testEncryptedCommitRunsOnAnEncryptedFile() throws {
+        let dataset = BenchDataset(objects: 400, lookups: 10, commits: 12, seed: 8)
+        let oracle = BenchOracle(dataset: dataset)
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("enc-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for base in [StrataBenchEngine(), SQLiteBenchEngine()] as [any BenchEngine] {
+            let engine = BenchRunner.encryptedEngine(for: base)
+            XCTAssertFalse(engine === base)
+            let dir = root.appendingPathComponent(engine.name)
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            try engine.open(directory: dir)
+            XCTAssertEqual(try engine.insert(dataset.rows), dataset.rows.count)
+            XCTAssertEqual(try BenchRunner.perform(.encryptedCommit, on: engine, dataset: dataset), oracle.expected[.encryptedCommit])
+            try engine.close()
+            guard base is StrataBenchEngine else { continue }
+            let path = try XCTUnwrap(engine.databaseFiles().first).path
+            XCTAssertThrowsError(try Store(path: path)) { XCTAssertEqual($0 as? StorageError, .encryptionKeyRequired(path: path)) }
+            var options = StoreOptions()
+            options.encryptionKey = StrataBenchEngine.benchKey
+            let store = try Store(path: path, options: options)
+            XCTAssertTrue(store.isEncrypted)
+            store.close()
+        }
     }
 
     /// The delete skips ids with no object (as SQLite's `DELETE ... WHERE id = ?` does): a

@@ -95,6 +95,33 @@ final class EncryptionTests: XCTestCase {
         }
     }
 
+    /// Pages a handle writes go into its decrypted-page cache under their new IVs: reading what
+    /// a commit wrote decrypts nothing (no cache miss), and returns what was written. Another
+    /// handle (its own cache) decrypts and authenticates them from the file.
+    func testWrittenPagesAreReadFromTheCache() throws {
+        let dir = TempDir()
+        let path = dir.path("c.strata")
+        let s = try Store(path: path, options: encryptedOptions())
+        try fill(s, rounds: 2)
+        let w = try s.beginWrite()
+        let t = try w.tree("t", create: false)!
+        for i in 0..<40 { try t.put(key(10_000 + i), bytes: sampleValue(i)) }
+        try w.commit()
+        let missesBefore = s.decryptedPageCacheCounts.misses
+        let r = try s.beginRead()
+        for i in 0..<40 { XCTAssertEqual(try r.tree("t")!.getBytes(key(10_000 + i)), sampleValue(i)) }
+        r.end()
+        XCTAssertEqual(s.decryptedPageCacheCounts.misses, missesBefore, "pages this handle wrote were decrypted again")
+        let other = try Store(path: path, options: encryptedOptions())
+        let r2 = try other.beginRead()
+        for i in 0..<40 { XCTAssertEqual(try r2.tree("t")!.getBytes(key(10_000 + i)), sampleValue(i)) }
+        r2.end()
+        XCTAssertGreaterThan(other.decryptedPageCacheCounts.misses, 0)
+        assertSound(other)
+        other.close()
+        s.close()
+    }
+
     func testRoundTripAndNoPlaintextOnDisk() throws {
         let dir = TempDir()
         let path = dir.path("enc.strata")
@@ -198,14 +225,19 @@ final class EncryptionTests: XCTestCase {
         s2.close()
     }
 
-    /// Encrypted commits always sync twice (blocks, then the meta slot), so each loss mode has
-    /// one exact outcome, as in the plain-file test: dropAll keeps the acknowledged version;
-    /// keepAll adds the commit in flight exactly when its slot was written; keepMetaSlotsOnly
-    /// adds it when the slot was its only unsynced write; torn writes may go either way.
+    /// Rounds alternate large commits (two syncs: pages, then the meta slot) and small ones (one
+    /// sync: pages, IV pages and a slot listing the runs with their plaintext checksum). Each loss
+    /// mode has one exact outcome, as in the plain-file test: dropAll keeps the acknowledged
+    /// version; keepAll adds the commit in flight exactly when its slot was written;
+    /// keepMetaSlotsOnly adds it when the slot was its only unsynced write (a one-sync commit
+    /// whose pages were lost with its slot kept opens at the version before); torn writes may go
+    /// either way.
     func testPowerLossOnEncryptedFile() throws {
-        var inFlightKept = 0, inFlightLost = 0
+        // Six rounds take 2 + 1 + 2 + 1 + 2 + 1 = 9 syncs: a loss at each.
+        func value(_ round: Int, _ k: Int) -> [UInt8] { round % 2 == 1 ? Array(sampleValue(k).prefix(40)) : sampleValue(k) }
+        var inFlightKept = 0, inFlightLost = 0, oneSyncCommitsCut = 0, twoSyncCommitsCutBeforeSlot = 0
         for mode in [FaultInjectingFileIO.LossMode.dropAll, .tearRandomly(seed: 7), .tearRandomly(seed: 1234), .keepAll, .keepMetaSlotsOnly] {
-            for crashAt in 1...10 {
+            for crashAt in 1...9 {
                 let dir = TempDir()
                 let path = dir.path("p.strata")
                 try Store(path: path, options: encryptedOptions()).close()
@@ -221,7 +253,7 @@ final class EncryptionTests: XCTestCase {
                     do {
                         let w = try store.beginWrite()
                         let t = try w.tree("t", create: true)!
-                        for i in 0..<120 { try t.put(key(round * 1000 + i), bytes: sampleValue(round * 1000 + i)) }
+                        for i in 0..<120 { try t.put(key(round * 1000 + i), bytes: value(round, round * 1000 + i)) }
                         if round > 0 { for i in 0..<60 { try t.delete(key((round - 1) * 1000 + i)) } }
                         durable = try w.commit()
                         durableRounds = round + 1
@@ -235,8 +267,12 @@ final class EncryptionTests: XCTestCase {
                 let context = "mode \(mode) crash \(crashAt): version \(v), acknowledged \(durable)"
                 switch mode {
                 case .dropAll: XCTAssertEqual(v, durable, context)
-                case .keepAll: XCTAssertEqual(v, io.metaSlotWritePending ? durable + 1 : durable, context)
-                case .keepMetaSlotsOnly: XCTAssertEqual(v, io.metaSlotWritePending && !io.blockWritePending ? durable + 1 : durable, context)
+                case .keepAll:
+                    if !io.metaSlotWritePending && io.blockWritePending { twoSyncCommitsCutBeforeSlot += 1 }
+                    XCTAssertEqual(v, io.metaSlotWritePending ? durable + 1 : durable, context)
+                case .keepMetaSlotsOnly:
+                    if io.metaSlotWritePending && io.blockWritePending { oneSyncCommitsCut += 1 }
+                    XCTAssertEqual(v, io.metaSlotWritePending && !io.blockWritePending ? durable + 1 : durable, context)
                 case .tearRandomly: XCTAssertTrue(v == durable || v == durable + 1, context)
                 }
                 if v == durable + 1 { inFlightKept += 1 } else { inFlightLost += 1 }
@@ -248,7 +284,7 @@ final class EncryptionTests: XCTestCase {
                     let t = try XCTUnwrap(try r.tree("t"))
                     for round in 0..<rounds {
                         let from = round == rounds - 1 ? 0 : 60
-                        for i in from..<120 { XCTAssertEqual(try t.getBytes(key(round * 1000 + i)), sampleValue(round * 1000 + i)) }
+                        for i in from..<120 { XCTAssertEqual(try t.getBytes(key(round * 1000 + i)), value(round, round * 1000 + i)) }
                     }
                     r.end()
                 }
@@ -257,6 +293,60 @@ final class EncryptionTests: XCTestCase {
         }
         XCTAssertGreaterThan(inFlightKept, 0, "no commit in flight survived (its slot written before the loss)")
         XCTAssertGreaterThan(inFlightLost, 0, "every commit in flight survived")
+        XCTAssertGreaterThan(oneSyncCommitsCut, 0, "no one-sync commit was cut after its meta slot was written")
+        XCTAssertGreaterThan(twoSyncCommitsCutBeforeSlot, 0, "no two-sync commit was cut at its page sync")
+    }
+
+    /// A small commit of an encrypted file syncs once and its slot lists its (logical) runs; a
+    /// large one syncs twice. A run whose page no longer authenticates (one ciphertext byte
+    /// changed) makes that slot invalid: the file opens at the version before.
+    func testSmallEncryptedCommitsSyncOnce() throws {
+        let dir = TempDir()
+        let path = dir.path("s.strata")
+        try Store(path: path, options: encryptedOptions()).close()
+        nonisolated(unsafe) var made: FaultInjectingFileIO?
+        var opts = encryptedOptions()
+        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
+        let store = try Store(path: path, options: opts)
+        let io = try XCTUnwrap(made)
+        func commit(values: Int, size: Int) throws -> Int {
+            let before = io.syncs
+            let w = try store.beginWrite()
+            let t = try w.tree("t", create: true)!
+            for i in 0..<values { try t.put(Array("k\(i)".utf8), bytes: [UInt8](repeating: UInt8(truncatingIfNeeded: size), count: size)) }
+            try w.commit()
+            return io.syncs - before
+        }
+        XCTAssertEqual(try commit(values: 10, size: 100), 1)
+        XCTAssertEqual(try store.newestMeta().unsyncedRuns.isEmpty, false)
+        XCTAssertEqual(try commit(values: 2_000, size: 1_000), 2)
+        XCTAssertEqual(try store.newestMeta().unsyncedRuns, [])
+        XCTAssertEqual(try commit(values: 1, size: 10), 1)
+        store.close()
+        let reopened = try Store(path: path, options: encryptedOptions())
+        let m = try reopened.newestMeta()
+        XCTAssertEqual(m.format, MetaSlot.formatVersion)
+        let run = try XCTUnwrap(m.unsyncedRuns.last)
+        let t = try reopened.beginRead()
+        XCTAssertEqual(try t.tree("t")!.getBytes(Array("k0".utf8)), [UInt8](repeating: 10, count: 10))
+        t.end()
+        reopened.close()
+        // Damage one ciphertext byte of the page holding the run's first byte.
+        let physical = PageLayout.physicalPage(run.offset >> PageLayout.pageShift) << PageLayout.pageShift
+            + (run.offset & UInt64(PageLayout.pageSize - 1))
+        let fd = open(path, O_RDWR)
+        var b: UInt8 = 0
+        XCTAssertEqual(pread(fd, &b, 1, off_t(physical)), 1)
+        b ^= 0xFF
+        XCTAssertEqual(pwrite(fd, &b, 1, off_t(physical)), 1)
+        close(fd)
+        let again = try Store(path: path, options: encryptedOptions())
+        XCTAssertEqual(try again.newestMeta().version, m.version - 1)
+        let r = try again.beginRead()
+        XCTAssertEqual(try r.tree("t")!.getBytes(Array("k0".utf8)), [UInt8](repeating: 232, count: 1_000))
+        r.end()
+        assertSound(again)
+        again.close()
     }
 
     func testWriteCopyEncryptsRekeysAndDecrypts() throws {

@@ -64,7 +64,7 @@ final class FreeListDeltaTests: XCTestCase {
             try t.put(key(1 + 2 * (i * 7 % 2_000)), bytes: [UInt8](repeating: UInt8(i % 13), count: 100 + i % 200))
             try w.commit()
             let m = try store.newestMeta()
-            XCTAssertEqual(m.format, 2)
+            XCTAssertEqual(m.format, MetaSlot.formatVersion)
             let r = try store.beginRead()
             let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
             if list.delta != nil { deltas += 1 } else { fulls += 1 }
@@ -105,49 +105,54 @@ final class FreeListDeltaTests: XCTestCase {
         again.close()
     }
 
-    /// A format-1 file (written before deltas) opens, and its first commit by this build leaves
-    /// both slots at format 2, so a build that reads format 1 only refuses the file instead of
-    /// opening the previous version from the older slot.
+    /// A file of an older format (1: before deltas; 2: before one-sync encrypted commits) opens,
+    /// and its first commit by this build leaves both slots at this build's format, so a build
+    /// that reads only the older format refuses the file instead of opening the previous version
+    /// from the older slot.
     func testFirstCommitUpgradesBothSlots() throws {
-        let dir = TempDir()
-        let path = dir.path("u.strata")
-        let store = try Store(path: path)
-        for round in 0..<2 {
-            let w = try store.beginWrite()
-            try w.tree("t", create: true)!.put(key(round), bytes: [UInt8(round)])
+        for older: UInt8 in [1, 2] {
+            let dir = TempDir()
+            let path = dir.path("u.strata")
+            let store = try Store(path: path)
+            for round in 0..<2 {
+                let w = try store.beginWrite()
+                try w.tree("t", create: true)!.put(key(round), bytes: [UInt8(round)])
+                try w.commit()
+            }
+            store.close()
+            // Make both slots the older format, as an older build wrote them (two-sync slots:
+            // no unsynced runs, which format 1 did not have).
+            let fd = open(path, O_RDWR)
+            for slot in 0..<2 {
+                var b = [UInt8](repeating: 0, count: 128)
+                XCTAssertEqual(pread(fd, &b, 128, off_t(slot * 4096)), 128)
+                b[8] = older
+                for i in 112..<116 { b[i] = 0 }
+                let sum = b.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
+                withUnsafeBytes(of: sum.littleEndian) { for (i, x) in $0.enumerated() { b[120 + i] = x } }
+                XCTAssertEqual(pwrite(fd, b, 128, off_t(slot * 4096)), 128)
+            }
+            close(fd)
+            func formats() throws -> [UInt32] {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                return [0, 4096].map { o in data.withUnsafeBytes { $0.baseAddress!.getLE(o + 8, as: UInt32.self) } }
+            }
+            XCTAssertEqual(try formats(), [UInt32(older), UInt32(older)])
+            let upgraded = try Store(path: path)
+            XCTAssertEqual(try upgraded.newestMeta().format, UInt32(older))
+            let w = try upgraded.beginWrite()
+            try w.tree("t", create: false)!.put(key(9), bytes: [9])
             try w.commit()
+            XCTAssertEqual(try formats(), [MetaSlot.formatVersion, MetaSlot.formatVersion])
+            assertSound(upgraded)
+            upgraded.close()
+            let r = try Store(path: path)
+            let t = try r.beginRead()
+            XCTAssertEqual(try t.tree("t")!.getBytes(key(1)), [1])
+            XCTAssertEqual(try t.tree("t")!.getBytes(key(9)), [9])
+            t.end()
+            r.close()
         }
-        store.close()
-        // Make both slots format 1, as an older build wrote them.
-        let fd = open(path, O_RDWR)
-        for slot in 0..<2 {
-            var b = [UInt8](repeating: 0, count: 128)
-            XCTAssertEqual(pread(fd, &b, 128, off_t(slot * 4096)), 128)
-            b[8] = 1
-            let sum = b.withUnsafeBytes { Checksum.hash($0.baseAddress!, 120) }
-            withUnsafeBytes(of: sum.littleEndian) { for (i, x) in $0.enumerated() { b[120 + i] = x } }
-            XCTAssertEqual(pwrite(fd, b, 128, off_t(slot * 4096)), 128)
-        }
-        close(fd)
-        func formats() throws -> [UInt32] {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return [0, 4096].map { o in data.withUnsafeBytes { $0.baseAddress!.getLE(o + 8, as: UInt32.self) } }
-        }
-        XCTAssertEqual(try formats(), [1, 1])
-        let upgraded = try Store(path: path)
-        XCTAssertEqual(try upgraded.newestMeta().format, 1)
-        let w = try upgraded.beginWrite()
-        try w.tree("t", create: false)!.put(key(9), bytes: [9])
-        try w.commit()
-        XCTAssertEqual(try formats(), [2, 2])
-        assertSound(upgraded)
-        upgraded.close()
-        let r = try Store(path: path)
-        let t = try r.beginRead()
-        XCTAssertEqual(try t.tree("t")!.getBytes(key(1)), [1])
-        XCTAssertEqual(try t.tree("t")!.getBytes(key(9)), [9])
-        t.end()
-        r.close()
     }
 
     /// A delta whose base was damaged is reported by check and refused by a writer.
