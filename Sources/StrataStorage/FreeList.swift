@@ -431,10 +431,22 @@ struct SpaceAllocator {
     /// merged). Called once, after the last allocation.
     mutating func finish() {
         if !parked.isEmpty {
-            for p in parked { touch(p.offset, p.offset + p.length) }
-            reusable.append(contentsOf: parked)
+            // The parked edges rejoin what they were cut from: one merge of two sorted lists.
+            // Nothing is touched for it (so `listChanges` stays proportional to the changes):
+            // where an edge ends up in another extent than at the start, an allocation or a
+            // release next to it touched a range it borders, and `listChanges` compares every
+            // entry that touches a touched range, before and after.
+            var out: [(offset: UInt64, length: UInt64)] = []
+            out.reserveCapacity(reusable.count + parked.count)
+            var i = 0, j = 0
+            while i < reusable.count || j < parked.count {
+                let next: (offset: UInt64, length: UInt64)
+                if j == parked.count || (i < reusable.count && reusable[i].offset < parked[j].offset) { next = reusable[i]; i += 1 } else { next = parked[j]; j += 1 }
+                if let last = out.last, last.offset + last.length == next.offset { out[out.count - 1].length += next.length } else { out.append(next) }
+            }
+            reusable = out
             parked.removeAll()
-            coalesceReusable()
+            largestReusableBound = .max
         }
         while let last = reusable.last, last.offset + last.length == logicalSize {
             touch(last.offset, logicalSize)

@@ -76,6 +76,9 @@ public final class Store: @unchecked Sendable {
     private var fileSizeCache: UInt64
     /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
     private var verifiedRunsVersion: UInt64 = 0
+    /// Per meta slot, the first 112 bytes (fields and meta tag) that last passed the tag check
+    /// under this handle's key: the same bytes pass again without another HMAC.
+    private var taggedSlotBytes: [[UInt8]] = [[], []]
     private var closed = false
     /// Bytes the last commits of this handle wrote, newest last (at most 4: the largest sizes
     /// the next commit's allocation region; touched only under the writer lock).
@@ -280,7 +283,7 @@ public final class Store: @unchecked Sendable {
                 guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
                 // An encrypted slot written under this key must carry a valid tag (tampering).
                 if let crypto, m.flags & MetaSlot.encryptedFlag != 0, m.keyCheck == crypto.keyCheck,
-                   !crypto.metaTagIsValid(p) { continue }
+                   !slotTagIsValid(p, slot: slot, crypto: crypto) { continue }
                 valid.append(m)
             case .noMagic: break
             case .damaged: sawMagic = true
@@ -305,6 +308,19 @@ public final class Store: @unchecked Sendable {
         if let newer { throw StorageError.unsupportedFormat(path: path, found: newer, supported: MetaSlot.formatVersion) }
         if sawMagic { throw StorageError.corrupted(path: path, detail: "no meta slot passes its checksum, or the file is shorter than its recorded size") }
         throw StorageError.notADatabase(path: path)
+    }
+
+    /// Whether an encrypted slot's meta tag is valid (`PageCrypto.metaTagIsValid`), remembering
+    /// the bytes that passed so an unchanged slot is not authenticated again.
+    private func slotTagIsValid(_ p: UnsafeRawBufferPointer, slot: Int, crypto: PageCrypto) -> Bool {
+        let tagged = UnsafeRawBufferPointer(rebasing: p[0..<112])
+        stateLock.lock()
+        let known = taggedSlotBytes[slot].elementsEqual(tagged)
+        stateLock.unlock()
+        if known { return true }
+        guard crypto.metaTagIsValid(p) else { return false }
+        stateLock.lock(); taggedSlotBytes[slot] = Array(tagged); stateLock.unlock()
+        return true
     }
 
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per

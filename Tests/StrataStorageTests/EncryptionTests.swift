@@ -219,6 +219,14 @@ final class EncryptionTests: XCTestCase {
         bytes[slotOff + 24] ^= 8   // catalog ref; then fix the plain checksum so only the tag catches it
         let sum = bytes.withUnsafeBytes { Checksum.hash($0.baseAddress! + slotOff, 120) }
         withUnsafeBytes(of: sum.littleEndian) { for i in 0..<8 { bytes[slotOff + 120 + i] = $0[i] } }
+        // A handle that already authenticated the slot notices the change too (tampered in place).
+        let held = try Store(path: path, options: encryptedOptions())
+        XCTAssertEqual(try held.newestMeta().version, m.version)
+        let fd = open(path, O_RDWR)
+        XCTAssertEqual(bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + slotOff, 128, off_t(slotOff)) }, 128)
+        close(fd)
+        XCTAssertEqual(try held.newestMeta().version, m.version - 1, "the tampered newest slot is skipped by a handle that saw it intact")
+        held.close()
         try bytes.write(to: URL(fileURLWithPath: path))
         let s2 = try Store(path: path, options: encryptedOptions())
         XCTAssertEqual(try s2.newestMeta().version, m.version - 1, "the tampered newest slot is skipped")
