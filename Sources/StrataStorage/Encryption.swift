@@ -112,21 +112,50 @@ final class PageCrypto: @unchecked Sendable {
     }
 
     /// Encrypts the 4096-byte `plaintext` of logical page `page` into `ciphertext` with a fresh
-    /// random IV and writes IV + MAC (48 bytes) to `entry`.
+    /// random IV (or `iv`) and writes IV + MAC (48 bytes) to `entry`.
     func seal(page: UInt64, plaintext: UnsafeRawPointer, ciphertext: UnsafeMutableRawPointer, entry: UnsafeMutableRawPointer,
               iv: UnsafeRawPointer? = nil) throws {
         if let iv { memcpy(entry, iv, 16) } else { try PageCrypto.randomBytes(entry, 16) }
+        try seal([SealedPage(page: page, plaintext: plaintext, ciphertext: ciphertext, entry: entry)])
+    }
+
+    /// A page to seal: its IV is already in the first 16 bytes of `entry`.
+    struct SealedPage {
+        var page: UInt64
+        var plaintext: UnsafeRawPointer
+        var ciphertext: UnsafeMutableRawPointer
+        var entry: UnsafeMutableRawPointer
+    }
+
+    /// Encrypts each page with the IV in its entry and writes its MAC after the IV. With AES-NI,
+    /// four pages at a time (their CBC chains interleaved).
+    func seal(_ pages: [SealedPage]) throws {
+        let n = PageLayout.pageSize
+        var i = 0
         if let schedule {
-            strata_aes256_cbc_encrypt(schedule, entry.assumingMemoryBound(to: UInt8.self), plaintext.assumingMemoryBound(to: UInt8.self),
-                                      ciphertext.assumingMemoryBound(to: UInt8.self), UInt64(PageLayout.pageSize))
-        } else {
-            let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(start: entry, count: 16))
-            let ct = try AES._CBC.encrypt(UnsafeRawBufferPointer(start: plaintext, count: PageLayout.pageSize),
-                                          using: aesKey, iv: iv, noPadding: true)
-            ct.withUnsafeBytes { _ = memcpy(ciphertext, $0.baseAddress!, PageLayout.pageSize) }
+            while i + 4 <= pages.count {
+                let q = pages[i..<i + 4]
+                let ivs = q.map { Optional(UnsafePointer($0.entry.assumingMemoryBound(to: UInt8.self))) }
+                let ins = q.map { Optional($0.plaintext.assumingMemoryBound(to: UInt8.self)) }
+                let outs = q.map { Optional($0.ciphertext.assumingMemoryBound(to: UInt8.self)) }
+                strata_aes256_cbc_encrypt4(schedule, ivs, ins, outs, UInt64(n))
+                i += 4
+            }
         }
-        let m = mac(page: page, iv: entry, ciphertext: ciphertext)
-        m.withUnsafeBytes { _ = memcpy(entry + 16, $0.baseAddress!, 32) }
+        for s in pages[i...] {
+            if let schedule {
+                strata_aes256_cbc_encrypt(schedule, s.entry.assumingMemoryBound(to: UInt8.self), s.plaintext.assumingMemoryBound(to: UInt8.self),
+                                          s.ciphertext.assumingMemoryBound(to: UInt8.self), UInt64(n))
+            } else {
+                let iv = try AES._CBC.IV(ivBytes: UnsafeRawBufferPointer(start: s.entry, count: 16))
+                let ct = try AES._CBC.encrypt(UnsafeRawBufferPointer(start: s.plaintext, count: n), using: aesKey, iv: iv, noPadding: true)
+                ct.withUnsafeBytes { _ = memcpy(s.ciphertext, $0.baseAddress!, n) }
+            }
+        }
+        for s in pages {
+            let m = mac(page: s.page, iv: s.entry, ciphertext: s.ciphertext)
+            m.withUnsafeBytes { _ = memcpy(s.entry + 16, $0.baseAddress!, 32) }
+        }
     }
 
     /// Fills `count` bytes with the kernel's cryptographic randomness (getrandom).
@@ -283,13 +312,14 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
             var j = i
             while j + 1 < pages.count && pages[j + 1] == pages[j] + 1
                     && (pages[j + 1] - PageLayout.firstDataPage) / PageLayout.pagesPerGroup == group { j += 1 }
-            for k in i...j {
-                let p = pages[k]
-                let slot = Int(PageLayout.entryOffset(p) - ivPage)
-                try entries[ivPage]!.withUnsafeMutableBytes { e in
-                    try crypto.seal(page: p, plaintext: dirty[p]!.bytes, ciphertext: run + (k - i) * PageLayout.pageSize,
-                                    entry: e.baseAddress! + slot, iv: ivs + 16 * k)
+            try entries[ivPage]!.withUnsafeMutableBytes { e in
+                let sealed = (i...j).map { k -> PageCrypto.SealedPage in
+                    let p = pages[k]
+                    let entry = e.baseAddress! + Int(PageLayout.entryOffset(p) - ivPage)
+                    memcpy(entry, ivs + 16 * k, 16)
+                    return PageCrypto.SealedPage(page: p, plaintext: dirty[p]!.bytes, ciphertext: run + (k - i) * PageLayout.pageSize, entry: entry)
                 }
+                try crypto.seal(sealed)
             }
             try inner.write(UnsafeRawBufferPointer(start: run, count: (j - i + 1) * PageLayout.pageSize),
                             at: PageLayout.physicalPage(pages[i]) << PageLayout.pageShift)

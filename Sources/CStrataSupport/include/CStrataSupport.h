@@ -64,6 +64,10 @@ int strata_aes256_init(uint8_t *schedule, const uint8_t *key);
 /// AES-256-CBC without padding; `length` is a multiple of 16. In place is allowed.
 void strata_aes256_cbc_encrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length);
 void strata_aes256_cbc_decrypt(const uint8_t *schedule, const uint8_t *iv, const uint8_t *in, uint8_t *out, uint64_t length);
+/// Four pages at once: chain i encrypts `ins[i]` with `ivs[i]` into `outs[i]` (the same bytes as
+/// four calls of strata_aes256_cbc_encrypt, with the AES rounds of the chains interleaved).
+void strata_aes256_cbc_encrypt4(const uint8_t *schedule, const uint8_t *const *ivs, const uint8_t *const *ins,
+                                uint8_t *const *outs, uint64_t length);
 /// Starts writeback of a byte range without waiting (Linux sync_file_range WRITE; no-op
 /// elsewhere): a later fdatasync then has less left to do. Returns 0 or -1 (errno).
 int strata_start_writeback(int fd, int64_t offset, int64_t length);
