@@ -39,10 +39,10 @@ package enum DemoDatabase {
 
     static let base = Date(timeIntervalSince1970: 1_704_067_200) // 2024-01-01
 
-    /// Creates the demo database at `path` (which must not exist). `progress` receives a phase
-    /// and a fraction 0...1.
+    /// Creates the demo database at `path` (which must not exist), encrypted with
+    /// `encryptionKey` (64 bytes) when one is given. `progress` receives a phase and a fraction 0...1.
     package static func create(at path: String, events: Int = defaultEventCount, people: Int = 2_000,
-                              progress: ((String, Double) -> Void)? = nil) throws {
+                              encryptionKey: [UInt8]? = nil, progress: ((String, Double) -> Void)? = nil) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw InputError("\(path) already exists; choose a new file name or delete it")
         }
@@ -50,6 +50,7 @@ package enum DemoDatabase {
         if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         var options = StoreOptions()
         options.label = "strata demo"
+        options.encryptionKey = encryptionKey
         let db = try Database(path: path, options: options, schema: schema)
         defer { db.close() }
         var random = Random(seed: 42)

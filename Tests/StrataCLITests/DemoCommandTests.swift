@@ -102,6 +102,24 @@ final class DemoCommandTests: CLITestCase {
         XCTAssertEqual(Set(versions).count, versions.count)
     }
 
+    /// With a key the demo database is created encrypted (the key was ignored before: the file
+    /// came out plain, and --churn then refused it), churns, and opens only with that key.
+    func testDemoWithAKeyCreatesAnEncryptedDatabase() throws {
+        let file = path("enc.strata"), keyFile = path("key.hex")
+        try String(repeating: "3c", count: 64).write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let r = try StrataCLI.run(["demo", file, "--objects", "300", "--churn", "--rate", "100", "--seconds", "0.5",
+                                   "--encryption-key-file", keyFile])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasPrefix("created \(file): demo database with 300 events ("), r.stdout)
+        XCTAssertTrue(r.stdout.contains(", encrypted) in "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("committed version "), r.stdout)
+        let plain = try StrataCLI.run(["info", file])
+        XCTAssertNotEqual(plain.code, 0)
+        XCTAssertTrue(plain.stderr.contains("encrypt"), plain.stderr)
+        let info = try StrataCLI.run(["check", file, "--encryption-key-file", keyFile])
+        XCTAssertEqual(info.code, 0, info.stderr + info.stdout)
+    }
+
     func testDemoChurnKilledWithSIGKILLLeavesACleanFile() throws {
         let file = try makeDemo(events: 2000)
         for round in 0..<3 {

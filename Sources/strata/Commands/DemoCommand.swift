@@ -34,11 +34,12 @@ struct Demo: StrataSubcommand {
             let bar = ProgressBar()
             let started = Date()
             do {
-                try createDemoDatabase(at: file, events: objects) { phase, fraction in bar.update(fraction, phase) }
+                try createDemoDatabase(at: file, events: objects, encryptionKey: try common.key()) { phase, fraction in bar.update(fraction, phase) }
             } catch { bar.finish(); throw error }
             bar.finish()
             let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? NSNumber)??.int64Value ?? 0
-            try out.line("created \(file): demo database with \(Formatting.number(objects)) events (\(Formatting.bytes(size))) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+            let encrypted = common.encryptionKeyFile == nil ? "" : ", encrypted"
+            try out.line("created \(file): demo database with \(Formatting.number(objects)) events (\(Formatting.bytes(size))\(encrypted)) in \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
             try out.flush()
         }
         guard churn else { return 0 }
@@ -62,16 +63,17 @@ struct Demo: StrataSubcommand {
     }
 }
 
-/// Builds the demo database in a temporary file beside `path` and moves it into place only
-/// when complete: a failure (a full disk) leaves nothing at `path`. Refuses (exit 5) when
+/// Builds the demo database (encrypted with `encryptionKey` when given) in a temporary file
+/// beside `path` and moves it into place only when complete: a failure (a full disk) leaves
+/// nothing at `path`. Refuses (exit 5) when
 /// `path` appeared in the meantime.
-func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEventCount,
+func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEventCount, encryptionKey: [UInt8]? = nil,
                         progress: @escaping (String, Double) -> Void) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
     removeDatabaseFiles(temporary)
     do {
-        try DemoDatabase.create(at: temporary, events: events, progress: progress)
+        try DemoDatabase.create(at: temporary, events: events, encryptionKey: encryptionKey, progress: progress)
     } catch {
         removeDatabaseFiles(temporary)
         throw cliError(error)
