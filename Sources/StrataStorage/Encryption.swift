@@ -61,6 +61,10 @@ final class PageCrypto: @unchecked Sendable {
     /// Stored in the meta slots: tells a wrong key from an unencrypted or corrupted file.
     let keyCheck: [UInt8]
 
+    /// HMAC-SHA-256 under the HMAC key with nothing hashed yet: copied for each MAC (its key
+    /// pads are hashed once, not per page; the copy is copy-on-write, the template never changes).
+    private let macTemplate: HMAC<SHA256>
+
     /// AES-256 round keys for the AES-NI path (CStrataSupport); nil: swift-crypto's portable
     /// `AES._CBC` (same output, much slower: it expands the key for every 16-byte block).
     private let schedule: UnsafeMutablePointer<UInt8>?
@@ -71,6 +75,7 @@ final class PageCrypto: @unchecked Sendable {
         guard key.count == 64 else { throw StorageError.invalidEncryptionKey(length: key.count) }
         aesKey = SymmetricKey(data: key[0..<32])
         hmacKey = SymmetricKey(data: key[32..<64])
+        macTemplate = HMAC<SHA256>(key: hmacKey)
         keyCheck = PageCrypto.keyCheck(for: key)
         let s = UnsafeMutablePointer<UInt8>.allocate(capacity: 480)
         if !portable, key.withUnsafeBufferPointer({ strata_aes256_init(s, $0.baseAddress!) }) == 1 { schedule = s } else {
@@ -90,7 +95,7 @@ final class PageCrypto: @unchecked Sendable {
     /// The 16-byte tag stored at bytes 96..<112 of an encrypted file's meta slot: HMAC-SHA-256
     /// (HMAC key) over the label "meta" and bytes 0..<96, truncated.
     func metaTag(_ slot: UnsafeRawBufferPointer) -> [UInt8] {
-        var h = HMAC<SHA256>(key: hmacKey)
+        var h = macTemplate
         h.update(data: Array("meta".utf8))
         h.update(data: UnsafeRawBufferPointer(rebasing: slot[0..<96]))
         return Array(Array(h.finalize()).prefix(16))
@@ -104,7 +109,7 @@ final class PageCrypto: @unchecked Sendable {
     }
 
     private func mac(page: UInt64, iv: UnsafeRawPointer, ciphertext: UnsafeRawPointer) -> HMAC<SHA256>.MAC {
-        var h = HMAC<SHA256>(key: hmacKey)
+        var h = macTemplate
         withUnsafeBytes(of: page.littleEndian) { h.update(data: $0) }
         h.update(data: UnsafeRawBufferPointer(start: iv, count: 16))
         h.update(data: UnsafeRawBufferPointer(start: ciphertext, count: PageLayout.pageSize))
@@ -288,47 +293,53 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
         guard !dirty.isEmpty else { return }
         let pages = dirty.keys.sorted()
         let physSize = try inner.size()
-        // Data pages: consecutive physical pages are written with one pwrite.
-        let run = UnsafeMutableRawPointer.allocate(byteCount: PageLayout.pageSize * Int(PageLayout.pagesPerGroup), alignment: 16)
-        defer { run.deallocate() }
-        var entries: [UInt64: [UInt8]] = [:]   // IV page offset → its bytes
-        // Fresh random IVs for every page, drawn with one call.
+        let size = PageLayout.pageSize
+        // The IV pages these pages' entries live in, read whole (in page order), one buffer.
+        var ivPages: [UInt64] = []
+        for p in pages {
+            let ivPage = PageLayout.entryOffset(p) & ~UInt64(size - 1)
+            if ivPages.last != ivPage { ivPages.append(ivPage) }
+        }
+        let ivBuffer = UnsafeMutableRawPointer.allocate(byteCount: size * ivPages.count, alignment: 16)
+        defer { ivBuffer.deallocate() }
+        memset(ivBuffer, 0, size * ivPages.count)
+        for (n, ivPage) in ivPages.enumerated() where ivPage < physSize {
+            let count = Int(min(UInt64(size), physSize - ivPage))
+            try inner.read(into: UnsafeMutableRawBufferPointer(start: ivBuffer + n * size, count: count), at: ivPage)
+        }
+        // Every page sealed in one batch (four CBC chains at a time) with a fresh random IV
+        // (all drawn with one call), into one ciphertext buffer in page order.
+        let ciphertext = UnsafeMutableRawPointer.allocate(byteCount: size * pages.count, alignment: 16)
+        defer { ciphertext.deallocate() }
+        var sealed: [PageCrypto.SealedPage] = []
+        sealed.reserveCapacity(pages.count)
+        var n = 0
+        for (k, p) in pages.enumerated() {
+            let ivPage = PageLayout.entryOffset(p) & ~UInt64(size - 1)
+            while ivPages[n] != ivPage { n += 1 }
+            let entry = ivBuffer + n * size + Int(PageLayout.entryOffset(p) - ivPage)
+            sealed.append(PageCrypto.SealedPage(page: p, plaintext: dirty[p]!.bytes, ciphertext: ciphertext + k * size, entry: entry))
+        }
         let ivs = UnsafeMutableRawPointer.allocate(byteCount: 16 * pages.count, alignment: 16)
         defer { ivs.deallocate() }
         try PageCrypto.randomBytes(ivs, 16 * pages.count)
+        for (k, page) in sealed.enumerated() { memcpy(page.entry, ivs + 16 * k, 16) }
+        try crypto.seal(sealed)
+        // Data pages: consecutive physical pages (consecutive pages of one group) with one pwrite.
         var i = 0
         while i < pages.count {
             let group = (pages[i] - PageLayout.firstDataPage) / PageLayout.pagesPerGroup
-            let ivPage = PageLayout.entryOffset(pages[i]) & ~UInt64(PageLayout.pageSize - 1)
-            if entries[ivPage] == nil {
-                var b = [UInt8](repeating: 0, count: PageLayout.pageSize)
-                if ivPage < physSize {
-                    let n = Int(min(UInt64(PageLayout.pageSize), physSize - ivPage))
-                    try b.withUnsafeMutableBytes { try inner.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<n]), at: ivPage) }
-                }
-                entries[ivPage] = b
-            }
-            // A run of consecutive pages within this group.
             var j = i
             while j + 1 < pages.count && pages[j + 1] == pages[j] + 1
                     && (pages[j + 1] - PageLayout.firstDataPage) / PageLayout.pagesPerGroup == group { j += 1 }
-            try entries[ivPage]!.withUnsafeMutableBytes { e in
-                let sealed = (i...j).map { k -> PageCrypto.SealedPage in
-                    let p = pages[k]
-                    let entry = e.baseAddress! + Int(PageLayout.entryOffset(p) - ivPage)
-                    memcpy(entry, ivs + 16 * k, 16)
-                    return PageCrypto.SealedPage(page: p, plaintext: dirty[p]!.bytes, ciphertext: run + (k - i) * PageLayout.pageSize, entry: entry)
-                }
-                try crypto.seal(sealed)
-            }
-            try inner.write(UnsafeRawBufferPointer(start: run, count: (j - i + 1) * PageLayout.pageSize),
+            try inner.write(UnsafeRawBufferPointer(start: ciphertext + i * size, count: (j - i + 1) * size),
                             at: PageLayout.physicalPage(pages[i]) << PageLayout.pageShift)
             i = j + 1
         }
         // IV pages: rewritten whole. Entries of pages this flush did not write are rewritten with
         // the bytes they already hold, so a torn IV-page write cannot damage them.
-        for (off, b) in entries.sorted(by: { $0.key < $1.key }) {
-            try b.withUnsafeBytes { try inner.write($0, at: off) }
+        for (n, ivPage) in ivPages.enumerated() {
+            try inner.write(UnsafeRawBufferPointer(start: ivBuffer + n * size, count: size), at: ivPage)
         }
         // Written whole: each plaintext is what the file holds under its new IV (the buffers are
         // not changed again: a later write to a spilled page starts a new buffer).

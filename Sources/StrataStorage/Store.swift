@@ -323,6 +323,12 @@ public final class Store: @unchecked Sendable {
         return true
     }
 
+    /// Records a slot this handle wrote (its tag computed here) as passing the tag check.
+    func noteWrittenSlot(_ bytes: [UInt8], slot: Int) {
+        guard crypto != nil, bytes.count >= 112 else { return }
+        stateLock.lock(); taggedSlotBytes[slot] = Array(bytes[0..<112]); stateLock.unlock()
+    }
+
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per
     /// version per handle (the check reads the runs: at most `WriteTransaction.oneSyncLimit` bytes).
     /// An encrypted slot's runs are checked on their plaintext: a page that fails its
