@@ -273,7 +273,7 @@ public final class Store: @unchecked Sendable {
         var newer: UInt32? = nil
         for slot in 0..<2 {
             let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: Int(MetaSlot.slotStride))
-            switch MetaSlot.decode(p) {
+            switch decodeSlot(slot, p) {
             case .valid(let m):
                 sawMagic = true
                 guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
@@ -304,6 +304,33 @@ public final class Store: @unchecked Sendable {
         if let newer { throw StorageError.unsupportedFormat(path: path, found: newer, supported: MetaSlot.formatVersion) }
         if sawMagic { throw StorageError.corrupted(path: path, detail: "no meta slot passes its checksum, or the file is shorter than its recorded size") }
         throw StorageError.notADatabase(path: path)
+    }
+
+    /// The last valid decoding of each meta slot, with the bytes it was decoded from (the
+    /// slot's first 128 bytes, and its run list when it has one: all that `MetaSlot.decode`
+    /// reads). Every write and read transaction begins by reading both slots; while a slot's
+    /// bytes are unchanged, its decoding is too (under `stateLock`).
+    private var slotDecodings: [(bytes: [UInt8], meta: MetaSlot)?] = [nil, nil]
+
+    /// `MetaSlot.decode` of slot `slot` (bytes `p`), from `slotDecodings` when its bytes match.
+    private func decodeSlot(_ slot: Int, _ p: UnsafeRawBufferPointer) -> MetaSlot.DecodeResult {
+        stateLock.lock()
+        if let c = slotDecodings[slot], c.bytes.count <= p.count,
+           c.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, p.baseAddress!, c.bytes.count) }) == 0 {
+            let m = c.meta
+            stateLock.unlock()
+            return .valid(m)
+        }
+        stateLock.unlock()
+        // Decoded from a copy, so the bytes kept are those decoded (a writer in another
+        // process may be rewriting the slot meanwhile).
+        let copy = Array(p.prefix(MetaSlot.encodedSize + 16 * MetaSlot.maxUnsyncedRuns + 8))
+        let result = copy.withUnsafeBytes { MetaSlot.decode($0) }
+        if case .valid(let m) = result {
+            let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
+            stateLock.lock(); slotDecodings[slot] = (Array(copy.prefix(read)), m); stateLock.unlock()
+        }
+        return result
     }
 
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per
