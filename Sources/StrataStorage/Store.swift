@@ -323,8 +323,12 @@ public final class Store: @unchecked Sendable {
         }
         stateLock.unlock()
         // Decoded from a copy, so the bytes kept are those decoded (a writer in another
-        // process may be rewriting the slot meanwhile).
-        let copy = Array(p.prefix(MetaSlot.encodedSize + 16 * MetaSlot.maxUnsyncedRuns + 8))
+        // process may be rewriting the slot meanwhile): the fixed part, then as many bytes as
+        // the run count it holds asks for.
+        guard p.count >= MetaSlot.encodedSize else { return MetaSlot.decode(p) }
+        let runs = Int(p.baseAddress!.loadUnaligned(fromByteOffset: 112, as: UInt32.self).littleEndian)
+        let wanted = runs == 0 ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * min(runs, MetaSlot.maxUnsyncedRuns) + 8
+        let copy = Array(p.prefix(wanted))
         let result = copy.withUnsafeBytes { MetaSlot.decode($0) }
         if case .valid(let m) = result {
             let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
