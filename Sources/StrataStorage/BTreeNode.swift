@@ -385,6 +385,7 @@ final class DirtyNode {
         d.buffer = b; d.capacity = max(size, 8) + 256; d.used = size
         var entries: [Entry] = []
         entries.reserveCapacity(n.count + 1)
+        if !n.isLeaf { d.children.reserveCapacity(n.count + 1) }   // appended below, one per entry
         var total = NodeFormat.headerBytes
         let base = UnsafeRawPointer(n.p)
         do {
