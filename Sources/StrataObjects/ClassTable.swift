@@ -787,6 +787,7 @@ final class ClassTable {
             try t.put(ClusterKey.encode(tk), value: .owned(ref), weight: UInt64(m.count), releasingOld: false)
         }
         dirty.removeAll()
+        flushSizes.removeAll()
         tail = nil
         lastLocated = nil
         weightsStale = false
@@ -798,12 +799,21 @@ final class ClassTable {
 
     /// About how many bytes `flush` writes: the blocks of the changed columns and clusters
     /// (collections and split nodes aside). Sizes the storage's allocation region.
+    /// The encoded sizes `estimatedFlushBytes` computed, kept for the `flush` that follows it
+    /// (packing an int column is a pass over its rows). Each entry holds its column, so no
+    /// other column can take its identifier, and the row count it was computed at.
+    private var flushSizes: [ObjectIdentifier: (column: MutableColumn, count: Int, size: (size: Int, width: Int, base: Int64))] = [:]
+
     func estimatedFlushBytes() -> Int {
         var n = 0
+        flushSizes.removeAll()
         for m in dirty.values where m.count > 0 {
             if m.keysRef == 0 { n += 48 + 8 * m.count }
             for c in m.columns {
-                if case .decoded(let col) = c { n += 32 + col.encodedSize().size + (col.layout == .refs ? 8 * col.count : 0) }
+                guard case .decoded(let col) = c else { continue }
+                let size = col.encodedSize()
+                flushSizes[ObjectIdentifier(col)] = (col, col.count, size)
+                n += 32 + size.size + (col.layout == .refs ? 8 * col.count : 0)
             }
             n += 64 + 8 * m.columns.count
         }
@@ -821,7 +831,9 @@ final class ClassTable {
                 }
             }
         }
-        let (size, width, base) = col.encodedSize()
+        var known: (size: Int, width: Int, base: Int64)?
+        if let k = flushSizes.removeValue(forKey: ObjectIdentifier(col)), k.count == col.count { known = k.size }
+        let (size, width, base) = known ?? col.encodedSize()
         return try write.writeGeneric(kind: kind, refs: refs, byteCount: size) { b in col.encode(into: b, width: width, base: base) }
     }
 

@@ -743,15 +743,24 @@ final class MutableColumn {
 
     static func packing(_ a: [Int64], nulls: [Bool]?) -> (width: Int, base: Int64) {
         var lo = Int64.max, hi = Int64.min
+        // Through buffer pointers: the column is packed at every commit that changes it (a
+        // pass over its rows), and element access would check bounds at each row.
         if let nulls {
-            for i in 0..<a.count where !nulls[i] { lo = min(lo, a[i]); hi = max(hi, a[i]) }
+            a.withUnsafeBufferPointer { v in
+                nulls.withUnsafeBufferPointer { n in
+                    for i in 0..<min(v.count, n.count) where !n[i] { lo = min(lo, v[i]); hi = max(hi, v[i]) }
+                }
+            }
         } else {
-            for v in a { lo = min(lo, v); hi = max(hi, v) }
+            a.withUnsafeBufferPointer { v in for x in v { lo = min(lo, x); hi = max(hi, x) } }
         }
         if lo > hi { return (0, 0) }
         if nulls == nil, a.count >= 2, hi &- lo == Int64(a.count - 1), a[0] == lo {
-            var seq = true
-            for i in 1..<a.count where a[i] != lo &+ Int64(i) { seq = false; break }
+            let seq = a.withUnsafeBufferPointer { v -> Bool in
+                var next = lo
+                for x in v { if x != next { return false }; next &+= 1 }
+                return true
+            }
             if seq { return (ColumnView.sequenceWidth, lo) }
         }
         let (range, overflow) = hi.subtractingReportingOverflow(lo)

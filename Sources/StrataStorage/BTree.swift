@@ -6,10 +6,11 @@ import Glibc
 final class TreeState {
     let name: String
     let weighted: Bool
-    var root: DirtyNode.Child?
-    var modified = false
+    // Read by every operation on the tree (one transaction, one thread, never overlapping).
+    @exclusivity(unchecked) var root: DirtyNode.Child?
+    @exclusivity(unchecked) var modified = false
     /// Leaves split above this many bytes (block size; at most `NodeFormat.maxNodeBytes`).
-    var leafLimit = NodeFormat.maxNodeBytes
+    @exclusivity(unchecked) var leafLimit = NodeFormat.maxNodeBytes
     init(name: String, root: BlockRef, weighted: Bool) {
         self.name = name; self.weighted = weighted
         self.root = root == 0 ? nil : .stored(root)

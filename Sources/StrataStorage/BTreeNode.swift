@@ -179,13 +179,16 @@ final class DirtyNode {
 
     let isLeaf: Bool
     let weighted: Bool
-    private(set) var entries: [Entry] = []
-    var children: [Child] = []     // inner
-    var payloadBytes: Int = NodeFormat.headerBytes
+    // Read by every key comparison of a descent and written by every change: the node belongs
+    // to one transaction (one thread) and is never accessed overlapping, so without the
+    // runtime's exclusivity bookkeeping.
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
+    @exclusivity(unchecked) var children: [Child] = []     // inner
+    @exclusivity(unchecked) var payloadBytes: Int = NodeFormat.headerBytes
     /// Key and inline-value bytes (`used` of `capacity`; nil while empty).
-    private var buffer: UnsafeMutableRawPointer?
-    private var capacity = 0
-    private var used = 0
+    @exclusivity(unchecked) private var buffer: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var capacity = 0
+    @exclusivity(unchecked) private var used = 0
 
     init(isLeaf: Bool, weighted: Bool) { self.isLeaf = isLeaf; self.weighted = weighted }
     deinit { buffer?.deallocate() }
@@ -382,6 +385,7 @@ final class DirtyNode {
         d.buffer = b; d.capacity = max(size, 8) + 256; d.used = size
         var entries: [Entry] = []
         entries.reserveCapacity(n.count + 1)
+        if !n.isLeaf { d.children.reserveCapacity(n.count + 1) }   // appended below, one per entry
         var total = NodeFormat.headerBytes
         let base = UnsafeRawPointer(n.p)
         do {

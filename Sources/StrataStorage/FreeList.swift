@@ -123,11 +123,15 @@ struct SpaceAllocator {
         startHeld = held
         self.reusable = reusable
         coalesceReusable()
-        var stillHeld: [FreeExtent] = []
+        // Entries no live reader can see any more (usually all those the previous commit
+        // freed) join the reusable extents in one merge: inserting them one by one copied the
+        // list (shared with `startReusable`) and then shifted it once per entry.
+        var stillHeld: [FreeExtent] = [], nowReusable: [(offset: UInt64, length: UInt64)] = []
         for e in held {
-            if e.isReusable(readers: readers) { insertReusable(offset: e.offset, length: e.length) } else { stillHeld.append(e) }
+            if e.isReusable(readers: readers) { nowReusable.append((e.offset, e.length)) } else { stillHeld.append(e) }
         }
-        self.held = stillHeld
+        self.held = nowReusable.isEmpty ? held : stillHeld
+        if !nowReusable.isEmpty { insertReusable(sorted: nowReusable) }
         if wholePages {
             let page = UInt64(PageLayout.pageSize)
             var usable: [(offset: UInt64, length: UInt64)] = []
@@ -150,7 +154,15 @@ struct SpaceAllocator {
     }
 
     /// Records that the list may change within `lo...hi`.
-    @inline(__always) private mutating func touch(_ lo: UInt64, _ hi: UInt64) { touched.append((lo, hi)) }
+    /// A range overlapping the last one recorded widens it instead (consecutive allocations
+    /// from one extent touch it again and again): `listChanges` merges overlapping ranges anyway.
+    @inline(__always) private mutating func touch(_ lo: UInt64, _ hi: UInt64) {
+        if let last = touched.last, lo <= last.hi, last.lo <= hi {
+            touched[touched.count - 1] = (min(lo, last.lo), max(hi, last.hi))
+        } else {
+            touched.append((lo, hi))
+        }
+    }
 
     /// Sorts `reusable` and merges touching extents (recording each merge). A list this code
     /// wrote is already coalesced: one pass that finds nothing to do.
@@ -184,6 +196,33 @@ struct SpaceAllocator {
             reusable[i - 1].length += reusable[i].length; reusable.remove(at: i); i -= 1
         }
         touch(reusable[i].offset, reusable[i].offset + reusable[i].length)
+    }
+
+    /// Adds free-for-all extents (sorted by offset, disjoint from the list) in one pass: the
+    /// extents between two added ones are copied in bulk (found by binary search), each added
+    /// one joins the extents it touches, and every extent that took one in is recorded.
+    private mutating func insertReusable(sorted add: [(offset: UInt64, length: UInt64)]) {
+        var out: [(offset: UInt64, length: UInt64)] = []
+        out.reserveCapacity(reusable.count + add.count)
+        var gained: [Int] = []   // indices in `out` of the extents that took in an added one
+        reusable.withUnsafeBufferPointer { r in
+            var i = 0
+            for e in add {
+                let p = partitionPoint(from: i, r.count) { r[$0].offset < e.offset }
+                if p > i { out.append(contentsOf: UnsafeBufferPointer(rebasing: r[i..<p])) }
+                i = p
+                if let last = out.last, last.offset + last.length == e.offset { out[out.count - 1].length += e.length }
+                else { out.append(e) }
+                while i < r.count, out[out.count - 1].offset + out[out.count - 1].length == r[i].offset {
+                    out[out.count - 1].length += r[i].length; i += 1
+                }
+                if gained.last != out.count - 1 { gained.append(out.count - 1) }
+            }
+            if i < r.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: r[i...])) }
+        }
+        for g in gained { touch(out[g].offset, out[g].offset + out[g].length) }
+        reusable = out
+        largestReusableBound = .max
     }
 
     var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
@@ -513,6 +552,7 @@ struct SpaceAllocator {
     private static func touching(_ windows: [(lo: UInt64, hi: UInt64)], _ free: [(offset: UInt64, length: UInt64)],
                                  _ others: [FreeExtent]) -> [FreeExtent] {
         var out: [FreeExtent] = []
+        out.reserveCapacity(2 * windows.count + 8)
         var i = 0, j = 0
         for w in windows {
             // First entry ending at or after the window (entries are disjoint: ends ascend too).

@@ -277,7 +277,7 @@ public final class Store: @unchecked Sendable {
         var newer: UInt32? = nil
         for slot in 0..<2 {
             let p = UnsafeRawBufferPointer(start: map.base + Int(MetaSlot.slotStride) * slot, count: Int(MetaSlot.slotStride))
-            switch MetaSlot.decode(p) {
+            switch decodeSlot(slot, p) {
             case .valid(let m):
                 sawMagic = true
                 guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
@@ -327,6 +327,37 @@ public final class Store: @unchecked Sendable {
     func noteWrittenSlot(_ bytes: [UInt8], slot: Int) {
         guard crypto != nil, bytes.count >= 112 else { return }
         stateLock.lock(); taggedSlotBytes[slot] = Array(bytes[0..<112]); stateLock.unlock()
+    }
+
+    /// The last valid decoding of each meta slot, with the bytes it was decoded from (the
+    /// slot's first 128 bytes, and its run list when it has one: all that `MetaSlot.decode`
+    /// reads). Every write and read transaction begins by reading both slots; while a slot's
+    /// bytes are unchanged, its decoding is too (under `stateLock`).
+    private var slotDecodings: [(bytes: [UInt8], meta: MetaSlot)?] = [nil, nil]
+
+    /// `MetaSlot.decode` of slot `slot` (bytes `p`), from `slotDecodings` when its bytes match.
+    private func decodeSlot(_ slot: Int, _ p: UnsafeRawBufferPointer) -> MetaSlot.DecodeResult {
+        stateLock.lock()
+        if let c = slotDecodings[slot], c.bytes.count <= p.count,
+           c.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, p.baseAddress!, c.bytes.count) }) == 0 {
+            let m = c.meta
+            stateLock.unlock()
+            return .valid(m)
+        }
+        stateLock.unlock()
+        // Decoded from a copy, so the bytes kept are those decoded (a writer in another
+        // process may be rewriting the slot meanwhile): the fixed part, then as many bytes as
+        // the run count it holds asks for.
+        guard p.count >= MetaSlot.encodedSize else { return MetaSlot.decode(p) }
+        let runs = Int(p.baseAddress!.loadUnaligned(fromByteOffset: 112, as: UInt32.self).littleEndian)
+        let wanted = runs == 0 ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * min(runs, MetaSlot.maxUnsyncedRuns) + 8
+        let copy = Array(p.prefix(wanted))
+        let result = copy.withUnsafeBytes { MetaSlot.decode($0) }
+        if case .valid(let m) = result {
+            let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
+            stateLock.lock(); slotDecodings[slot] = (Array(copy.prefix(read)), m); stateLock.unlock()
+        }
+        return result
     }
 
     /// Whether the runs a one-sync commit listed in its slot hold what it wrote. Checked once per

@@ -24,8 +24,8 @@ enum CatalogEntry {
 public class Transaction: TreeContext {
     /// The store this transaction reads.
     public let store: Store
-    var catalogState: TreeState!
-    var trees: [String: TreeState] = [:]
+    @exclusivity(unchecked) var catalogState: TreeState!
+    @exclusivity(unchecked) var trees: [String: TreeState] = [:]
     /// The catalog: tree name → (root, flags).
     var catalog: BTree { BTree(state: catalogState, ctx: self) }
     // `ended`, `verifiesChecksums` and `ReadTransaction.meta` are read by every block read:

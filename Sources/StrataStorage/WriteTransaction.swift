@@ -12,26 +12,29 @@ import Foundation
 /// their checksum → fdatasync (a slot whose runs do not match is not a version). A failure at any step rolls back: the file stays at the previous version.
 public final class WriteTransaction: Transaction {
     package let base: MetaSlot
-    var alloc: SpaceAllocator
+    // The hot state below is touched by every block read and write of the transaction, which
+    // belongs to one thread and never accesses it overlapping: plain loads and stores, without
+    // the runtime's exclusivity bookkeeping.
+    @exclusivity(unchecked) var alloc: SpaceAllocator
     let label: String
     /// Live reader versions seen when the transaction began (sorted).
     public let readerVersions: [UInt64]
 
     // Staging: a contiguous run of new blocks, written with one pwrite.
-    private var staging: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var staging: UnsafeMutableRawPointer
     /// Set once the staging buffer went back to the store (the transaction ended).
     private var stagingReturned = false
     static let stagingCapacity = 4 << 20
     private var stagingCapacity: Int { Self.stagingCapacity }
-    private var stagingStart: UInt64 = 0
-    private var stagingCount = 0
+    @exclusivity(unchecked) private var stagingStart: UInt64 = 0
+    @exclusivity(unchecked) private var stagingCount = 0
     /// Bytes of blocks written by this transaction so far.
-    public private(set) var bytesWritten = 0
+    @exclusivity(unchecked) public private(set) var bytesWritten = 0
     /// The byte runs written so far, in write order (merged when contiguous).
-    private var writtenRuns: [ByteRun] = []
+    @exclusivity(unchecked) private var writtenRuns: [ByteRun] = []
     /// The blocks written so far and their headers (offset, first and second 8 header bytes):
     /// recorded as verified once the commit is durable (`BlockVerdicts.recordWritten`).
-    private var writtenHeaders: [(ref: BlockRef, h0: UInt64, h8: UInt64)] = []
+    @exclusivity(unchecked) private var writtenHeaders: [(ref: BlockRef, h0: UInt64, h8: UInt64)] = []
 
     private func noteHeader(_ ref: BlockRef, _ p: UnsafeRawPointer) {
         writtenHeaders.append((ref, p.loadUnaligned(fromByteOffset: 0, as: UInt64.self), p.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))

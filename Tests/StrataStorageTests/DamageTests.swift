@@ -237,6 +237,27 @@ final class DamageTests: XCTestCase {
         XCTAssertTrue(fileBytes(path) == before)
     }
 
+    /// A handle keeps the decoding of each meta slot while the slot's bytes are unchanged: a
+    /// slot changed under an open handle (here damaged in place, then restored) is decoded
+    /// afresh each time.
+    func testMetaSlotChangedUnderAnOpenHandleIsDecodedAfresh() throws {
+        let dir = TempDir(); let path = dir.path("db.strata")
+        try makeThreeVersions(path)
+        let s = try Store(path: path)
+        defer { s.close() }
+        XCTAssertEqual(try s.newestMeta().version, 3)
+        let fd = open(path, O_RDWR)
+        defer { close(fd) }
+        var b: UInt8 = 0
+        XCTAssertEqual(pread(fd, &b, 1, 4096 + 48), 1)   // slot 1 (version 3): commit time
+        b ^= 0x5A
+        XCTAssertEqual(pwrite(fd, &b, 1, 4096 + 48), 1)
+        XCTAssertEqual(try s.newestMeta().version, 2, "the damaged slot is not taken from the kept decoding")
+        b ^= 0x5A
+        XCTAssertEqual(pwrite(fd, &b, 1, 4096 + 48), 1)
+        XCTAssertEqual(try s.newestMeta().version, 3)
+    }
+
     func testCutShortOneSyncCommitIsANoteNotAProblem() throws {
         let dir = TempDir(); let path = dir.path("db.strata")
         try makeThreeVersions(path)

@@ -42,6 +42,48 @@ final class FreeListDeltaTests: XCTestCase {
         XCTAssertNil(FreeListCodec.apply(base: base, removed: [], added: [extent(1 << 20, 64)], logicalSize: 1 << 20))
     }
 
+    /// A transaction's allocator starts from its base list: held entries no reader can see any
+    /// more join the reusable extents (merged with those they touch, in one pass), the others
+    /// stay held, and the changes it reports (`listChanges`, which compares only the ranges it
+    /// recorded as touched) turn the base list into the final one. Random lists whose entries
+    /// often touch, random readers.
+    func testHeldEntriesJoinTheReusableOnesAndTheChangesGiveTheList() {
+        var random = SplitMix64(seed: 0x5EED)
+        var merged = 0
+        for round in 0..<400 {
+            var entries: [FreeExtent] = []
+            var o: UInt64 = MetaSlot.dataStart
+            for _ in 0..<Int(random.next() % 60) {
+                if random.next() % 2 == 0 { o += 8 * (1 + random.next() % 20) }   // else: touches the previous one
+                let l = 8 * (1 + random.next() % 30)
+                if random.next() % 2 == 0 { entries.append(extent(o, l)) }
+                else { let b = 1 + random.next() % 8; entries.append(extent(o, l, b, b + 1 + random.next() % 4)) }
+                o += l
+            }
+            let readers = (0..<Int(random.next() % 3)).map { _ in 1 + random.next() % 12 }.sorted()
+            let logical = o + 64
+            let (reusable, held) = SpaceAllocator.split(entries)
+            var alloc = SpaceAllocator(reusable: reusable, held: held, readers: readers, logicalSize: logical, newVersion: 20)
+            // What the allocator must start from: every extent free for all now, coalesced.
+            var expected: [(offset: UInt64, length: UInt64)] = []
+            for e in entries where e.isReusable(readers: readers) {
+                if let last = expected.last, last.offset + last.length == e.offset { expected[expected.count - 1].length += e.length; merged += 1 }
+                else { expected.append((e.offset, e.length)) }
+            }
+            XCTAssertEqual(alloc.reusable.map(\.offset), expected.map(\.offset), "round \(round)")
+            XCTAssertEqual(alloc.reusable.map(\.length), expected.map(\.length), "round \(round)")
+            XCTAssertEqual(alloc.held, entries.filter { !$0.isReusable(readers: readers) }, "round \(round)")
+            // A few allocations and frees, then the reported changes applied to the base list.
+            for _ in 0..<Int(random.next() % 4) { _ = alloc.allocate(8 * (1 + random.next() % 40)) }
+            alloc.releaseVisible(offset: logical - 64, length: 32, birth: 3)
+            alloc.finish()
+            let (dropped, gained) = alloc.listChanges()
+            XCTAssertEqual(FreeListCodec.apply(base: entries, removed: dropped, added: gained, logicalSize: alloc.logicalSize),
+                           alloc.finalEntries(), "round \(round)")
+        }
+        XCTAssertGreaterThan(merged, 100, "the lists should often merge a freed extent with its neighbours")
+    }
+
     /// Small commits on a file with many free extents write deltas (format 2); the file checks
     /// sound, reopens to the same list, and compaction writes format 1 again.
     func testSmallCommitsWriteDeltasThatReadBackTheSameList() throws {
