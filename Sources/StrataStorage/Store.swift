@@ -76,9 +76,6 @@ public final class Store: @unchecked Sendable {
     private var fileSizeCache: UInt64
     /// The newest version whose unsynced runs this handle has checked (MetaSlot.unsyncedRuns).
     private var verifiedRunsVersion: UInt64 = 0
-    /// Per meta slot, the first 112 bytes (fields and meta tag) that last passed the tag check
-    /// under this handle's key: the same bytes pass again without another HMAC.
-    private var taggedSlotBytes: [[UInt8]] = [[], []]
     private var closed = false
     /// Bytes the last commits of this handle wrote, newest last (at most 4: the largest sizes
     /// the next commit's allocation region; touched only under the writer lock).
@@ -310,30 +307,35 @@ public final class Store: @unchecked Sendable {
         throw StorageError.notADatabase(path: path)
     }
 
-    /// Whether an encrypted slot's meta tag is valid (`PageCrypto.metaTagIsValid`), remembering
-    /// the bytes that passed so an unchanged slot is not authenticated again.
+    /// Whether an encrypted slot's meta tag is valid (`PageCrypto.metaTagIsValid`). A kept
+    /// decoding whose bytes passed (or that this handle wrote) answers without another HMAC.
     private func slotTagIsValid(_ p: UnsafeRawBufferPointer, slot: Int, crypto: PageCrypto) -> Bool {
         let tagged = UnsafeRawBufferPointer(rebasing: p[0..<112])
         stateLock.lock()
-        let known = taggedSlotBytes[slot].elementsEqual(tagged)
+        let known = slotDecodings[slot].map { $0.tagChecked && $0.bytes.prefix(112).elementsEqual(tagged) } ?? false
         stateLock.unlock()
         if known { return true }
         guard crypto.metaTagIsValid(p) else { return false }
-        stateLock.lock(); taggedSlotBytes[slot] = Array(tagged); stateLock.unlock()
+        stateLock.lock()
+        if let c = slotDecodings[slot], c.bytes.prefix(112).elementsEqual(tagged) { slotDecodings[slot]!.tagChecked = true }
+        stateLock.unlock()
         return true
     }
 
-    /// Records a slot this handle wrote (its tag computed here) as passing the tag check.
+    /// Keeps the decoding of a slot this handle just wrote (its tag, if any, computed here), so
+    /// the next transaction neither decodes nor authenticates it.
     func noteWrittenSlot(_ bytes: [UInt8], slot: Int) {
-        guard crypto != nil, bytes.count >= 112 else { return }
-        stateLock.lock(); taggedSlotBytes[slot] = Array(bytes[0..<112]); stateLock.unlock()
+        guard case .valid(let m) = bytes.withUnsafeBytes({ MetaSlot.decode($0) }) else { return }
+        let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
+        stateLock.lock(); slotDecodings[slot] = (Array(bytes.prefix(read)), m, true); stateLock.unlock()
     }
 
     /// The last valid decoding of each meta slot, with the bytes it was decoded from (the
     /// slot's first 128 bytes, and its run list when it has one: all that `MetaSlot.decode`
-    /// reads). Every write and read transaction begins by reading both slots; while a slot's
-    /// bytes are unchanged, its decoding is too (under `stateLock`).
-    private var slotDecodings: [(bytes: [UInt8], meta: MetaSlot)?] = [nil, nil]
+    /// reads), and whether those bytes passed an encrypted slot's tag check. Every write and read
+    /// transaction begins by reading both slots; while a slot's bytes are unchanged, its decoding
+    /// is too (under `stateLock`).
+    private var slotDecodings: [(bytes: [UInt8], meta: MetaSlot, tagChecked: Bool)?] = [nil, nil]
 
     /// `MetaSlot.decode` of slot `slot` (bytes `p`), from `slotDecodings` when its bytes match.
     private func decodeSlot(_ slot: Int, _ p: UnsafeRawBufferPointer) -> MetaSlot.DecodeResult {
@@ -355,7 +357,7 @@ public final class Store: @unchecked Sendable {
         let result = copy.withUnsafeBytes { MetaSlot.decode($0) }
         if case .valid(let m) = result {
             let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
-            stateLock.lock(); slotDecodings[slot] = (Array(copy.prefix(read)), m); stateLock.unlock()
+            stateLock.lock(); slotDecodings[slot] = (Array(copy.prefix(read)), m, false); stateLock.unlock()
         }
         return result
     }
