@@ -78,6 +78,9 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     package var cpSeconds: BenchPair<Double>
     /// Median seconds of `cp` followed by `fdatasync` of the copy (a durable copy).
     package var durableCopySeconds: BenchPair<Double>
+    /// Median seconds of one 4 KiB `pwrite` + `fdatasync` per small commit (`BenchSyncFloor`):
+    /// the least the commit workloads could take on this disk.
+    package var syncFloorSeconds: Double = 0
     /// The machine.
     package var machine: BenchMachine
     /// The notification workload (Strata only; nil when it did not run).
@@ -126,7 +129,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
              fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
-             compactionSpeedVsDurableCopy, machine, realmCore
+             compactionSpeedVsDurableCopy, syncFloorSeconds, machine, realmCore
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -148,6 +151,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(compactionSpeedVsCp, forKey: .compactionSpeedVsCp)
         try container.encode(durableCopySeconds, forKey: .durableCopySeconds)
         try container.encode(compactionSpeedVsDurableCopy, forKey: .compactionSpeedVsDurableCopy)
+        try container.encode(syncFloorSeconds, forKey: .syncFloorSeconds)
         try container.encode(machine, forKey: .machine)
         if let realmCore {
             var entries: [String: BenchRealmCoreEntry] = [:]
@@ -221,6 +225,8 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                           BenchFormat.seconds(cpSeconds.sqlite), "", "", ""]))
         lines.append(row(["cp + fdatasync of compacted file", BenchFormat.seconds(durableCopySeconds.strata),
                           BenchFormat.seconds(durableCopySeconds.sqlite), "", "", ""]))
+        lines.append(row(["\(BenchFormat.grouped(commits)) x 4 KiB pwrite + fdatasync", BenchFormat.seconds(syncFloorSeconds),
+                          "", "", "", ""]))
         let speed = compactionSpeedVsCp
         lines.append("")
         lines.append("compaction speed / cp speed (cp s / compact s, same compacted file): Strata "
@@ -230,6 +236,15 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         lines.append("compaction speed / durable copy speed (cp + fdatasync s / compact s): Strata "
                      + BenchFormat.number(durable.strata, digits: 2) + ", SQLite "
                      + BenchFormat.number(durable.sqlite, digits: 2) + "; goal for Strata >= 0.9")
+        if syncFloorSeconds > 0 {
+            let commitRows = workloads.filter { [.commit, .encryptedCommit, .typedCommit].contains($0.workload) }
+            lines.append("sync floor: one 4 KiB pwrite + fdatasync per commit takes "
+                         + BenchFormat.seconds(syncFloorSeconds) + " s; commit rows against it: "
+                         + commitRows.map { r in
+                             "\(r.workload.rawValue) Strata " + BenchFormat.number(BenchStatistics.ratio(r.strataSeconds, syncFloorSeconds), digits: 2)
+                             + "x, SQLite " + BenchFormat.number(BenchStatistics.ratio(r.sqliteSeconds, syncFloorSeconds), digits: 2) + "x"
+                         }.joined(separator: "; "))
+        }
         lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
                      + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file after a checkpoint, which leaves no data in the WAL)")
         if let n = notifyLatency {

@@ -76,6 +76,7 @@ package struct BenchRunner {
         var compactedBytes: [[Int]]
         var cpSeconds: [[Double]]
         var durableCopySeconds: [[Double]]
+        var syncFloorSeconds: [Double] = []
 
         init(engineCount: Int) {
             fileBytes = Array(repeating: [], count: engineCount)
@@ -120,6 +121,7 @@ package struct BenchRunner {
                                               sqlite: median(compactedBytes[1])),
                 cpSeconds: cp,
                 durableCopySeconds: durableCopy,
+                syncFloorSeconds: median(syncFloorSeconds),
                 machine: machine)
         }
     }
@@ -202,6 +204,11 @@ package struct BenchRunner {
 
         for engine in opened { try engine.close() }
         opened.removeAll()
+        let floor = try BenchSyncFloor.measure(count: dataset.commitOperations.count, directory: directory,
+                                               timer: timer, repetition: repetition)
+        collector.syncFloorSeconds.append(floor)
+        progress?("\(label) \(BenchFormat.grouped(dataset.commitOperations.count)) × 4 KiB pwrite + fdatasync "
+                  + BenchFormat.seconds(floor) + " s")
         for index in order {
             let (copies, seconds) = try timer.measure(.copyReference, engine: index, repetition: repetition) {
                 try BenchCopyReference.copy(engines[index].databaseFiles(), into: directory)

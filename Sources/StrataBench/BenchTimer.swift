@@ -1,4 +1,5 @@
-/// What a timing measures: a workload, or the reference copy of the compacted file with `cp`.
+/// What a timing measures: a workload, the reference copy of the compacted file with `cp`, or
+/// the durable-write floor.
 package enum BenchStep: Sendable, Hashable {
     /// One of the timed workloads.
     case workload(BenchWorkload)
@@ -7,6 +8,9 @@ package enum BenchStep: Sendable, Hashable {
     /// Copying them with `/bin/cp`, then `fdatasync` of each copy: a copy as durable as a
     /// compaction must be.
     case durableCopyReference
+    /// The small-commit reference (`BenchSyncFloor`): 4 KiB `pwrite` + `fdatasync`, once per
+    /// small commit of the workloads.
+    case syncFloor
 }
 
 /// The source of timings. The runner asks it to time every step, so tests can inject scripted

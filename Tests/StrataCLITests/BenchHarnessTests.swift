@@ -238,6 +238,8 @@ final class BenchHarnessTests: XCTestCase {
                 return engine == 0 ? [1.3, 1.1, 1.2][repetition] : 0.5
             case .durableCopyReference:
                 return engine == 0 ? [4.8, 4.6, 5.0][repetition] : 2
+            case .syncFloor:
+                return [0.09, 0.2, 0.1][repetition]
             }
         }
         let report = try BenchRunner(options: smallOptions(), timer: timer).run(engines: twoSQLiteEngines())
@@ -272,6 +274,11 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(report.durableCopySeconds.strata, 4.8, accuracy: 1e-12)
         XCTAssertEqual(report.durableCopySeconds.sqlite, 2, accuracy: 1e-12)
         XCTAssertEqual(report.compactionSpeedVsDurableCopy.strata ?? -1, 4.8 / 2.7, accuracy: 1e-12)
+        // The sync floor: once per repetition, median 0.1 s; the table reads the commit rows against it.
+        XCTAssertEqual(report.syncFloorSeconds, 0.1, accuracy: 1e-12)
+        let table = report.table()
+        XCTAssertTrue(table.contains("12 x 4 KiB pwrite + fdatasync"), table)
+        XCTAssertTrue(table.contains("sync floor: one 4 KiB pwrite + fdatasync per commit takes 0.1000 s; commit rows against it: commit Strata 15.00x, SQLite 50.00x; encryptedCommit"), table)
 
         XCTAssertGreaterThan(report.fileBytes.strata, 0)
         XCTAssertGreaterThan(report.fileBytes.sqlite, 0)
@@ -306,7 +313,8 @@ final class BenchHarnessTests: XCTestCase {
         }
         XCTAssertEqual(timer.calls.filter { $0.0 == .copyReference }.count, 4)
         XCTAssertEqual(timer.calls.filter { $0.0 == .durableCopyReference }.count, 4)
-        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 2))
+        XCTAssertEqual(timer.calls.filter { $0.0 == .syncFloor }.count, 2, "once per repetition")
+        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 2) + 2)
     }
 
     func testMismatchNamesTheWorkload() throws {
@@ -351,6 +359,7 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(printed.count, 1)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed[0].utf8)) as? [String: Any])
         let workloads = try XCTUnwrap(object["workloads"] as? [[String: Any]])
+        XCTAssertGreaterThan(try XCTUnwrap(object["syncFloorSeconds"] as? Double), 0)
         XCTAssertEqual(workloads.count, 13)
         let keywords = ["insert", "count", "sum", "lookup", "commit", "encrypted", "update", "delete", "compact",
                         "typed insert", "typed iterate", "lookup", "commit"]
