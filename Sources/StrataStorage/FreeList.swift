@@ -200,8 +200,9 @@ struct SpaceAllocator {
 
     /// Adds free-for-all extents (sorted by offset, disjoint from the list) in one pass: the
     /// extents between two added ones are copied in bulk (found by binary search), each added
-    /// one joins the extents it touches, and every extent that took one in is recorded.
-    private mutating func insertReusable(sorted add: [(offset: UInt64, length: UInt64)]) {
+    /// one joins the extents it touches, and (when `recordingTouches`) every extent that took one
+    /// in is recorded as touched.
+    private mutating func insertReusable(sorted add: [(offset: UInt64, length: UInt64)], recordingTouches: Bool = true) {
         var out: [(offset: UInt64, length: UInt64)] = []
         out.reserveCapacity(reusable.count + add.count)
         var gained: [Int] = []   // indices in `out` of the extents that took in an added one
@@ -220,7 +221,7 @@ struct SpaceAllocator {
             }
             if i < r.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: r[i...])) }
         }
-        for g in gained { touch(out[g].offset, out[g].offset + out[g].length) }
+        if recordingTouches { for g in gained { touch(out[g].offset, out[g].offset + out[g].length) } }
         reusable = out
         largestReusableBound = .max
     }
@@ -470,22 +471,13 @@ struct SpaceAllocator {
     /// merged). Called once, after the last allocation.
     mutating func finish() {
         if !parked.isEmpty {
-            // The parked edges rejoin what they were cut from: one merge of two sorted lists.
-            // Nothing is touched for it (so `listChanges` stays proportional to the changes):
-            // where an edge ends up in another extent than at the start, an allocation or a
-            // release next to it touched a range it borders, and `listChanges` compares every
-            // entry that touches a touched range, before and after.
-            var out: [(offset: UInt64, length: UInt64)] = []
-            out.reserveCapacity(reusable.count + parked.count)
-            var i = 0, j = 0
-            while i < reusable.count || j < parked.count {
-                let next: (offset: UInt64, length: UInt64)
-                if j == parked.count || (i < reusable.count && reusable[i].offset < parked[j].offset) { next = reusable[i]; i += 1 } else { next = parked[j]; j += 1 }
-                if let last = out.last, last.offset + last.length == next.offset { out[out.count - 1].length += next.length } else { out.append(next) }
-            }
-            reusable = out
+            // The parked edges (sorted) rejoin what they were cut from in one merge. Nothing is
+            // touched for it (so `listChanges` stays proportional to the changes): where an edge
+            // ends up in another extent than at the start, an allocation or a release next to it
+            // touched a range it borders, and `listChanges` compares every entry that touches a
+            // touched range, before and after.
+            insertReusable(sorted: parked, recordingTouches: false)
             parked.removeAll()
-            largestReusableBound = .max
         }
         while let last = reusable.last, last.offset + last.length == logicalSize {
             touch(last.offset, logicalSize)

@@ -334,58 +334,6 @@ final class EncryptionTests: XCTestCase {
         XCTAssertGreaterThan(twoSyncCommitsCutBeforeSlot, 0, "no two-sync commit was cut at its page sync")
     }
 
-    /// A small commit of an encrypted file syncs once and its slot lists its (logical) runs; a
-    /// large one syncs twice. A run whose page no longer authenticates (one ciphertext byte
-    /// changed) makes that slot invalid: the file opens at the version before.
-    func testSmallEncryptedCommitsSyncOnce() throws {
-        let dir = TempDir()
-        let path = dir.path("s.strata")
-        try Store(path: path, options: encryptedOptions()).close()
-        nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = encryptedOptions()
-        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
-        let store = try Store(path: path, options: opts)
-        let io = try XCTUnwrap(made)
-        func commit(values: Int, size: Int) throws -> Int {
-            let before = io.syncs
-            let w = try store.beginWrite()
-            let t = try w.tree("t", create: true)!
-            for i in 0..<values { try t.put(Array("k\(i)".utf8), bytes: [UInt8](repeating: UInt8(truncatingIfNeeded: size), count: size)) }
-            try w.commit()
-            return io.syncs - before
-        }
-        XCTAssertEqual(try commit(values: 10, size: 100), 1)
-        XCTAssertEqual(try store.newestMeta().unsyncedRuns.isEmpty, false)
-        XCTAssertEqual(try commit(values: 2_000, size: 1_000), 2)
-        XCTAssertEqual(try store.newestMeta().unsyncedRuns, [])
-        XCTAssertEqual(try commit(values: 1, size: 10), 1)
-        store.close()
-        let reopened = try Store(path: path, options: encryptedOptions())
-        let m = try reopened.newestMeta()
-        XCTAssertEqual(m.format, MetaSlot.formatVersion)
-        let run = try XCTUnwrap(m.unsyncedRuns.last)
-        let t = try reopened.beginRead()
-        XCTAssertEqual(try t.tree("t")!.getBytes(Array("k0".utf8)), [UInt8](repeating: 10, count: 10))
-        t.end()
-        reopened.close()
-        // Damage one ciphertext byte of the page holding the run's first byte.
-        let physical = PageLayout.physicalPage(run.offset >> PageLayout.pageShift) << PageLayout.pageShift
-            + (run.offset & UInt64(PageLayout.pageSize - 1))
-        let fd = open(path, O_RDWR)
-        var b: UInt8 = 0
-        XCTAssertEqual(pread(fd, &b, 1, off_t(physical)), 1)
-        b ^= 0xFF
-        XCTAssertEqual(pwrite(fd, &b, 1, off_t(physical)), 1)
-        close(fd)
-        let again = try Store(path: path, options: encryptedOptions())
-        XCTAssertEqual(try again.newestMeta().version, m.version - 1)
-        let r = try again.beginRead()
-        XCTAssertEqual(try r.tree("t")!.getBytes(Array("k0".utf8)), [UInt8](repeating: 232, count: 1_000))
-        r.end()
-        assertSound(again)
-        again.close()
-    }
-
     func testWriteCopyEncryptsRekeysAndDecrypts() throws {
         let dir = TempDir()
         let plain = dir.path("plain.strata")

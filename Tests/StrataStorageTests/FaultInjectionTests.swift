@@ -226,15 +226,24 @@ final class FaultInjectionTests: XCTestCase {
     }
 }
 
-/// The commit protocol's two forms: a small commit of a plain file syncs once (its meta slot
-/// lists the runs it wrote), a large one syncs its blocks before writing the slot.
+/// The commit protocol's two forms: a small commit syncs once (its meta slot lists the runs it
+/// wrote; in an encrypted file, logical runs checked on their plaintext), a large one syncs its
+/// blocks before writing the slot.
 final class CommitSyncCountTests: XCTestCase {
     func testSmallCommitsSyncOnceLargeOnesTwice() throws {
+        try assertSyncCounts(StoreOptions())
+    }
+
+    func testSmallEncryptedCommitsSyncOnceLargeOnesTwice() throws {
+        try assertSyncCounts(encryptedOptions())
+    }
+
+    private func assertSyncCounts(_ options: StoreOptions, file: StaticString = #filePath, line: UInt = #line) throws {
         let dir = TempDir()
         let path = dir.path("s.strata")
-        try Store(path: path).close()
+        try Store(path: path, options: options).close()
         nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = StoreOptions()
+        var opts = options
         opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
         let store = try Store(path: path, options: opts)
         let io = try XCTUnwrap(made)
@@ -242,32 +251,43 @@ final class CommitSyncCountTests: XCTestCase {
             let before = io.syncs
             let w = try store.beginWrite()
             let t = try w.tree("t", create: true)!
-            for i in 0..<values { try t.put(Array("k\(i)".utf8), bytes: [UInt8](repeating: 1, count: size)) }
+            for i in 0..<values { try t.put(Array("k\(i)".utf8), bytes: [UInt8](repeating: UInt8(truncatingIfNeeded: size), count: size)) }
             try w.commit()
             return io.syncs - before
         }
-        XCTAssertEqual(try commit(values: 10, size: 100), 1)
-        XCTAssertEqual(try store.newestMeta().unsyncedRuns.isEmpty, false)
-        XCTAssertEqual(try commit(values: 2_000, size: 1_000), 2)
-        XCTAssertEqual(try store.newestMeta().unsyncedRuns, [])
-        XCTAssertEqual(try commit(values: 1, size: 10), 1)
+        XCTAssertEqual(try commit(values: 10, size: 100), 1, file: file, line: line)
+        XCTAssertEqual(try store.newestMeta().unsyncedRuns.isEmpty, false, file: file, line: line)
+        XCTAssertEqual(try commit(values: 2_000, size: 1_000), 2, file: file, line: line)
+        XCTAssertEqual(try store.newestMeta().unsyncedRuns, [], file: file, line: line)
+        XCTAssertEqual(try commit(values: 1, size: 10), 1, file: file, line: line)
         store.close()
-        // A slot whose runs no longer match its checksum is not a version: damage one byte of
-        // the last commit's run and the file opens at the version before it.
-        let reopened = try Store(path: path)
+        func value(_ store: Store) throws -> [UInt8]? {
+            let r = try store.beginRead(); defer { r.end() }
+            return try r.tree("t")!.getBytes(Array("k0".utf8))
+        }
+        // A slot whose runs no longer match is not a version: damage one byte of the last
+        // commit's first run (an encrypted file: a ciphertext byte of the page holding it, which
+        // then fails its authentication) and the file opens at the version before it.
+        let reopened = try Store(path: path, options: options)
         let m = try reopened.newestMeta()
-        let run = try XCTUnwrap(m.unsyncedRuns.first)
+        XCTAssertEqual(m.format, MetaSlot.formatVersion, file: file, line: line)
+        XCTAssertEqual(try value(reopened), [UInt8](repeating: 10, count: 10), file: file, line: line)
+        let run = try XCTUnwrap(m.unsyncedRuns.first, file: file, line: line)
         reopened.close()
+        let logical = run.offset + 20
+        let physical = options.encryptionKey == nil ? logical
+            : PageLayout.physicalPage(logical >> PageLayout.pageShift) << PageLayout.pageShift + (logical & UInt64(PageLayout.pageSize - 1))
         let fd = open(path, O_RDWR)
         var b: UInt8 = 0
-        XCTAssertEqual(pread(fd, &b, 1, off_t(run.offset + 20)), 1)
+        XCTAssertEqual(pread(fd, &b, 1, off_t(physical)), 1, file: file, line: line)
         b ^= 0xFF
-        XCTAssertEqual(pwrite(fd, &b, 1, off_t(run.offset + 20)), 1)
+        XCTAssertEqual(pwrite(fd, &b, 1, off_t(physical)), 1, file: file, line: line)
         close(fd)
-        let again = try Store(path: path)
-        XCTAssertEqual(try again.newestMeta().version, m.version - 1)
-        assertSound(again)
-        XCTAssertEqual(try again.check().notes.count, 1)
+        let again = try Store(path: path, options: options)
+        XCTAssertEqual(try again.newestMeta().version, m.version - 1, file: file, line: line)
+        XCTAssertEqual(try value(again), [UInt8](repeating: 232, count: 1_000), file: file, line: line)
+        assertSound(again, file: file, line: line)
+        XCTAssertEqual(try again.check().notes.count, 1, file: file, line: line)
         again.close()
     }
 }
