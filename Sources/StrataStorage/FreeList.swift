@@ -84,9 +84,10 @@ struct SpaceAllocator {
     let newVersion: UInt64
     /// Allocations must end at or below this offset when set (online compaction).
     var limit: UInt64?
-    /// Clean-page rule (encrypted files): free space this transaction may not allocate because
-    /// it shares a 4096-byte page with bytes a committed version can see. It stays free (written
-    /// back as free for all) and becomes usable once the rest of its page is free too.
+    /// Clean-page rule (encrypted files): the rest of the last page of the allocated area, which
+    /// this transaction may not allocate (the page holds bytes a committed version can see). It
+    /// stays free (written back as free for all). The unaligned ends of reusable extents are
+    /// never allocated either (`pageInterior`), but they stay in `reusable`.
     private(set) var parked: [(offset: UInt64, length: UInt64)] = []
     /// The list of the base version as the transaction found it: its free-for-all entries and
     /// the others (both sorted by offset). `listChanges` compares the final list with it.
@@ -133,18 +134,10 @@ struct SpaceAllocator {
         self.held = nowReusable.isEmpty ? held : stillHeld
         if !nowReusable.isEmpty { insertReusable(sorted: nowReusable) }
         if wholePages {
+            // The extents stay whole: each allocation uses only the page-aligned interior of the
+            // extent it takes from (`pageInterior`), so the list is not split and rejoined per
+            // transaction (that was O(free list) per commit).
             let page = UInt64(PageLayout.pageSize)
-            var usable: [(offset: UInt64, length: UInt64)] = []
-            for r in self.reusable {
-                let end = r.offset + r.length
-                let lo = (r.offset + page - 1) & ~(page - 1), hi = end & ~(page - 1)
-                if lo < hi {
-                    if lo > r.offset { parked.append((r.offset, lo - r.offset)) }
-                    usable.append((lo, hi - lo))
-                    if hi < end { parked.append((hi, end - hi)) }
-                } else { parked.append(r) }
-            }
-            self.reusable = usable
             let alignedEnd = (logicalSize + page - 1) & ~(page - 1)
             if alignedEnd > logicalSize {
                 parked.append((logicalSize, alignedEnd - logicalSize)); touch(logicalSize, alignedEnd)
@@ -200,9 +193,8 @@ struct SpaceAllocator {
 
     /// Adds free-for-all extents (sorted by offset, disjoint from the list) in one pass: the
     /// extents between two added ones are copied in bulk (found by binary search), each added
-    /// one joins the extents it touches, and (when `recordingTouches`) every extent that took one
-    /// in is recorded as touched.
-    private mutating func insertReusable(sorted add: [(offset: UInt64, length: UInt64)], recordingTouches: Bool = true) {
+    /// one joins the extents it touches, and every extent that took one in is recorded as touched.
+    private mutating func insertReusable(sorted add: [(offset: UInt64, length: UInt64)]) {
         var out: [(offset: UInt64, length: UInt64)] = []
         out.reserveCapacity(reusable.count + add.count)
         var gained: [Int] = []   // indices in `out` of the extents that took in an added one
@@ -221,7 +213,7 @@ struct SpaceAllocator {
             }
             if i < r.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: r[i...])) }
         }
-        if recordingTouches { for g in gained { touch(out[g].offset, out[g].offset + out[g].length) } }
+        for g in gained { touch(out[g].offset, out[g].offset + out[g].length) }
         reusable = out
         largestReusableBound = .max
     }
@@ -251,6 +243,13 @@ struct SpaceAllocator {
     /// always under a `limit`: compaction) first fit from the lowest offset — preferring an
     /// extent of `regionHint` bytes — else from the end of the allocated area.
     mutating func allocate(_ length: UInt64) -> UInt64 {
+        let o = place(length)
+        if wholePages { noteClean(o, length) }
+        return o
+    }
+
+    /// `allocate` without recording the clean pages.
+    private mutating func place(_ length: UInt64) -> UInt64 {
         if wholePages && length <= UInt64(PageLayout.pageSize) {
             // Encrypted files: continue after the previous block too (in the same extent, or at
             // the next page boundary in it), so a commit's pages stay contiguous.
@@ -270,8 +269,10 @@ struct SpaceAllocator {
                 return c
             }
             let lo = firstExtent(atOrAfter: c)
-            if lo < reusable.count, reusable[lo].offset == c, reusable[lo].length >= length {
-                take(lo, length)
+            // Right after this transaction's previous block: the extent from its start (the
+            // page before it is this transaction's), to the end of its interior.
+            if lo < reusable.count, reusable[lo].offset == c, c + length <= pageInterior(reusable[lo]).hi {
+                take(lo, at: c, length)
                 cursor = c + length
                 return c
             }
@@ -282,8 +283,7 @@ struct SpaceAllocator {
                 logicalSize += length; cursor = logicalSize
                 return start
             }
-            let lo = firstExtent(atOrAfter: start)
-            take(lo, length)
+            take(extent(containing: start), at: start, length)
             cursor = start + length
             return start
         }
@@ -303,26 +303,35 @@ struct SpaceAllocator {
         // The scans read the extents through one buffer pointer (a commit runs them over the
         // whole list each time it starts a run; element access would check exclusivity each time).
         if want <= largestReusableBound {
+            let whole = wholePages
             let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
                 var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
                 for i in 0..<r.count {
-                    let l = r[i].length
-                    if l >= want && l < bestLength { best = i; bestLength = l }
-                    largest = max(largest, l)
+                    // Encrypted files: whole pages only (what an allocation can use), so the
+                    // holes add up to what later commits can reuse.
+                    let full = r[i].length
+                    let l = whole ? Self.interiorLength(r[i]) : full
+                    largest = max(largest, full)
                     total += l
+                    if l >= want && l < bestLength { best = i; bestLength = l }
                 }
                 return (best, largest, total)
             }
-            if best >= 0 { return reusable[best].offset }
+            if best >= 0 { return pageInterior(reusable[best]).lo }
             largestReusableBound = largest
             holesAreFew = total < logicalSize / 8
         }
         if holesAreFew { return logicalSize }
-        return reusable.withUnsafeBufferPointer { r -> UInt64? in
+        let whole = wholePages
+        let found = reusable.withUnsafeBufferPointer { r -> Int in
             var best = -1, bestLength: UInt64 = 0
-            for i in 0..<r.count where r[i].length >= length && (best < 0 || r[i].length > bestLength) { best = i; bestLength = r[i].length }
-            return best >= 0 ? r[best].offset : nil
+            for i in 0..<r.count {
+                let l = whole ? Self.interiorLength(r[i]) : r[i].length
+                if l >= length && (best < 0 || l > bestLength) { best = i; bestLength = l }
+            }
+            return best
         }
+        return found >= 0 ? pageInterior(reusable[found]).lo : nil
     }
 
     /// The index of the first reusable extent whose offset is at least `offset` (binary search:
@@ -331,11 +340,60 @@ struct SpaceAllocator {
         partitionPoint(reusable.count) { reusable[$0].offset < offset }
     }
 
-    /// Takes `length` bytes from the front of reusable extent `i`.
-    private mutating func take(_ i: Int, _ length: UInt64) {
+    /// Takes `length` bytes at `o` out of reusable extent `i` (which holds them); what is left
+    /// before and after stays reusable.
+    private mutating func take(_ i: Int, at o: UInt64, _ length: UInt64) {
         let r = reusable[i]
-        touch(r.offset, r.offset + r.length)
-        if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
+        let end = r.offset + r.length
+        touch(r.offset, end)
+        if o == r.offset {
+            if r.length == length { reusable.remove(at: i) } else { reusable[i] = (r.offset + length, r.length - length) }
+        } else if o + length == end {
+            reusable[i] = (r.offset, o - r.offset)
+        } else {
+            reusable[i] = (r.offset, o - r.offset)
+            reusable.insert((o + length, end - o - length), at: i + 1)
+        }
+    }
+
+    /// The index of the reusable extent that holds `offset`.
+    private func extent(containing offset: UInt64) -> Int {
+        let i = partitionPoint(reusable.count) { reusable[$0].offset + reusable[$0].length <= offset }
+        precondition(i < reusable.count && reusable[i].offset <= offset, "no reusable extent holds offset \(offset)")
+        return i
+    }
+
+    /// The part of reusable extent `r` this transaction may allocate. Ordinary files: all of it.
+    /// Encrypted files (`wholePages`, the clean-page rule): its whole pages, and its part of a
+    /// page this transaction already allocated in (`cleanPages`); a page the extent shares with
+    /// bytes a committed version can see is never written.
+    @inline(__always) private func pageInterior(_ r: (offset: UInt64, length: UInt64)) -> (lo: UInt64, hi: UInt64) {
+        guard wholePages else { return (r.offset, r.offset + r.length) }
+        let page = UInt64(PageLayout.pageSize)
+        let end = r.offset + r.length
+        let lo = r.offset & (page - 1) == 0 || isClean(r.offset / page) ? r.offset : (r.offset + page - 1) & ~(page - 1)
+        let hi = end & (page - 1) == 0 || isClean(end / page) ? end : end & ~(page - 1)
+        return (lo, max(lo, hi))
+    }
+
+    /// Encrypted files: pages this transaction allocated in. Such a page held no byte of a
+    /// committed version when it was first allocated in (the clean-page rule), and a
+    /// transaction never makes free bytes live again, so all of it may be allocated.
+    private var cleanPages: [UInt64] = []
+    @inline(__always) private func isClean(_ pageNumber: UInt64) -> Bool { cleanPages.contains(pageNumber) }
+    private mutating func noteClean(_ offset: UInt64, _ length: UInt64) {
+        let page = UInt64(PageLayout.pageSize)
+        for p in [offset / page, (offset + length - 1) / page] where !cleanPages.contains(p) {
+            if cleanPages.count == 32 { cleanPages.removeFirst() }   // a hint: forgetting one only costs space
+            cleanPages.append(p)
+        }
+    }
+
+    /// The bytes of whole pages in extent `r` (encrypted files: what an allocation can use).
+    @inline(__always) private static func interiorLength(_ r: (offset: UInt64, length: UInt64)) -> UInt64 {
+        let page = UInt64(PageLayout.pageSize)
+        let lo = (r.offset + page - 1) & ~(page - 1), hi = (r.offset + r.length) & ~(page - 1)
+        return hi > lo ? hi - lo : 0
     }
 
     /// First fit from the lowest offset, else from the end of the allocated area.
@@ -344,10 +402,11 @@ struct SpaceAllocator {
             var largest: UInt64 = 0
             for i in 0..<reusable.count {
                 let r = reusable[i]
-                if let lim = limit, r.offset + length > lim { break }
-                if r.length >= length {
-                    take(i, length)
-                    return r.offset
+                let (lo, hi) = pageInterior(r)
+                if let lim = limit, lo + length > lim { break }
+                if hi - lo >= length {
+                    take(i, at: lo, length)
+                    return lo
                 }
                 largest = max(largest, r.length)
             }
@@ -400,13 +459,17 @@ struct SpaceAllocator {
             logicalSize = o + length
             return o
         }
-        let lo = firstExtent(atOrAfter: c)
-        guard lo < reusable.count, reusable[lo].offset == c else { return nil }
-        let end = c + reusable[lo].length
-        guard o + length <= end else { return nil }
-        touch(c, end)
+        // `c` is the end of this transaction's previous block (an extent starting there may be
+        // used from its start) or a page boundary inside an extent (`regionStart`).
+        let lo = partitionPoint(reusable.count) { reusable[$0].offset + reusable[$0].length <= c }
+        guard lo < reusable.count, reusable[lo].offset <= c else { return nil }
+        let r = reusable[lo]
+        let end = r.offset + r.length
+        let usable = pageInterior(r)
+        guard c >= usable.lo, o + length <= usable.hi else { return nil }
+        touch(r.offset, end)
         var parts: [(offset: UInt64, length: UInt64)] = []
-        if o > c { parts.append((c, o - c)) }
+        if o > r.offset { parts.append((r.offset, o - r.offset)) }
         if o + length < end { parts.append((o + length, end - o - length)) }
         reusable.replaceSubrange(lo...lo, with: parts)
         return o
@@ -423,8 +486,9 @@ struct SpaceAllocator {
                 let r = reusable[i]
                 if let lim = limit, r.offset + length > lim { break }
                 let end = r.offset + r.length
-                let o = placed(r.offset)
-                if o + length <= end {
+                let usable = pageInterior(r)
+                let o = placed(usable.lo)
+                if o + length <= usable.hi {
                     touch(r.offset, end)
                     var parts: [(offset: UInt64, length: UInt64)] = []
                     if o > r.offset { parts.append((r.offset, o - r.offset)) }
@@ -470,15 +534,10 @@ struct SpaceAllocator {
     /// logical size, and the blocks freed now join `held` (adjacent ones with the same birth
     /// merged). Called once, after the last allocation.
     mutating func finish() {
-        if !parked.isEmpty {
-            // The parked edges (sorted) rejoin what they were cut from in one merge. Nothing is
-            // touched for it (so `listChanges` stays proportional to the changes): where an edge
-            // ends up in another extent than at the start, an allocation or a release next to it
-            // touched a range it borders, and `listChanges` compares every entry that touches a
-            // touched range, before and after.
-            insertReusable(sorted: parked, recordingTouches: false)
-            parked.removeAll()
-        }
+        // The parked end of the last page rejoins the list (and is given back below when
+        // nothing follows it); `init` recorded its range as touched.
+        for p in parked { insertReusable(offset: p.offset, length: p.length) }
+        parked.removeAll()
         while let last = reusable.last, last.offset + last.length == logicalSize {
             touch(last.offset, logicalSize)
             logicalSize = last.offset
@@ -523,8 +582,7 @@ struct SpaceAllocator {
     /// touched ranges are compared, so the cost follows the changes, not the list's length.
     func listChanges() -> (removed: [FreeExtent], added: [FreeExtent]) {
         guard !touched.isEmpty else { return ([], []) }
-        // Ranges touched all over the list (an encrypted file's transaction parks and restores
-        // the unaligned ends of every free extent): one linear pass over both lists instead.
+        // Ranges touched all over the list (a large commit): one linear pass over both lists.
         if touched.count > 64 && touched.count > (startReusable.count + startHeld.count) / 8 {
             return FreeListCodec.diff(base: Self.entries(reusable: startReusable, held: startHeld), list: finalEntries())
         }
