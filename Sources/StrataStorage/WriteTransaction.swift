@@ -224,7 +224,22 @@ public final class WriteTransaction: Transaction {
         stagingCount = 0
     }
 
+    /// Bytes written since the last writeback hint (`noteWritten`).
+    @exclusivity(unchecked) private var unhintedBytes = 0
+    /// A large transaction asks the kernel to start writing its pages each time it has written
+    /// this many more bytes, so the disk works while the transaction still computes and the
+    /// commit's sync waits only for the last part. (A hint: durability still comes only from the
+    /// sync. Small commits write less than this and are not affected.)
+    static let writebackHintBytes = 1 << 20
+
     private func noteWritten(_ offset: UInt64, _ length: Int) {
+        unhintedBytes += length
+        if unhintedBytes >= Self.writebackHintBytes {
+            unhintedBytes = 0
+            // Every dirty page of the file is this transaction's (each commit syncs): the whole
+            // file (length 0: to its end).
+            store.io.startWriteback(offset: 0, length: 0)
+        }
         if let last = writtenRuns.last, last.end == offset { writtenRuns[writtenRuns.count - 1].length += UInt64(length) }
         else { writtenRuns.append(ByteRun(offset: offset, length: UInt64(length))) }
     }

@@ -169,4 +169,13 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
     }
 
     public func close() { inner.close() }
+
+    /// Writeback hints the storage gave (`startWriteback`), and how many unsynced writes were
+    /// pending at each. A hint only starts writing: the writes stay unsynced (a loss still drops them).
+    public private(set) var writebackHints: [Int] = []
+
+    public func startWriteback(offset: UInt64, length: UInt64) {
+        writebackHints.append(pending.filter { !$0.isTruncation }.count)
+        inner.startWriteback(offset: offset, length: length)
+    }
 }
