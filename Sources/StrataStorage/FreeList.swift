@@ -306,12 +306,15 @@ struct SpaceAllocator {
             let whole = wholePages
             let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
                 var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
+                let page = UInt64(PageLayout.pageSize)
                 for i in 0..<r.count {
                     // Encrypted files: whole pages only (what an allocation can use), so the
-                    // holes add up to what later commits can reuse.
+                    // holes add up to what later commits can reuse. An extent shorter than a
+                    // page holds none (skipped without working out its pages).
                     let full = r[i].length
-                    let l = whole ? Self.interiorLength(r[i]) : full
                     largest = max(largest, full)
+                    if whole && full < page { continue }
+                    let l = whole ? Self.interiorLength(r[i]) : full
                     total += l
                     if l >= want && l < bestLength { best = i; bestLength = l }
                 }
