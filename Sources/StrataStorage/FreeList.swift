@@ -487,10 +487,10 @@ struct SpaceAllocator {
             var largest: UInt64 = 0
             for i in 0..<reusable.count {
                 let r = reusable[i]
-                if let lim = limit, r.offset + length > lim { break }
                 let end = r.offset + r.length
                 let usable = pageInterior(r)
                 let o = placed(usable.lo)
+                if let lim = limit, o + length > lim { break }
                 if o + length <= usable.hi {
                     touch(r.offset, end)
                     var parts: [(offset: UInt64, length: UInt64)] = []
