@@ -179,3 +179,15 @@ public final class FaultInjectingFileIO: FileIO, @unchecked Sendable {
         inner.startWriteback(offset: offset, length: length)
     }
 }
+
+extension FaultInjectingFileIO {
+    /// Opens the database at `path` (with `options`) through a fault-injecting file layer, and
+    /// returns the store with the layer under it.
+    static func openStore(path: String, options: StoreOptions = StoreOptions()) throws -> (Store, FaultInjectingFileIO) {
+        nonisolated(unsafe) var made: FaultInjectingFileIO?
+        var opts = options
+        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
+        let store = try Store(path: path, options: opts)
+        return (store, made!)
+    }
+}

@@ -108,11 +108,8 @@ final class FaultInjectionTests: XCTestCase {
             try w.commit()
             s.close()
         }
-        nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = StoreOptions()
-        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
-        let store = try Store(path: path, options: opts)
-        made!.diskFullAfterBytes = 100_000
+        let (store, made) = try FaultInjectingFileIO.openStore(path: path)
+        made.diskFullAfterBytes = 100_000
         let w = try store.beginWrite()
         let t = try w.tree("t")!
         for i in 0..<5000 { try? t.put(key(i + 10), bytes: [UInt8](repeating: 9, count: 500)) }
@@ -121,7 +118,7 @@ final class FaultInjectionTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("disk full"))
         }
         // The handle still works and the file is at the previous version.
-        made!.diskFullAfterBytes = nil
+        made.diskFullAfterBytes = nil
         let r = try store.beginRead()
         XCTAssertEqual(r.version, 2)
         XCTAssertEqual(try r.tree("t")?.entries().map(\.key), [key(1)])
@@ -242,11 +239,7 @@ final class CommitSyncCountTests: XCTestCase {
         let dir = TempDir()
         let path = dir.path("s.strata")
         try Store(path: path, options: options).close()
-        nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = options
-        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
-        let store = try Store(path: path, options: opts)
-        let io = try XCTUnwrap(made)
+        let (store, io) = try FaultInjectingFileIO.openStore(path: path, options: options)
         func commit(values: Int, size: Int) throws -> Int {
             let before = io.syncs
             let w = try store.beginWrite()

@@ -9,16 +9,13 @@ final class WritebackHintTests: XCTestCase {
     func testLargeTransactionsHintWritebackSmallOnesDoNot() throws {
         let dir = TempDir()
         let path = dir.path("hint.strata")
-        nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = StoreOptions()
-        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
-        let store = try Store(path: path, options: opts)
+        let (store, made) = try FaultInjectingFileIO.openStore(path: path)
         // About 10 MiB of values in one transaction (the staging buffer writes 4 MiB at a time).
         let w = try store.beginWrite()
         let t = try w.tree("t", create: true)!
         for i in 0..<20000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 500)) }
         try w.commit()
-        let hints = made!.writebackHints
+        let hints = made.writebackHints
         XCTAssertGreaterThanOrEqual(hints.count, 2, "a 10 MiB transaction should start writeback as it writes")
         XCTAssertTrue(hints.allSatisfy { $0 > 0 }, "each hint follows unsynced writes: \(hints)")
         // Small commits: no hint.
@@ -27,7 +24,7 @@ final class WritebackHintTests: XCTestCase {
             try s.tree("t")!.put(key(i), bytes: [1, 2, 3])
             try s.commit()
         }
-        XCTAssertEqual(made!.writebackHints.count, hints.count, "small commits give no writeback hint")
+        XCTAssertEqual(made.writebackHints.count, hints.count, "small commits give no writeback hint")
         assertSound(store)
         let r = try store.beginRead()
         XCTAssertEqual(try r.tree("t")?.getBytes(key(19999)), [UInt8](repeating: UInt8(19999 % 251), count: 500))
@@ -46,16 +43,13 @@ final class WritebackHintTests: XCTestCase {
             try w.commit()
             s.close()
         }
-        nonisolated(unsafe) var made: FaultInjectingFileIO?
-        var opts = StoreOptions()
-        opts.fileIO = { p, c, _ in let io = try FaultInjectingFileIO(path: p, create: c); made = io; return io }
-        let store = try Store(path: path, options: opts)
-        made!.crashAtSync = made!.syncs + 1
+        let (store, made) = try FaultInjectingFileIO.openStore(path: path)
+        made.crashAtSync = made.syncs + 1
         let w = try store.beginWrite()
         let t = try w.tree("t")!
         for i in 1..<7000 { try t.put(key(i), bytes: [UInt8](repeating: 3, count: 500)) }
         XCTAssertThrowsError(try w.commit())
-        XCTAssertFalse(made!.writebackHints.isEmpty, "the transaction should have hinted writeback")
+        XCTAssertFalse(made.writebackHints.isEmpty, "the transaction should have hinted writeback")
         store.close()
         let reopened = try Store(path: path)
         let r = try reopened.beginRead()
