@@ -362,6 +362,13 @@ final class EncryptedFileIO: FileIO, @unchecked Sendable {
         try flushLocked()
     }
 
+    /// Passes the hint to the file below once pages were written out since the last sync (a
+    /// large transaction spills them early); pages still pending here are unaffected.
+    func startWriteback(offset: UInt64, length: UInt64) {
+        mutex.lock(); let any = !spilled.isEmpty; mutex.unlock()
+        if any { inner.startWriteback(offset: offset, length: length) }
+    }
+
     func sync() throws {
         mutex.lock()
         do { try flushLocked() } catch { mutex.unlock(); throw error }

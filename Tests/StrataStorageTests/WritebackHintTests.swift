@@ -7,9 +7,19 @@ import XCTest
 /// unsynced until the commit's sync (a power loss before it still drops them).
 final class WritebackHintTests: XCTestCase {
     func testLargeTransactionsHintWritebackSmallOnesDoNot() throws {
+        try assertLargeTransactionsHint(StoreOptions())
+    }
+
+    /// In an encrypted file the hint reaches the file under the encrypting layer (whose pages a
+    /// large transaction writes out early).
+    func testLargeEncryptedTransactionsHintWritebackToo() throws {
+        try assertLargeTransactionsHint(encryptedOptions())
+    }
+
+    private func assertLargeTransactionsHint(_ options: StoreOptions) throws {
         let dir = TempDir()
         let path = dir.path("hint.strata")
-        let (store, made) = try FaultInjectingFileIO.openStore(path: path)
+        let (store, made) = try FaultInjectingFileIO.openStore(path: path, options: options)
         // About 10 MiB of values in one transaction (the staging buffer writes 4 MiB at a time).
         let w = try store.beginWrite()
         let t = try w.tree("t", create: true)!
