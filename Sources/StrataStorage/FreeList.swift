@@ -237,6 +237,16 @@ struct SpaceAllocator {
     var firstFitOnly = false
     /// Set when a search for a `regionHint` extent failed and all holes together are small.
     private var holesAreFew = false
+    /// Holes "add up to little" below `logicalSize / fewHolesDivisor`: a commit no hole holds
+    /// then continues at the logical end as one run instead of spreading over the largest holes.
+    /// Each further place a commit writes costs its sync about 0.015-0.02 ms on the disks
+    /// measured (the run and the slot: 2 places instead of 3-4 for commits of ~18 KB at 200k
+    /// objects, 0.24-0.25 -> 0.19 ms), paid for with free space: holes may reach a quarter of
+    /// the file before commits fill them piecemeal (automatic compaction starts at two thirds).
+    static let fewHolesDivisor: UInt64 = 4
+    /// Encrypted files keep an eighth: their runs are pages plus IV pages, and continuing at the
+    /// end measured no faster (0.32-0.33 ms against 0.36-0.38 ms at 200k objects).
+    static let fewHolesDivisorEncrypted: UInt64 = 8
 
     /// Returns the offset of `length` bytes (a multiple of 8). Ordinary transactions continue
     /// right after the previous allocation when the free extent there has room; otherwise (and
@@ -295,8 +305,8 @@ struct SpaceAllocator {
     /// Where a new run of a commit should start: the start of a reusable extent (for encrypted
     /// files, whose page-aligned interior is all that is reusable) or the logical end. Best fit:
     /// the smallest extent that holds `want` bytes (the whole commit), so larger ones stay whole
-    /// for larger commits. No hole holds it and the holes add up to little (under an eighth of the
-    /// file): the end of the allocated area — contiguous, and the runs later commits free there
+    /// for larger commits. No hole holds it and the holes add up to little (`fewHolesDivisor`):
+    /// the end of the allocated area — contiguous, and the runs later commits free there
     /// coalesce into holes that do hold a commit. Otherwise the largest extent that holds the
     /// block (first fit would scatter the commit over the smallest). Nil: first fit.
     private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
@@ -322,7 +332,7 @@ struct SpaceAllocator {
             }
             if best >= 0 { return pageInterior(reusable[best]).lo }
             largestReusableBound = largest
-            holesAreFew = total < logicalSize / 8
+            holesAreFew = total < logicalSize / (whole ? Self.fewHolesDivisorEncrypted : Self.fewHolesDivisor)
         }
         if holesAreFew { return logicalSize }
         let whole = wholePages
