@@ -323,9 +323,8 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Keeps the decoding of a slot this handle just wrote (its tag, if any, computed here), so
-    /// the next transaction neither decodes nor authenticates it.
-    func noteWrittenSlot(_ bytes: [UInt8], slot: Int) {
-        guard case .valid(let m) = bytes.withUnsafeBytes({ MetaSlot.decode($0) }) else { return }
+    /// the next transaction neither decodes nor authenticates it. `m` is what `bytes` encode.
+    func noteWrittenSlot(_ bytes: [UInt8], meta m: MetaSlot, slot: Int) {
         let read = m.unsyncedRuns.isEmpty ? MetaSlot.encodedSize : MetaSlot.encodedSize + 16 * m.unsyncedRuns.count + 8
         stateLock.lock(); slotDecodings[slot] = (Array(bytes.prefix(read)), m, true); stateLock.unlock()
     }

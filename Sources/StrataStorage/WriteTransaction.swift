@@ -327,7 +327,7 @@ public final class WriteTransaction: Transaction {
             let slotBytes = meta.encode(crypto: store.crypto)
             try slotBytes.withUnsafeBytes { try store.io.write($0, at: (version % 2) * MetaSlot.slotStride) }
             try store.io.sync()
-            store.noteWrittenSlot(slotBytes, slot: Int(version % 2))
+            store.noteWrittenSlot(slotBytes, meta: meta, slot: Int(version % 2))
             // Durable: the blocks this commit wrote need no checksum when this handle reads them.
             for h in writtenHeaders {
                 withUnsafeBytes(of: (h.h0, h.h8)) { store.verdicts.recordWritten(h.ref, header: $0.baseAddress!) }
