@@ -312,8 +312,8 @@ struct SpaceAllocator {
     private mutating func regionStart(want: UInt64, length: UInt64) -> UInt64? {
         // The scans read the extents through one buffer pointer (a commit runs them over the
         // whole list each time it starts a run; element access would check exclusivity each time).
+        let whole = wholePages
         if want <= largestReusableBound {
-            let whole = wholePages
             let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
                 var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
                 let page = UInt64(PageLayout.pageSize)
@@ -335,7 +335,6 @@ struct SpaceAllocator {
             holesAreFew = total < logicalSize / (whole ? Self.fewHolesDivisorEncrypted : Self.fewHolesDivisor)
         }
         if holesAreFew { return logicalSize }
-        let whole = wholePages
         let found = reusable.withUnsafeBufferPointer { r -> Int in
             var best = -1, bestLength: UInt64 = 0
             for i in 0..<r.count {
