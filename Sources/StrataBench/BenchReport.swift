@@ -72,6 +72,10 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     package var workloads: [BenchWorkloadResult]
     /// Median file size after the bulk insert (bytes).
     package var fileBytes: BenchPair<Int>
+    /// Median file size after the small durable commits (bytes): the same databases as
+    /// `fileBytes`, after `commits` more transactions (what an app's steady writing does to the
+    /// file: free space reused or the file grown).
+    package var committedFileBytes: BenchPair<Int> = BenchPair(strata: 0, sqlite: 0)
     /// Median file size after compaction (bytes).
     package var compactedFileBytes: BenchPair<Int>
     /// Median seconds `cp` took to copy each engine's compacted files.
@@ -128,7 +132,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
-             fileGoal, fileMet, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
+             fileGoal, fileMet, committedFileBytes, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
              compactionSpeedVsDurableCopy, syncFloorSeconds, machine, realmCore
     }
 
@@ -146,6 +150,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(fileRatio, forKey: .fileRatio)
         try container.encode(Self.fileGoal.text, forKey: .fileGoal)
         try container.encode(fileMet, forKey: .fileMet)
+        try container.encode(committedFileBytes, forKey: .committedFileBytes)
         try container.encode(compactedFileBytes, forKey: .compactedFileBytes)
         try container.encode(cpSeconds, forKey: .cpSeconds)
         try container.encode(compactionSpeedVsCp, forKey: .compactionSpeedVsCp)
@@ -218,6 +223,9 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                           BenchFormat.grouped(fileBytes.sqlite),
                           BenchFormat.number(fileRatio, digits: 2), Self.fileGoal.text,
                           yesNo(fileMet)]))
+        let committedRatio = committedFileBytes.sqlite > 0 ? Double(committedFileBytes.strata) / Double(committedFileBytes.sqlite) : nil
+        lines.append(row(["file size after the commits (bytes)", BenchFormat.grouped(committedFileBytes.strata),
+                          BenchFormat.grouped(committedFileBytes.sqlite), BenchFormat.number(committedRatio, digits: 2), "", ""]))
         lines.append(row(["file size after compact (bytes)",
                           BenchFormat.grouped(compactedFileBytes.strata),
                           BenchFormat.grouped(compactedFileBytes.sqlite), "", "", ""]))

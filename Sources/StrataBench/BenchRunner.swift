@@ -78,6 +78,8 @@ package struct BenchRunner {
     private struct Collector {
         var seconds: [BenchWorkload: [[Double]]] = [:]
         var fileBytes: [[Int]]
+        /// File sizes after the small durable commits (`commit`), on the same databases.
+        var committedBytes: [[Int]]
         var compactedBytes: [[Int]]
         var cpSeconds: [[Double]]
         var durableCopySeconds: [[Double]]
@@ -85,6 +87,7 @@ package struct BenchRunner {
 
         init(engineCount: Int) {
             fileBytes = Array(repeating: [], count: engineCount)
+            committedBytes = fileBytes
             compactedBytes = fileBytes
             cpSeconds = Array(repeating: [], count: engineCount)
             durableCopySeconds = cpSeconds
@@ -122,6 +125,7 @@ package struct BenchRunner {
                 engines: BenchPair(strata: engines[0], sqlite: engines[1]),
                 workloads: results,
                 fileBytes: BenchPair(strata: median(fileBytes[0]), sqlite: median(fileBytes[1])),
+                committedFileBytes: BenchPair(strata: median(committedBytes[0]), sqlite: median(committedBytes[1])),
                 compactedFileBytes: BenchPair(strata: median(compactedBytes[0]),
                                               sqlite: median(compactedBytes[1])),
                 cpSeconds: cp,
@@ -190,6 +194,13 @@ package struct BenchRunner {
             case .insert:
                 for index in order {
                     collector.fileBytes[index].append(try engines[index].fileSize())
+                }
+            case .commit:
+                try check(workload: workload.displayName(dataset: dataset),
+                          names: order.map { engines[$0].name }, values: order.map { values[$0]! },
+                          expected: oracle.expected[workload] ?? typedExpected[workload])
+                for index in order {
+                    collector.committedBytes[index].append(try engines[index].fileSize())
                 }
             case .compact:
                 for index in order {

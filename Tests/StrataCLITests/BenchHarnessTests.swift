@@ -283,6 +283,10 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertGreaterThan(report.fileBytes.strata, 0)
         XCTAssertGreaterThan(report.fileBytes.sqlite, 0)
         XCTAssertGreaterThan(report.compactedFileBytes.sqlite, 0)
+        // Measured again after the small commits, on the same databases (which only grew).
+        XCTAssertGreaterThanOrEqual(report.committedFileBytes.strata, report.fileBytes.strata)
+        XCTAssertGreaterThanOrEqual(report.committedFileBytes.sqlite, report.fileBytes.sqlite)
+        XCTAssertTrue(table.contains("file size after the commits (bytes)"), table)
         // The stand-in has an extra index, so its file is larger.
         XCTAssertGreaterThan(report.fileBytes.strata, report.fileBytes.sqlite)
         XCTAssertEqual(report.fileMet, false)
@@ -381,6 +385,9 @@ final class BenchHarnessTests: XCTestCase {
         let fileBytes = try XCTUnwrap(object["fileBytes"] as? [String: Any])
         XCTAssertEqual(Set(fileBytes.keys), ["strata", "sqlite"])
         XCTAssertEqual(fileBytes["sqlite"] as? Int, report.fileBytes.sqlite)
+        let committed = try XCTUnwrap(object["committedFileBytes"] as? [String: Any])
+        XCTAssertEqual(committed["strata"] as? Int, report.committedFileBytes.strata)
+        XCTAssertEqual(committed["sqlite"] as? Int, report.committedFileBytes.sqlite)
         XCTAssertEqual(object["objects"] as? Int, 600)
         XCTAssertEqual(object["repetitions"] as? Int, 1)
         let machine = try XCTUnwrap(object["machine"] as? [String: Any])
