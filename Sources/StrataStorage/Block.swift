@@ -8,7 +8,7 @@ package enum BlockKind: UInt8, Sendable {
     case leaf = 1        // B+tree leaf node
     case inner = 2       // B+tree inner node
     case freeList = 3    // the free-space list (a full list)
-    case freeListDelta = 4   // the free-space list as a delta over a full list (format 2)
+    case freeListDelta = 4   // the free-space list as a delta over an earlier list (format 2; chains: format 4)
     case generic = 16    // refs + bytes, meaning assigned by the layer above
 }
 

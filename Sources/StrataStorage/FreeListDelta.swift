@@ -1,95 +1,116 @@
-/// Free-list deltas (format 2, docs/FORMAT.md "Free list"): a commit that changes few entries of
-/// the free list writes only how its list differs from a full list an earlier commit wrote (the
-/// *base*), instead of rewriting the whole list. The meta slot's free-list ref names either a
-/// full list (kind 3) or a delta (kind 4):
+/// Free-list deltas (format 2, chains since format 4; docs/FORMAT.md "Free list"): a commit
+/// that changes few entries of the free list writes only how its list differs from the list of
+/// an earlier version instead of rewriting the whole list. The meta slot's free-list ref names
+/// either a full list (kind 3) or a delta (kind 4):
 ///
-///     u64 base ref (a full list, kind 3), u64 removed count, u64 added count,
-///     removed × entry, added × entry          (entry: u64 offset, length, birth, freed)
+///     u64 previous ref (a full list, kind 3, or a delta, kind 4), u64 removed count,
+///     u64 added count, removed × entry, added × entry   (entry: u64 offset, length, birth, freed)
 ///
-/// The list of the version is the base's entries less `removed` (each exactly one of them) plus
-/// `added`, sorted by offset. Both the base block and the delta block are live in that version.
+/// The list a delta stands for is the list of its previous block less `removed` (each exactly
+/// one of its entries) plus `added`, sorted by offset. Following previous refs from a version's
+/// delta reaches a full list (the *base*) after at most `maxChain` deltas; every block of the
+/// chain is live in that version. A small commit writes a delta of its own changes over the
+/// version's list (the chain grows by one small block); every `maxChain` commits the chain is
+/// folded into one delta over the base, and past `deltaLimit` a full list is written again.
 extension FreeListCodec {
     static let deltaHeaderSize = 24
 
     static func deltaPayloadSize(entries: Int) -> Int { deltaHeaderSize + entries * entrySize }
+
+    /// The most deltas between a version's free-list ref and its full list (format 4). Opening a
+    /// list applies each of them in turn (a merge over the list per delta).
+    static let maxChain = 16
 
     /// A free list as a version stores it: its entries, and the blocks holding it.
     struct Stored {
         /// The entries of the version, sorted by offset.
         var entries: [FreeExtent]
         /// The full list the entries were read from or derived from (its ref and entries): the
-        /// block itself when the version stores a full list, the delta's base otherwise.
+        /// block itself when the version stores a full list, the chain's base otherwise.
         var base: (ref: BlockRef, entries: [FreeExtent])
-        /// The delta block, when the version stores a delta.
-        var delta: BlockRef?
-        /// The delta's entries: those of the base the version does not have, and those it adds
-        /// (each sorted by offset; empty for a full list).
-        var removed: [FreeExtent] = [], added: [FreeExtent] = []
+        /// The deltas from the base to the version's list, oldest first (empty for a full list),
+        /// and the number of entries each holds.
+        var chain: [BlockRef] = [], chainCounts: [Int] = []
+        /// The newest delta (the meta slot's free-list ref), when the version stores a delta.
+        var delta: BlockRef? { chain.last }
         /// The blocks the list occupies (live in the version, not listed in it).
-        var blocks: [BlockRef] { delta.map { [base.ref, $0] } ?? [base.ref] }
+        var blocks: [BlockRef] { [base.ref] + chain }
     }
 
-    /// Reads the free list at `ref` (a full list or a delta over one) through `block`.
+    /// Reads the free list at `ref` (a full list, or a chain of deltas over one) through `block`.
     static func load(_ ref: BlockRef, logicalSize: UInt64, path: String,
                      block: (BlockRef) throws -> BlockView) throws -> Stored {
-        let v = try block(ref)
-        if v.kindByte == BlockKind.freeList.rawValue {
-            let entries = try decode(v, logicalSize: logicalSize, path: path)
-            return Stored(entries: entries, base: (ref, entries), delta: nil)
-        }
-        guard v.kindByte == BlockKind.freeListDelta.rawValue else {
-            throw StorageError.corrupted(path: path, detail: "free list block \(ref) has kind \(v.kindByte)")
-        }
-        var r = ByteReader(v.payload)
-        let baseRef: BlockRef, removed: [FreeExtent], added: [FreeExtent]
-        do {
-            baseRef = try r.u64()
-            let nr = try r.u64(), na = try r.u64()
-            guard nr <= UInt64(r.remaining / entrySize), na <= UInt64(r.remaining / entrySize) - nr else { throw ByteReader.OutOfBounds() }
-            func read(_ n: UInt64) throws -> [FreeExtent] {
-                var out: [FreeExtent] = []; out.reserveCapacity(Int(n))
-                for _ in 0..<n { out.append(FreeExtent(offset: try r.u64(), length: try r.u64(), birth: try r.u64(), freed: try r.u64())) }
-                return out
+        // Newest first: each delta's entries, down to the full list.
+        var deltas: [(ref: BlockRef, removed: [FreeExtent], added: [FreeExtent])] = []
+        var at = ref
+        while true {
+            let v = try block(at)
+            if v.kindByte == BlockKind.freeList.rawValue { break }
+            guard v.kindByte == BlockKind.freeListDelta.rawValue else {
+                if deltas.isEmpty { throw StorageError.corrupted(path: path, detail: "free list block \(at) has kind \(v.kindByte)") }
+                throw StorageError.corrupted(path: path, detail: "free list delta at \(deltas.last!.ref): its previous block \(at) has kind \(v.kindByte)")
             }
-            removed = try read(nr); added = try read(na)
-        } catch is ByteReader.OutOfBounds {
-            throw StorageError.corrupted(path: path, detail: "free list delta block at \(ref) is truncated")
+            guard deltas.count < maxChain else {
+                throw StorageError.corrupted(path: path, detail: "free list at \(ref) chains more than \(maxChain) deltas")
+            }
+            var r = ByteReader(v.payload)
+            let previous: BlockRef, removed: [FreeExtent], added: [FreeExtent]
+            do {
+                previous = try r.u64()
+                let nr = try r.u64(), na = try r.u64()
+                guard nr <= UInt64(r.remaining / entrySize), na <= UInt64(r.remaining / entrySize) - nr else { throw ByteReader.OutOfBounds() }
+                func read(_ n: UInt64) throws -> [FreeExtent] {
+                    var out: [FreeExtent] = []; out.reserveCapacity(Int(n))
+                    for _ in 0..<n { out.append(FreeExtent(offset: try r.u64(), length: try r.u64(), birth: try r.u64(), freed: try r.u64())) }
+                    return out
+                }
+                removed = try read(nr); added = try read(na)
+            } catch is ByteReader.OutOfBounds {
+                throw StorageError.corrupted(path: path, detail: "free list delta block at \(at) is truncated")
+            }
+            // A chain only reaches back to blocks written earlier, and each block once.
+            guard previous != at, previous >= MetaSlot.dataStart, previous < logicalSize,
+                  !deltas.contains(where: { $0.ref == previous }), previous != ref else {
+                throw StorageError.corrupted(path: path, detail: "free list delta at \(at) names previous block \(previous)")
+            }
+            deltas.append((at, removed, added))
+            at = previous
         }
-        guard baseRef != ref, baseRef >= MetaSlot.dataStart, baseRef < logicalSize else {
-            throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) names base \(baseRef)")
+        // The base and the older deltas were written by earlier versions, whose allocated area
+        // may have reached further (a later version gave a free tail back): their lists are
+        // checked against the whole file; the version's own list, against its size.
+        let baseEntries = try decode(try block(at), logicalSize: deltas.isEmpty ? logicalSize : .max / 2, path: path)
+        var entries = baseEntries
+        for (i, d) in deltas.enumerated().reversed() {
+            guard let next = apply(base: entries, removed: d.removed, added: d.added, logicalSize: i == 0 ? logicalSize : .max / 2) else {
+                throw StorageError.corrupted(path: path, detail: "free list delta at \(d.ref) does not fit the list before it")
+            }
+            entries = next
         }
-        let bv = try block(baseRef)
-        guard bv.kindByte == BlockKind.freeList.rawValue else {
-            throw StorageError.corrupted(path: path, detail: "free list delta at \(ref): its base \(baseRef) has kind \(bv.kindByte)")
-        }
-        // The base was written by an earlier version, whose allocated area may have reached
-        // further (this version gave a free tail back): its entries are checked against the
-        // whole file; the list they give after the delta, against this version's size.
-        let baseEntries = try decode(bv, logicalSize: .max / 2, path: path)
-        guard let entries = apply(base: baseEntries, removed: removed, added: added, logicalSize: logicalSize) else {
-            throw StorageError.corrupted(path: path, detail: "free list delta at \(ref) does not fit its base \(baseRef)")
-        }
-        return Stored(entries: entries, base: (baseRef, baseEntries), delta: ref, removed: removed, added: added)
+        return Stored(entries: entries, base: (at, baseEntries), chain: deltas.reversed().map(\.ref),
+                      chainCounts: deltas.reversed().map { $0.removed.count + $0.added.count })
     }
 
     /// What a write transaction needs of its base version's free list: the entries split as
-    /// the allocator takes them, and the delta over the base (a commit's own changes are
-    /// folded into it: `compose`), so a small commit's list costs what it changes.
+    /// the allocator takes them, and how the version stores it (base and chain), so a small
+    /// commit's list costs what it changes.
     struct State {
         /// The free-for-all extents and the other entries (each sorted by offset).
         var reusable: [(offset: UInt64, length: UInt64)]
         var held: [FreeExtent]
         /// The full list the version's list derives from (`Stored.base`).
         var base: (ref: BlockRef, entries: [FreeExtent])
-        /// The delta block, when the version stores a delta.
-        var delta: BlockRef?
-        /// The version's list is `base` less `removed` plus `added` (each sorted by offset).
-        var removed: [FreeExtent], added: [FreeExtent]
+        /// The deltas from the base to the version's list, oldest first, and their entry counts.
+        var chain: [BlockRef], chainCounts: [Int]
+        /// The newest delta, when the version stores a delta.
+        var delta: BlockRef? { chain.last }
+        /// The block the version's free-list ref names: the newest delta, else the base.
+        var head: BlockRef { chain.last ?? base.ref }
 
         init(reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent], base: (ref: BlockRef, entries: [FreeExtent]),
-             delta: BlockRef?, removed: [FreeExtent], added: [FreeExtent]) {
-            self.reusable = reusable; self.held = held; self.base = base; self.delta = delta
-            self.removed = removed; self.added = added
+             chain: [BlockRef], chainCounts: [Int]) {
+            self.reusable = reusable; self.held = held; self.base = base
+            self.chain = chain; self.chainCounts = chainCounts
         }
 
         /// The version's entries as one list sorted by offset (a pass over the list).
@@ -97,23 +118,7 @@ extension FreeListCodec {
 
         init(_ stored: Stored) {
             (reusable, held) = SpaceAllocator.split(stored.entries)
-            base = stored.base; delta = stored.delta; removed = stored.removed; added = stored.added
-        }
-    }
-
-    /// Folds one commit's changes into a delta: the list `base - removed + added` loses the
-    /// entries `dropping` (each in it) and gains `adding` (none in it); afterwards `removed` and
-    /// `added` describe the new list over the same base (an entry dropped that the delta had
-    /// added leaves `added`; an entry gained that the base has leaves `removed`).
-    static func compose(removed: inout [FreeExtent], added: inout [FreeExtent], dropping: [FreeExtent], adding: [FreeExtent]) {
-        func lowerBound(_ list: [FreeExtent], _ offset: UInt64) -> Int { partitionPoint(list.count) { list[$0].offset < offset } }
-        for e in dropping {
-            let i = lowerBound(added, e.offset)
-            if i < added.count && added[i] == e { added.remove(at: i) } else { removed.insert(e, at: lowerBound(removed, e.offset)) }
-        }
-        for e in adding {
-            let i = lowerBound(removed, e.offset)
-            if i < removed.count && removed[i] == e { removed.remove(at: i) } else { added.insert(e, at: lowerBound(added, e.offset)) }
+            base = stored.base; chain = stored.chain; chainCounts = stored.chainCounts
         }
     }
 
@@ -172,7 +177,7 @@ extension FreeListCodec {
         return n
     }
 
-    static func encodeDelta(base: BlockRef, removed: [FreeExtent], added: [FreeExtent], into p: UnsafeMutableRawPointer) {
+    static func encodeDelta(previous base: BlockRef, removed: [FreeExtent], added: [FreeExtent], into p: UnsafeMutableRawPointer) {
         p.putLE(base, at: 0); p.putLE(UInt64(removed.count), at: 8); p.putLE(UInt64(added.count), at: 16)
         var o = deltaHeaderSize
         for e in removed + added {
@@ -181,7 +186,7 @@ extension FreeListCodec {
         }
     }
 
-    /// A delta is written while it holds at most this many entries for a base of `baseCount`;
-    /// past it the commit writes a full list again (the new base).
+    /// A chain is folded into one delta over the base while that delta holds at most this many
+    /// entries for a base of `baseCount`; past it the commit writes a full list again (the new base).
     static func deltaLimit(baseCount: Int) -> Int { max(32, baseCount / 4) }
 }

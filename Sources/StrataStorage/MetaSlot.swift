@@ -4,8 +4,8 @@
 /// higher version. Layout (little-endian):
 ///
 ///     0   8  magic "STRATADB"
-///     8   4  format version (3; 2 in files written before one-sync encrypted commits, 1 before
-///            free-list deltas)
+///     8   4  format version (4; 3 in files written before chains of free-list deltas, 2 before
+///            one-sync encrypted commits, 1 before free-list deltas)
 ///     12  4  page size (4096)
 ///     16  8  version
 ///     24  8  catalog ref (root of the tree of named trees; 0 when empty)
@@ -32,10 +32,11 @@
 package struct MetaSlot: Equatable, Sendable {
     package static let magic: [UInt8] = Array("STRATADB".utf8)
     /// The format this build writes (2: free lists may be deltas, see FreeListDelta.swift; 3: a
-    /// slot of an encrypted file may list unsynced runs, checked on their plaintext).
-    package static let formatVersion: UInt32 = 3
+    /// slot of an encrypted file may list unsynced runs, checked on their plaintext; 4: a
+    /// free-list delta may follow another delta, a chain of at most `FreeListCodec.maxChain`).
+    package static let formatVersion: UInt32 = 4
     /// The formats this build reads.
-    package static let readableFormats: ClosedRange<UInt32> = 1...3
+    package static let readableFormats: ClosedRange<UInt32> = 1...4
     package static let pageSize: UInt32 = 4096
     package static let encodedSize = 128
     package static let slotStride: UInt64 = 4096

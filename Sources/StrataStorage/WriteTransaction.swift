@@ -366,51 +366,81 @@ public final class WriteTransaction: Transaction {
         _ = try? old.encode(crypto: store.crypto).withUnsafeBytes { try store.io.write($0, at: (old.version % 2) * MetaSlot.slotStride) }
     }
 
-    /// Writes the free list of the new version: a delta over the base of `base`'s list when
-    /// it stays small (docs/FORMAT.md, "Free list"), else a full list (the new base). The old
-    /// delta, and the old base when it is replaced, are freed by this commit; the new block is
-    /// allocated before the final list is computed (the list does not list its own blocks).
+    /// Writes the free list of the new version (docs/FORMAT.md, "Free list"): a delta of this
+    /// commit's own changes over the list of `base` while the chain of deltas is shorter than
+    /// `FreeListCodec.maxChain` (a small block, usually in the commit's run); else the chain
+    /// folded into one delta over its base while that stays small; else a full list (the new
+    /// base). Folding frees the chain's deltas, a full list frees the old base too; each new
+    /// block is allocated before the final list is computed (the list does not list its own
+    /// blocks), sized for an estimate and tried once more at the size it needs (placing a larger
+    /// block changes at most three entries: it splits or shortens one extent, or stops a
+    /// trailing one from being trimmed).
     private func writeFreeList() throws -> (BlockRef, FreeListCodec.State) {
         let old = storedList
-        if let d = old?.delta { try release(d) }
         if let old, !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
             let limit = FreeListCodec.deltaLimit(baseCount: old.base.entries.count)
-            // Sized for the previous delta plus some: a delta grows by a few entries per
-            // commit. When it does not fit, once more at the size it needs (placing a larger
-            // block changes at most three entries: it splits or shortens one extent, or stops
-            // a trailing one from being trimmed).
-            var upper = old.removed.count + old.added.count + 16
+            if old.chain.count < FreeListCodec.maxChain {
+                // A commit that changes many entries (a large delete turning thousands of held
+                // extents free) folds instead: its own delta would be no smaller than the fold.
+                let chainLimit = max(32, limit / 4)
+                var upper = min((old.chainCounts.last ?? 0) + 16, chainLimit)
+                for _ in 0..<2 where upper <= chainLimit {
+                    let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
+                    var trial = alloc
+                    let ref = trial.allocate(UInt64(length))
+                    trial.finish()
+                    // This commit's changes to the list: the list of `base` less `dropped` plus `gained`.
+                    let (dropped, gained) = trial.listChanges()
+                    let n = dropped.count + gained.count
+                    if n <= upper {
+                        alloc = trial
+                        assert(FreeListCodec.apply(base: old.entries, removed: dropped, added: gained, logicalSize: alloc.logicalSize)
+                               == alloc.finalEntries(), "the free-list delta does not give the list")
+                        try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
+                            FreeListCodec.encodeDelta(previous: old.head, removed: dropped, added: gained, into: p)
+                        }
+                        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base,
+                                                         chain: old.chain + [ref], chainCounts: old.chainCounts + [n]))
+                    }
+                    upper = n + 4
+                }
+            }
+            // Fold the chain: one delta over the base, sized for the difference the list has
+            // before the block is placed (placing it changes at most three entries). The sum of
+            // the chain's counts would overestimate it: commits undo each other's changes.
+            for d in old.chain { try release(d) }
+            var probe = alloc
+            probe.finish()
+            var upper = FreeListCodec.diffCount(base: old.base.entries, list: probe.finalEntries()) + 4
             for _ in 0..<2 where upper <= limit {
                 let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
                 var trial = alloc
                 let ref = trial.allocate(UInt64(length))
                 trial.finish()
-                // This commit's changes to the list, folded into the delta over the same base.
-                let (dropped, gained) = trial.listChanges()
-                var removed = old.removed, added = old.added
-                FreeListCodec.compose(removed: &removed, added: &added, dropping: dropped, adding: gained)
+                let (removed, added) = FreeListCodec.diff(base: old.base.entries, list: trial.finalEntries())
                 let n = removed.count + added.count
                 if n <= upper {
                     alloc = trial
-                    assert(FreeListCodec.apply(base: old.base.entries, removed: removed, added: added, logicalSize: alloc.logicalSize)
-                           == alloc.finalEntries(), "the free-list delta does not give the list")
                     try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
-                        FreeListCodec.encodeDelta(base: old.base.ref, removed: removed, added: added, into: p)
+                        FreeListCodec.encodeDelta(previous: old.base.ref, removed: removed, added: added, into: p)
                     }
-                    return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base, delta: ref,
-                                                     removed: removed, added: added))
+                    return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base,
+                                                     chain: [ref], chainCounts: [n]))
                 }
                 upper = n + 4
             }
+            try release(old.base.ref)
+        } else if let old {
+            for d in old.chain { try release(d) }
+            try release(old.base.ref)
         }
-        if let old { try release(old.base.ref) }
         let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
         let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
         let ref = alloc.allocate(UInt64(length))
         alloc.finish()
         let entries = alloc.finalEntries()
         try writeListBlock(ref: ref, length: length, kind: BlockKind.freeList.rawValue) { p in FreeListCodec.encode(entries, into: p) }
-        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), delta: nil, removed: [], added: []))
+        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), chain: [], chainCounts: []))
     }
 
     /// Writes a free-list block of `length` bytes at `ref` (`encode` fills its payload), with

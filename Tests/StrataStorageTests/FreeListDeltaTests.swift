@@ -147,12 +147,13 @@ final class FreeListDeltaTests: XCTestCase {
         again.close()
     }
 
-    /// A file of an older format (1: before deltas; 2: before one-sync encrypted commits) opens,
+    /// A file of an older format (1: before deltas; 2: before one-sync encrypted commits; 3: before
+    /// chains of deltas) opens,
     /// and its first commit by this build leaves both slots at this build's format, so a build
     /// that reads only the older format refuses the file instead of opening the previous version
     /// from the older slot.
     func testFirstCommitUpgradesBothSlots() throws {
-        for older: UInt8 in [1, 2] {
+        for older: UInt8 in [1, 2, 3] {
             let dir = TempDir()
             let path = dir.path("u.strata")
             let store = try Store(path: path)
@@ -195,6 +196,112 @@ final class FreeListDeltaTests: XCTestCase {
             t.end()
             r.close()
         }
+    }
+
+    /// Format 4: each small commit writes a delta of its own changes over the list before it, so
+    /// the chain grows by one small block per commit up to `FreeListCodec.maxChain`; the next
+    /// commit folds it into one delta over the base (or writes a full list). Every list read back
+    /// — by this handle and by one without a cached list — is the one committed, and the file
+    /// checks sound at every length of the chain.
+    func testSmallCommitsChainDeltasAndFoldThem() throws {
+        let dir = TempDir()
+        let path = dir.path("c.strata")
+        let store = try Store(path: path)
+        var w = try store.beginWrite()
+        var t = try w.tree("t", create: true)!
+        // Values of their own blocks: deleting every other one leaves 2,000 separate holes, a base
+        // long enough that a folded chain stays under its delta limit.
+        for i in 0..<4_000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 1_500)) }
+        try w.commit()
+        w = try store.beginWrite()
+        t = try w.tree("t", create: false)!
+        for i in stride(from: 0, to: 4_000, by: 2) { try t.delete(key(i)) }
+        try w.commit()
+        var lengths: [Int] = []
+        var previous = try XCTUnwrap(store.committedFreeList?.list.entries)
+        for i in 0..<3 * FreeListCodec.maxChain {
+            w = try store.beginWrite()
+            try w.tree("t", create: false)!.put(key(1 + 2 * (i * 11 % 2_000)), bytes: [UInt8](repeating: UInt8(i), count: 150))
+            try w.commit()
+            let m = try store.newestMeta()
+            let r = try store.beginRead()
+            let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
+            XCTAssertEqual(list.entries, store.committedFreeList?.list.entries, "commit \(i)")
+            XCTAssertEqual(list.chain, store.committedFreeList?.list.chain, "commit \(i)")
+            XCTAssertEqual(list.blocks.count, list.chain.count + 1)
+            if list.chain.count > 1 {
+                // A chained delta holds this commit's changes only (the difference from the list
+                // before it), not everything since the base.
+                XCTAssertEqual(list.chainCounts.last, FreeListCodec.diffCount(base: previous, list: list.entries), "commit \(i)")
+            }
+            previous = list.entries
+            r.end()
+            lengths.append(list.chain.count)
+            if i % 7 == 3 { assertSound(store) }
+        }
+        XCTAssertEqual(lengths.max(), FreeListCodec.maxChain, "\(lengths)")
+        for (a, b) in zip(lengths, lengths.dropFirst()) {
+            XCTAssertTrue(b == a + 1 || b <= 1, "the chain grows by one or is folded: \(lengths)")
+        }
+        // A full chain is folded into one delta over the base by the next commit (the first
+        // commits after the delete change every hole — held, then free for all — and write
+        // full lists instead).
+        XCTAssertEqual(zip(lengths, lengths.dropFirst()).filter { $0 == FreeListCodec.maxChain && $1 == 1 }.count, 2, "\(lengths)")
+        // End in the middle of a chain, then read it with a handle that has no cached list.
+        while (store.committedFreeList?.list.chain.count ?? 0) < 5 {
+            w = try store.beginWrite()
+            try w.tree("t", create: false)!.put(key(5), bytes: [5])
+            try w.commit()
+        }
+        let expected = try XCTUnwrap(store.committedFreeList?.list.entries)
+        assertSound(store)
+        store.close()
+        let again = try Store(path: path)
+        let m = try again.newestMeta()
+        let reader = try again.beginRead()
+        XCTAssertEqual(try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }.entries, expected)
+        reader.end()
+        w = try again.beginWrite()
+        try w.tree("t", create: false)!.put(key(1), bytes: [1, 2, 3])
+        try w.commit()
+        assertSound(again)
+        again.close()
+    }
+
+    /// A damaged delta inside a chain (not the newest) is reported by check and refused by a
+    /// writer, like a damaged base.
+    func testDamagedDeltaInsideAChainIsReported() throws {
+        let dir = TempDir()
+        let path = dir.path("m.strata")
+        let store = try Store(path: path)
+        var w = try store.beginWrite()
+        var t = try w.tree("t", create: true)!
+        for i in 0..<2_000 { try t.put(key(i), bytes: [UInt8](repeating: 7, count: 200)) }
+        try w.commit()
+        w = try store.beginWrite()
+        t = try w.tree("t", create: false)!
+        for i in stride(from: 0, to: 2_000, by: 2) { try t.delete(key(i)) }
+        try w.commit()
+        var i = 0
+        while (store.committedFreeList?.list.chain.count ?? 0) < 4 {
+            w = try store.beginWrite()
+            try w.tree("t", create: false)!.put(key(1 + 2 * i), bytes: [9])
+            try w.commit()
+            i += 1
+            XCTAssertLessThan(i, 100)
+        }
+        let chain = try XCTUnwrap(store.committedFreeList?.list.chain)
+        store.close()
+        let fd = open(path, O_RDWR)
+        var b: UInt8 = 0
+        XCTAssertEqual(pread(fd, &b, 1, off_t(chain[1] + 20)), 1)
+        b ^= 0x5A
+        XCTAssertEqual(pwrite(fd, &b, 1, off_t(chain[1] + 20)), 1)
+        close(fd)
+        let damaged = try Store(path: path)
+        XCTAssertFalse(try damaged.check().problems.isEmpty)
+        XCTAssertThrowsError(try damaged.beginWrite()) { XCTAssertTrue("\($0)".contains("checksum"), "\($0)") }
+        damaged.close()
     }
 
     /// A delta whose base was damaged is reported by check and refused by a writer.
