@@ -90,15 +90,9 @@ final class FreeListDeltaTests: XCTestCase {
         let dir = TempDir()
         let path = dir.path("d.strata")
         let store = try Store(path: path)
-        // Many free extents: write 4,000 values, then delete every other one.
-        var w = try store.beginWrite()
-        var t = try w.tree("t", create: true)!
-        for i in 0..<4_000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 300)) }
-        try w.commit()
-        w = try store.beginWrite()
-        t = try w.tree("t", create: false)!
-        for i in stride(from: 0, to: 4_000, by: 2) { try t.delete(key(i)) }
-        try w.commit()
+        try writeThenDeleteEveryOther(store, count: 4_000, valueBytes: 300)
+        var w: WriteTransaction
+        var t: BTree
         var deltas = 0, fulls = 0
         for i in 0..<300 {
             w = try store.beginWrite()
@@ -122,22 +116,7 @@ final class FreeListDeltaTests: XCTestCase {
             try w.commit()
         }
         XCTAssertNotNil(store.committedFreeList?.list.delta)
-        let expected = try XCTUnwrap(store.committedFreeList?.list.entries)
-        assertSound(store)
-        store.close()
-        // Another handle (no cached list) reads the delta and commits on from it.
-        let again = try Store(path: path)
-        let m = try again.newestMeta()
-        let reader = try again.beginRead()
-        let reread = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }
-        XCTAssertNotNil(reread.delta)
-        XCTAssertEqual(reread.entries, expected)
-        reader.end()
-        assertSound(again)
-        w = try again.beginWrite()
-        try w.tree("t", create: false)!.put(key(1), bytes: [1, 2, 3])
-        try w.commit()
-        assertSound(again)
+        let again = try reopenReadingTheSameList(store, path: path)
         _ = try again.compact()
         XCTAssertEqual(try again.newestMeta().freeListRef, 0)
         assertSound(again)
@@ -207,16 +186,10 @@ final class FreeListDeltaTests: XCTestCase {
         let dir = TempDir()
         let path = dir.path("c.strata")
         let store = try Store(path: path)
-        var w = try store.beginWrite()
-        var t = try w.tree("t", create: true)!
         // Values of their own blocks: deleting every other one leaves 2,000 separate holes, a base
         // long enough that a folded chain stays under its delta limit.
-        for i in 0..<4_000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 1_500)) }
-        try w.commit()
-        w = try store.beginWrite()
-        t = try w.tree("t", create: false)!
-        for i in stride(from: 0, to: 4_000, by: 2) { try t.delete(key(i)) }
-        try w.commit()
+        try writeThenDeleteEveryOther(store, count: 4_000, valueBytes: 1_500)
+        var w: WriteTransaction
         var lengths: [Int] = []
         var previous = try XCTUnwrap(store.committedFreeList?.list.entries)
         for i in 0..<3 * FreeListCodec.maxChain {
@@ -253,90 +226,85 @@ final class FreeListDeltaTests: XCTestCase {
             try w.tree("t", create: false)!.put(key(5), bytes: [5])
             try w.commit()
         }
-        let expected = try XCTUnwrap(store.committedFreeList?.list.entries)
-        assertSound(store)
-        store.close()
-        let again = try Store(path: path)
-        let m = try again.newestMeta()
-        let reader = try again.beginRead()
-        XCTAssertEqual(try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }.entries, expected)
-        reader.end()
-        w = try again.beginWrite()
-        try w.tree("t", create: false)!.put(key(1), bytes: [1, 2, 3])
-        try w.commit()
-        assertSound(again)
-        again.close()
+        try reopenReadingTheSameList(store, path: path).close()
     }
 
     /// A damaged delta inside a chain (not the newest) is reported by check and refused by a
     /// writer, like a damaged base.
     func testDamagedDeltaInsideAChainIsReported() throws {
-        let dir = TempDir()
-        let path = dir.path("m.strata")
-        let store = try Store(path: path)
-        var w = try store.beginWrite()
-        var t = try w.tree("t", create: true)!
-        for i in 0..<2_000 { try t.put(key(i), bytes: [UInt8](repeating: 7, count: 200)) }
-        try w.commit()
-        w = try store.beginWrite()
-        t = try w.tree("t", create: false)!
-        for i in stride(from: 0, to: 2_000, by: 2) { try t.delete(key(i)) }
-        try w.commit()
-        var i = 0
-        while (store.committedFreeList?.list.chain.count ?? 0) < 4 {
-            w = try store.beginWrite()
-            try w.tree("t", create: false)!.put(key(1 + 2 * i), bytes: [9])
-            try w.commit()
-            i += 1
-            XCTAssertLessThan(i, 100)
-        }
-        let chain = try XCTUnwrap(store.committedFreeList?.list.chain)
-        store.close()
-        let fd = open(path, O_RDWR)
-        var b: UInt8 = 0
-        XCTAssertEqual(pread(fd, &b, 1, off_t(chain[1] + 20)), 1)
-        b ^= 0x5A
-        XCTAssertEqual(pwrite(fd, &b, 1, off_t(chain[1] + 20)), 1)
-        close(fd)
-        let damaged = try Store(path: path)
-        XCTAssertFalse(try damaged.check().problems.isEmpty)
-        XCTAssertThrowsError(try damaged.beginWrite()) { XCTAssertTrue("\($0)".contains("checksum"), "\($0)") }
-        damaged.close()
+        try assertDamagedListBlockIsReported(chainLength: 4) { $0.chain[1] }
     }
 
     /// A delta whose base was damaged is reported by check and refused by a writer.
     func testDamagedDeltaBaseIsReported() throws {
-        let dir = TempDir()
-        let path = dir.path("b.strata")
-        let store = try Store(path: path)
+        try assertDamagedListBlockIsReported(chainLength: 1) { $0.base.ref }
+    }
+
+    /// Closes `store` and opens its file again: the new handle, which has no cached list, reads
+    /// the delta (or chain) `store` committed as the same list, and commits on from it (key 1 of
+    /// tree "t" set to [1, 2, 3]); the file checks sound before and after. Returns it, open.
+    private func reopenReadingTheSameList(_ store: Store, path: String, file: StaticString = #filePath, line: UInt = #line) throws -> Store {
+        let expected = try XCTUnwrap(store.committedFreeList?.list.entries, file: file, line: line)
+        assertSound(store)
+        store.close()
+        let again = try Store(path: path)
+        let m = try again.newestMeta()
+        let reader = try again.beginRead()
+        let reread = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try reader.block($0) }
+        reader.end()
+        XCTAssertNotNil(reread.delta, file: file, line: line)
+        XCTAssertEqual(reread.entries, expected, file: file, line: line)
+        let w = try again.beginWrite()
+        try w.tree("t", create: false)!.put(key(1), bytes: [1, 2, 3])
+        try w.commit()
+        assertSound(again)
+        return again
+    }
+
+    /// Many free extents: `count` values of `valueBytes` bytes in tree "t" (keys `key(0..<count)`),
+    /// then every other one deleted, in two commits.
+    private func writeThenDeleteEveryOther(_ store: Store, count: Int, valueBytes: Int) throws {
         var w = try store.beginWrite()
         var t = try w.tree("t", create: true)!
-        for i in 0..<2_000 { try t.put(key(i), bytes: [UInt8](repeating: 7, count: 200)) }
+        for i in 0..<count { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: valueBytes)) }
         try w.commit()
         w = try store.beginWrite()
         t = try w.tree("t", create: false)!
-        for i in stride(from: 0, to: 2_000, by: 2) { try t.delete(key(i)) }
+        for i in stride(from: 0, to: count, by: 2) { try t.delete(key(i)) }
         try w.commit()
-        for i in 0..<5 where store.committedFreeList?.list.delta == nil {
+    }
+
+    /// Writes a file whose free list is a chain of at least `chainLength` deltas, flips a byte of
+    /// the list block `target` picks, and checks that `check` reports it and a writer refuses
+    /// the file (the list is needed to allocate; its blocks fail their checksums).
+    private func assertDamagedListBlockIsReported(chainLength: Int, target: (FreeListCodec.Stored) -> BlockRef,
+                                                  file: StaticString = #filePath, line: UInt = #line) throws {
+        let dir = TempDir()
+        let path = dir.path("b.strata")
+        let store = try Store(path: path)
+        try writeThenDeleteEveryOther(store, count: 2_000, valueBytes: 200)
+        var w: WriteTransaction
+        for i in 0..<100 where (store.committedFreeList?.list.chain.count ?? 0) < chainLength {
             w = try store.beginWrite()
             try w.tree("t", create: false)!.put(key(1 + 2 * i), bytes: [9])
             try w.commit()
         }
-        XCTAssertNotNil(store.committedFreeList?.list.delta)
+        XCTAssertGreaterThanOrEqual(store.committedFreeList?.list.chain.count ?? 0, chainLength, file: file, line: line)
         let m = try store.newestMeta()
         let r = try store.beginRead()
         let list = try FreeListCodec.load(m.freeListRef, logicalSize: m.logicalSize, path: path) { try r.block($0) }
         r.end()
         store.close()
+        let at = off_t(target(list) + 40)
         let fd = open(path, O_RDWR)
         var b: UInt8 = 0
-        XCTAssertEqual(pread(fd, &b, 1, off_t(list.base.ref + 40)), 1)
+        XCTAssertEqual(pread(fd, &b, 1, at), 1, file: file, line: line)
         b ^= 0x5A
-        XCTAssertEqual(pwrite(fd, &b, 1, off_t(list.base.ref + 40)), 1)
+        XCTAssertEqual(pwrite(fd, &b, 1, at), 1, file: file, line: line)
         close(fd)
         let damaged = try Store(path: path)
-        XCTAssertFalse(try damaged.check().problems.isEmpty)
-        XCTAssertThrowsError(try damaged.beginWrite()) { XCTAssertTrue("\($0)".contains("checksum"), "\($0)") }
+        XCTAssertFalse(try damaged.check().problems.isEmpty, file: file, line: line)
+        XCTAssertThrowsError(try damaged.beginWrite(), file: file, line: line) { XCTAssertTrue("\($0)".contains("checksum"), "\($0)") }
         damaged.close()
     }
 
