@@ -75,7 +75,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     /// Median file size after the small durable commits (bytes): the same databases as
     /// `fileBytes`, after `commits` more transactions (what an app's steady writing does to the
     /// file: free space reused or the file grown).
-    package var committedFileBytes: BenchPair<Int> = BenchPair(strata: 0, sqlite: 0)
+    package var committedFileBytes: BenchPair<Int>
     /// Median file size after compaction (bytes).
     package var compactedFileBytes: BenchPair<Int>
     /// Median seconds `cp` took to copy each engine's compacted files.

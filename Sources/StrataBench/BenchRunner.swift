@@ -195,13 +195,6 @@ package struct BenchRunner {
                 for index in order {
                     collector.fileBytes[index].append(try engines[index].fileSize())
                 }
-            case .commit:
-                try check(workload: workload.displayName(dataset: dataset),
-                          names: order.map { engines[$0].name }, values: order.map { values[$0]! },
-                          expected: oracle.expected[workload] ?? typedExpected[workload])
-                for index in order {
-                    collector.committedBytes[index].append(try engines[index].fileSize())
-                }
             case .compact:
                 for index in order {
                     if case .int(let bytes) = values[index] { collector.compactedBytes[index].append(bytes) }
@@ -213,6 +206,11 @@ package struct BenchRunner {
                 try check(workload: workload.displayName(dataset: dataset),
                           names: order.map { engines[$0].name }, values: order.map { values[$0]! },
                           expected: oracle.expected[workload] ?? typedExpected[workload])
+            }
+            if workload == .commit {
+                for index in order {
+                    collector.committedBytes[index].append(try engines[index].fileSize())
+                }
             }
         }
         for engine in typedOpened { try engine.close() }

@@ -28,9 +28,10 @@ extension FreeListCodec {
         /// The full list the entries were read from or derived from (its ref and entries): the
         /// block itself when the version stores a full list, the chain's base otherwise.
         var base: (ref: BlockRef, entries: [FreeExtent])
-        /// The deltas from the base to the version's list, oldest first (empty for a full list),
-        /// and the number of entries each holds.
-        var chain: [BlockRef] = [], chainCounts: [Int] = []
+        /// The deltas from the base to the version's list, oldest first (empty for a full list).
+        var chain: [BlockRef] = []
+        /// The entries the newest delta holds (0 for a full list).
+        var headCount = 0
         /// The newest delta (the meta slot's free-list ref), when the version stores a delta.
         var delta: BlockRef? { chain.last }
         /// The blocks the list occupies (live in the version, not listed in it).
@@ -70,7 +71,7 @@ extension FreeListCodec {
             }
             // A chain only reaches back to blocks written earlier, and each block once.
             guard previous != at, previous >= MetaSlot.dataStart, previous < logicalSize,
-                  !deltas.contains(where: { $0.ref == previous }), previous != ref else {
+                  !deltas.contains(where: { $0.ref == previous }) else {
                 throw StorageError.corrupted(path: path, detail: "free list delta at \(at) names previous block \(previous)")
             }
             deltas.append((at, removed, added))
@@ -88,7 +89,7 @@ extension FreeListCodec {
             entries = next
         }
         return Stored(entries: entries, base: (at, baseEntries), chain: deltas.reversed().map(\.ref),
-                      chainCounts: deltas.reversed().map { $0.removed.count + $0.added.count })
+                      headCount: deltas.first.map { $0.removed.count + $0.added.count } ?? 0)
     }
 
     /// What a write transaction needs of its base version's free list: the entries split as
@@ -100,17 +101,19 @@ extension FreeListCodec {
         var held: [FreeExtent]
         /// The full list the version's list derives from (`Stored.base`).
         var base: (ref: BlockRef, entries: [FreeExtent])
-        /// The deltas from the base to the version's list, oldest first, and their entry counts.
-        var chain: [BlockRef], chainCounts: [Int]
+        /// The deltas from the base to the version's list, oldest first.
+        var chain: [BlockRef]
+        /// The entries the newest delta holds (0 for a full list): the next commit's estimate.
+        var headCount: Int
         /// The newest delta, when the version stores a delta.
         var delta: BlockRef? { chain.last }
         /// The block the version's free-list ref names: the newest delta, else the base.
         var head: BlockRef { chain.last ?? base.ref }
 
         init(reusable: [(offset: UInt64, length: UInt64)], held: [FreeExtent], base: (ref: BlockRef, entries: [FreeExtent]),
-             chain: [BlockRef], chainCounts: [Int]) {
+             chain: [BlockRef], headCount: Int) {
             self.reusable = reusable; self.held = held; self.base = base
-            self.chain = chain; self.chainCounts = chainCounts
+            self.chain = chain; self.headCount = headCount
         }
 
         /// The version's entries as one list sorted by offset (a pass over the list).
@@ -118,7 +121,7 @@ extension FreeListCodec {
 
         init(_ stored: Stored) {
             (reusable, held) = SpaceAllocator.split(stored.entries)
-            base = stored.base; chain = stored.chain; chainCounts = stored.chainCounts
+            base = stored.base; chain = stored.chain; headCount = stored.headCount
         }
     }
 

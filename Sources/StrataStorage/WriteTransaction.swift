@@ -372,66 +372,34 @@ public final class WriteTransaction: Transaction {
     /// folded into one delta over its base while that stays small; else a full list (the new
     /// base). Folding frees the chain's deltas, a full list frees the old base too; each new
     /// block is allocated before the final list is computed (the list does not list its own
-    /// blocks), sized for an estimate and tried once more at the size it needs (placing a larger
-    /// block changes at most three entries: it splits or shortens one extent, or stops a
-    /// trailing one from being trimmed).
+    /// blocks).
     private func writeFreeList() throws -> (BlockRef, FreeListCodec.State) {
-        let old = storedList
-        if let old, !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
-            let limit = FreeListCodec.deltaLimit(baseCount: old.base.entries.count)
-            if old.chain.count < FreeListCodec.maxChain {
+        if let old = storedList {
+            if !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
+                let limit = FreeListCodec.deltaLimit(baseCount: old.base.entries.count)
                 // A commit that changes many entries (a large delete turning thousands of held
                 // extents free) folds instead: its own delta would be no smaller than the fold.
                 let chainLimit = max(32, limit / 4)
-                var upper = min((old.chainCounts.last ?? 0) + 16, chainLimit)
-                for _ in 0..<2 where upper <= chainLimit {
-                    let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
-                    var trial = alloc
-                    let ref = trial.allocate(UInt64(length))
-                    trial.finish()
-                    // This commit's changes to the list: the list of `base` less `dropped` plus `gained`.
-                    let (dropped, gained) = trial.listChanges()
-                    let n = dropped.count + gained.count
-                    if n <= upper {
-                        alloc = trial
-                        assert(FreeListCodec.apply(base: old.entries, removed: dropped, added: gained, logicalSize: alloc.logicalSize)
-                               == alloc.finalEntries(), "the free-list delta does not give the list")
-                        try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
-                            FreeListCodec.encodeDelta(previous: old.head, removed: dropped, added: gained, into: p)
-                        }
-                        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base,
-                                                         chain: old.chain + [ref], chainCounts: old.chainCounts + [n]))
-                    }
-                    upper = n + 4
-                }
-            }
-            // Fold the chain: one delta over the base, sized for the difference the list has
-            // before the block is placed (placing it changes at most three entries). The sum of
-            // the chain's counts would overestimate it: commits undo each other's changes.
-            for d in old.chain { try release(d) }
-            var probe = alloc
-            probe.finish()
-            var upper = FreeListCodec.diffCount(base: old.base.entries, list: probe.finalEntries()) + 4
-            for _ in 0..<2 where upper <= limit {
-                let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
-                var trial = alloc
-                let ref = trial.allocate(UInt64(length))
-                trial.finish()
-                let (removed, added) = FreeListCodec.diff(base: old.base.entries, list: trial.finalEntries())
-                let n = removed.count + added.count
-                if n <= upper {
-                    alloc = trial
-                    try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
-                        FreeListCodec.encodeDelta(previous: old.base.ref, removed: removed, added: added, into: p)
-                    }
+                if old.chain.count < FreeListCodec.maxChain,
+                   let (ref, n) = try writeDelta(over: old.head, listing: old.entries, estimate: min(old.headCount + 16, chainLimit),
+                                                 limit: chainLimit, changes: { $0.listChanges() }) {
                     return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base,
-                                                     chain: [ref], chainCounts: [n]))
+                                                     chain: old.chain + [ref], headCount: n))
                 }
-                upper = n + 4
+                // Fold the chain: one delta over the base, sized for the difference the list has
+                // before the block is placed. (The chain's counts added up would overestimate it:
+                // commits undo each other's changes.)
+                for d in old.chain { try release(d) }
+                var probe = alloc
+                probe.finish()
+                let estimate = FreeListCodec.diffCount(base: old.base.entries, list: probe.finalEntries()) + 4
+                if let (ref, n) = try writeDelta(over: old.base.ref, listing: old.base.entries, estimate: estimate, limit: limit,
+                                                 changes: { FreeListCodec.diff(base: old.base.entries, list: $0.finalEntries()) }) {
+                    return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: old.base, chain: [ref], headCount: n))
+                }
+            } else {
+                for d in old.chain { try release(d) }
             }
-            try release(old.base.ref)
-        } else if let old {
-            for d in old.chain { try release(d) }
             try release(old.base.ref)
         }
         let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
@@ -440,7 +408,38 @@ public final class WriteTransaction: Transaction {
         alloc.finish()
         let entries = alloc.finalEntries()
         try writeListBlock(ref: ref, length: length, kind: BlockKind.freeList.rawValue) { p in FreeListCodec.encode(entries, into: p) }
-        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), chain: [], chainCounts: []))
+        return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), chain: [], headCount: 0))
+    }
+
+    /// Places a delta block sized for `estimate` entries, finishes the list and writes the block
+    /// over `previous` (whose list is `previousEntries`) with the entries `changes` finds between
+    /// that list and the final one, when they fit; otherwise tries once more at the size they
+    /// need (placing a larger block changes at most three entries: it splits or shortens one
+    /// extent, or stops a trailing one from being trimmed), as long as that is within `limit`.
+    /// Returns the block and its entry count, or nil (the allocator then is as it was).
+    private func writeDelta(over previous: BlockRef, listing previousEntries: @autoclosure () -> [FreeExtent],
+                            estimate: Int, limit: Int,
+                            changes: (SpaceAllocator) -> (removed: [FreeExtent], added: [FreeExtent])) throws -> (BlockRef, Int)? {
+        var upper = estimate
+        for _ in 0..<2 where upper <= limit {
+            let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.deltaPayloadSize(entries: upper))
+            var trial = alloc
+            let ref = trial.allocate(UInt64(length))
+            trial.finish()
+            let (removed, added) = changes(trial)
+            let n = removed.count + added.count
+            if n <= upper {
+                alloc = trial
+                assert(FreeListCodec.apply(base: previousEntries(), removed: removed, added: added, logicalSize: alloc.logicalSize)
+                       == alloc.finalEntries(), "the free-list delta does not give the list")
+                try writeListBlock(ref: ref, length: length, kind: BlockKind.freeListDelta.rawValue) { p in
+                    FreeListCodec.encodeDelta(previous: previous, removed: removed, added: added, into: p)
+                }
+                return (ref, n)
+            }
+            upper = n + 4
+        }
+        return nil
     }
 
     /// Writes a free-list block of `length` bytes at `ref` (`encode` fills its payload), with

@@ -205,7 +205,7 @@ final class FreeListDeltaTests: XCTestCase {
             if list.chain.count > 1 {
                 // A chained delta holds this commit's changes only (the difference from the list
                 // before it), not everything since the base.
-                XCTAssertEqual(list.chainCounts.last, FreeListCodec.diffCount(base: previous, list: list.entries), "commit \(i)")
+                XCTAssertEqual(list.headCount, FreeListCodec.diffCount(base: previous, list: list.entries), "commit \(i)")
             }
             previous = list.entries
             r.end()
