@@ -550,7 +550,9 @@ public final class Store: @unchecked Sendable {
         stateLock.lock(); fileSizeCache = size; stateLock.unlock()
     }
 
-    func published(version: UInt64) { lock?.publish(version: version) }
+    /// Publishes `version` in the lock file and wakes the commit watchers (see
+    /// `WriteTransaction.ownObserversNeedCommit` for `wakeOwnWatcher`).
+    func published(version: UInt64, wakeOwnWatcher: Bool = true) { lock?.publish(version: version, wakeOwnWatcher: wakeOwnWatcher) }
 
     // MARK: readers, participants, notifications
 
@@ -571,6 +573,9 @@ public final class Store: @unchecked Sendable {
     /// Calls `callback` (on a background thread) with the newest version after each commit by
     /// any process, within milliseconds, without polling: a thread sleeps on a futex in the
     /// lock file that every commit wakes. Returns a token for `removeCommitObserver`.
+    ///
+    /// A commit of this handle whose `WriteTransaction.ownObserversNeedCommit` answers false
+    /// reaches the callbacks only with the next wake-up (another commit, or within a second).
     public func addCommitObserver(_ callback: @escaping @Sendable (UInt64) -> Void) -> UInt64 {
         stateLock.lock()
         defer { stateLock.unlock() }

@@ -69,6 +69,12 @@ public final class WriteTransaction: Transaction {
     package var continuing: ReadTransaction?
     /// See `continuing`; nil when the commit failed or `continuing` held no reader slot.
     package private(set) var continuedRead: ReadTransaction?
+    /// Asked once the commit is published: false when no observer of this handle
+    /// (`Store.addCommitObserver`) needs to hear of this commit now, because the committer
+    /// tells everyone who does itself. This handle's watcher thread is then not woken (other
+    /// handles and processes are, as always); its observers see the version at their next
+    /// wake-up. Nil: they are woken.
+    package var ownObserversNeedCommit: (() -> Bool)?
     /// The free list of `base` (full list or delta): the commit writes a delta over the same
     /// base when few entries changed (FreeListDelta.swift).
     private var storedList: FreeListCodec.State?
@@ -342,7 +348,7 @@ public final class WriteTransaction: Transaction {
             upgradeOlderSlot()
             // Durable. Give back a file tail nobody can see (still under the writer lock).
             shrinkFileTailAfterCommit()
-            store.published(version: version)
+            store.published(version: version, wakeOwnWatcher: ownObserversNeedCommit?() ?? true)
             if let r = continuing, r.store === store { continuing = nil; continuedRead = ReadTransaction(taking: r, at: meta) }
             // Publishing just checked the lock file's size: releasing the lock need not again.
             finish(lockFileChecked: true)

@@ -212,6 +212,14 @@ final class Coordinator: @unchecked Sendable {
         return name
     }
 
+    /// True when a live (not frozen) core other than the one at `p` exists: only those need
+    /// the commit watcher to tell them of a commit that core made (it delivers its own
+    /// notifications when it commits).
+    func hasLiveCore(otherThan p: UnsafeMutableRawPointer) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        return live.contains { $0.pointer != p }
+    }
+
     /// Called by the storage commit watcher (background thread) after every commit.
     private func commitSeen(_ version: UInt64) {
         lock.lock(); let cs = live.compactMap { $0.strong() }; lock.unlock()
@@ -510,6 +518,11 @@ final class RealmCore: @unchecked Sendable {
         defer { writeTxn = nil; adder = nil; generation &+= 1 }
         let storage = w.storage as? WriteTransaction
         storage?.continuing = parked
+        // Asked after the commit is published (a core created meanwhile on another thread is
+        // registered by then, or reads the new version): with no other live core, nobody needs
+        // the process's commit watcher woken for this commit.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        storage?.ownObserversNeedCommit = { [coordinator] in coordinator.hasLiveCore(otherThan: me) }
         do { try adder?.flushPending(); try w.commit() } catch {
             parked?.end()
             if let f = failedWrite { failedWrite = nil; throw f }
