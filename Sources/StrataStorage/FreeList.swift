@@ -173,14 +173,14 @@ struct SpaceAllocator {
             } else { out.append(r) }
         }
         reusable = out
-        largestReusableBound = .max
+        spaceAdded()
     }
 
     /// Adds free-for-all space (sorted in, merged with the extents it touches).
     private mutating func insertReusable(offset: UInt64, length: UInt64) {
         let lo = firstExtent(atOrAfter: offset)
         reusable.insert((offset, length), at: lo)
-        largestReusableBound = .max
+        spaceAdded()
         var i = lo
         if i + 1 < reusable.count, reusable[i].offset + reusable[i].length == reusable[i + 1].offset {
             reusable[i].length += reusable[i + 1].length; reusable.remove(at: i + 1)
@@ -215,7 +215,7 @@ struct SpaceAllocator {
         }
         for g in gained { touch(out[g].offset, out[g].offset + out[g].length) }
         reusable = out
-        largestReusableBound = .max
+        spaceAdded()
     }
 
     var reusableBytes: UInt64 { reusable.reduce(0) { $0 + $1.length } + parked.reduce(0) { $0 + $1.length } }
@@ -314,6 +314,8 @@ struct SpaceAllocator {
         // whole list each time it starts a run; element access would check exclusivity each time).
         let whole = wholePages
         if want <= largestReusableBound {
+            listScans += 1
+            var top = LargestExtents()
             let (best, largest, total) = reusable.withUnsafeBufferPointer { r -> (Int, UInt64, UInt64) in
                 var largest: UInt64 = 0, total: UInt64 = 0, best = -1, bestLength = UInt64.max
                 let page = UInt64(PageLayout.pageSize)
@@ -327,23 +329,70 @@ struct SpaceAllocator {
                     let l = whole ? Self.interiorLength(r[i]) : full
                     total += l
                     if l >= want && l < bestLength { best = i; bestLength = l }
+                    top.offer(r[i], usable: l)
                 }
                 return (best, largest, total)
             }
+            largestExtents = top
             if best >= 0 { return pageInterior(reusable[best]).lo }
             largestReusableBound = largest
             holesAreFew = total < logicalSize / (whole ? Self.fewHolesDivisorEncrypted : Self.fewHolesDivisor)
         }
         if holesAreFew { return logicalSize }
+        if let known = largestKnown(holding: length) {
+            assert(known == largestByScan(holding: length).index, "the largest extents kept from the last scan answered \(String(describing: known)), a scan \(String(describing: largestByScan(holding: length).index))")
+            return known.map { pageInterior(reusable[$0]).lo }
+        }
+        let (found, top) = largestByScan(holding: length)
+        listScans += 1
+        largestExtents = top
+        return found.map { pageInterior(reusable[$0]).lo }
+    }
+
+    /// The first extent with the most usable bytes, when it holds `length`, found by scanning
+    /// the whole list; and the largest extents for the runs that follow (`largestKnown`).
+    private func largestByScan(holding length: UInt64) -> (index: Int?, top: LargestExtents) {
+        let whole = wholePages
+        var top = LargestExtents()
         let found = reusable.withUnsafeBufferPointer { r -> Int in
             var best = -1, bestLength: UInt64 = 0
             for i in 0..<r.count {
                 let l = whole ? Self.interiorLength(r[i]) : r[i].length
                 if l >= length && (best < 0 || l > bestLength) { best = i; bestLength = l }
+                top.offer(r[i], usable: l)
             }
             return best
         }
-        return found >= 0 ? pageInterior(reusable[found]).lo : nil
+        return (found >= 0 ? found : nil, top)
+    }
+
+    /// The extents with the most usable bytes (`interiorLength` for encrypted files) as of the
+    /// last full scan of `regionStart`, and a bound on every other extent's. Between scans
+    /// extents only shrink or split — every change that adds reusable space (`spaceAdded`)
+    /// drops this — so an extent with more usable bytes than `others` is a piece of one of them.
+    private var largestExtents: LargestExtents?
+    /// Whole-list scans `regionStart` made (the runs of one commit reuse the first one's).
+    private(set) var listScans = 0
+
+    /// The index of the extent with the most usable bytes (the lowest offset among equals) when
+    /// it has at least `length`; `.some(nil)` when no extent has; nil when `largest` cannot
+    /// tell (not known, or an extent it does not list may be as large) and the list must be
+    /// scanned. The same answer as a scan of the whole list.
+    private func largestKnown(holding length: UInt64) -> Int?? {
+        guard let largest = largestExtents else { return nil }
+        var best = -1, bestLength: UInt64 = 0
+        for c in largest.extents {
+            // The pieces of `c` left now (an allocation from its middle splits it).
+            var i = partitionPoint(reusable.count) { reusable[$0].offset + reusable[$0].length <= c.offset }
+            while i < reusable.count && reusable[i].offset < c.end {
+                let l = wholePages ? Self.interiorLength(reusable[i]) : reusable[i].length
+                if l > bestLength || (l == bestLength && best >= 0 && reusable[i].offset < reusable[best].offset) { best = i; bestLength = l }
+                i += 1
+            }
+        }
+        if bestLength > largest.others { return .some(bestLength >= length ? best : nil) }
+        if max(bestLength, largest.others) < length { return .some(nil) }
+        return nil
     }
 
     /// The index of the first reusable extent whose offset is at least `offset` (binary search:
@@ -467,7 +516,7 @@ struct SpaceAllocator {
         let page = UInt64(PageLayout.pageSize)
         let o = (c & (page - 1)) + length > page ? (c + page - 1) & ~(page - 1) : c
         if c == logicalSize {
-            if o > c { reusable.append((c, o - c)); largestReusableBound = .max; touch(c, o) }
+            if o > c { reusable.append((c, o - c)); spaceAdded(); touch(c, o) }
             logicalSize = o + length
             return o
         }
@@ -517,7 +566,7 @@ struct SpaceAllocator {
             // The rest of the last page stays free (this transaction owns that page).
             reusable.append((logicalSize, o - logicalSize))
             touch(logicalSize, o)
-            largestReusableBound = .max
+            spaceAdded()
         }
         if let lim = limit, o + length > lim { limitExceeded = true }
         logicalSize = o + length
@@ -526,6 +575,13 @@ struct SpaceAllocator {
 
     /// An upper bound of the longest reusable extent (kept so big requests skip a futile scan).
     private var largestReusableBound: UInt64 = .max
+
+    /// Called wherever reusable space is added (an extent appears or grows): the bounds and the
+    /// largest extents found by earlier scans no longer hold.
+    @inline(__always) private mutating func spaceAdded() {
+        largestReusableBound = .max
+        largestExtents = nil
+    }
     /// Set when an allocation under `limit` had to go past it.
     var limitExceeded = false
 
@@ -654,4 +710,29 @@ struct SpaceAllocator {
     var lo = start, hi = count
     while lo < hi { let mid = (lo + hi) / 2; if before(mid) { lo = mid + 1 } else { hi = mid } }
     return lo
+}
+
+/// The extents with the most usable bytes seen by a scan (`count` of them, most first, the
+/// lower offset first among equals) and the most usable bytes of any other (`others`).
+struct LargestExtents {
+    static let count = 8
+    private(set) var extents: [(offset: UInt64, end: UInt64, usable: UInt64)] = []
+    /// Kept one longer than `count`: its last entry bounds all the extents not listed.
+    private var extra: UInt64 = 0
+    var others: UInt64 { extra }
+
+    init() { extents.reserveCapacity(Self.count + 1) }
+
+    /// Offers an extent (in offset order, so an equal one offered later ranks after).
+    @inline(__always) mutating func offer(_ r: (offset: UInt64, length: UInt64), usable: UInt64) {
+        guard usable > extra || (usable > 0 && extents.count < Self.count) else { return }
+        insert((r.offset, r.offset + r.length, usable))
+    }
+
+    private mutating func insert(_ e: (offset: UInt64, end: UInt64, usable: UInt64)) {
+        var i = extents.count
+        while i > 0 && extents[i - 1].usable < e.usable { i -= 1 }
+        extents.insert(e, at: i)
+        if extents.count > Self.count { extra = max(extra, extents.removeLast().usable) }
+    }
 }

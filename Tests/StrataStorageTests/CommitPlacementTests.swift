@@ -50,3 +50,49 @@ final class CommitPlacementTests: XCTestCase {
         XCTAssertLessThan(blocks[0], logical, "the first block reuses a hole")
     }
 }
+
+/// The runs of one commit start in the largest holes without scanning the whole free list for
+/// each run: the largest extents found by the first scan answer until space is added. Debug
+/// builds check every such answer against a scan of the whole list (`regionStart`).
+final class LargestExtentsTests: XCTestCase {
+    func testRunsOfACommitReuseTheFirstScanAndPlaceAsAScanWould() {
+        var random = SplitMix64(seed: 0x1A26_E575)
+        var allocations = 0, scans = 0
+        for round in 0..<200 {
+            let encrypted = round % 2 == 1
+            var entries: [FreeExtent] = []
+            var o: UInt64 = MetaSlot.dataStart
+            // Many holes adding up to well over a quarter of the file: runs go to the largest.
+            for _ in 0..<Int(50 + random.next() % 400) {
+                o += 8 * (1 + random.next() % 1200)
+                let l = 8 * (1 + random.next() % (random.next() % 4 == 0 ? 4000 : 1500))
+                entries.append(FreeExtent(offset: o, length: l, birth: 0, freed: 0))
+                o += l
+            }
+            let logical = o + 4096
+            let (reusable, held) = SpaceAllocator.split(entries)
+            var alloc = SpaceAllocator(reusable: reusable, held: held, readers: [], logicalSize: logical,
+                                       newVersion: 3, wholePages: encrypted)
+            alloc.regionHint = 1 << 20          // no hole holds the commit: every run takes the largest
+            var taken: [(offset: UInt64, length: UInt64)] = []
+            for _ in 0..<Int(10 + random.next() % 60) {
+                let length = random.next() % 4 == 0 ? 8 * (512 + random.next() % 1500) : 8 * (1 + random.next() % 400)
+                let at = alloc.allocate(length)
+                taken.append((at, length))
+                // Now and then a block of this transaction is freed again (space is added).
+                if random.next() % 10 == 0, let (bo, bl) = taken.popLast() { alloc.releaseUnseen(offset: bo, length: bl) }
+            }
+            allocations += taken.count
+            scans += alloc.listScans
+            // Allocations never overlap, and lie in free space or past the start's logical size.
+            let sorted = taken.sorted { $0.offset < $1.offset }
+            for (a, b) in zip(sorted, sorted.dropFirst()) { XCTAssertLessThanOrEqual(a.offset + a.length, b.offset, "round \(round)") }
+            for t in taken where t.offset < logical {
+                XCTAssertTrue(entries.contains { $0.offset <= t.offset && t.offset + t.length <= $0.offset + $0.length },
+                              "round \(round): \(t) is not in a free extent")
+            }
+        }
+        XCTAssertGreaterThan(allocations, 2000)
+        XCTAssertLessThan(scans * 4, allocations, "each run scanned the list: \(scans) scans for \(allocations) allocations")
+    }
+}
