@@ -26,6 +26,37 @@ final class NotificationTests: XCTestCase {
         assertIntegrity(realm)
     }
 
+    /// A commit spares the process's commit watcher only when no other realm of the file lives
+    /// in the process (`Coordinator.hasLiveCore(otherThan:)`): with the main thread's realm
+    /// alive, each commit of another thread reaches its observer at once, not at the watcher's
+    /// 1 s safety wake-up.
+    func testAnotherThreadsCommitsReachALiveRealmPromptly() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        let realm = try Realm(configuration: cfg)
+        var notes = 0
+        let token = realm.observe { _, _ in notes += 1 }
+        defer { token.invalidate() }
+        var delays: [TimeInterval] = []
+        for i in 0..<8 {
+            let committed = DispatchSemaphore(value: 0)
+            Thread {
+                let other = try! Realm(configuration: cfg)
+                try! other.write { other.add(APerson(id: 100 + i, name: "p\(i)")) }
+                committed.signal()
+                // The thread's realm stays alive until the main realm has seen the commit.
+                Thread.sleep(forTimeInterval: 0.5)
+                _ = other
+            }.start()
+            committed.wait()
+            let start = Date()
+            XCTAssertTrue(spin(until: 10) { notes == i + 1 }, "commit \(i) never reached the observer")
+            delays.append(Date().timeIntervalSince(start))
+        }
+        let median = delays.sorted()[delays.count / 2]
+        XCTAssertLessThan(median, 0.3, "another thread's commits waited for the watcher's timeout: \(delays)")
+    }
+
     func testResultsChangeIndexesOnFilteredSortedResults() throws {
         let f = APIFixture()
         let realm = try Realm(configuration: f.config())
