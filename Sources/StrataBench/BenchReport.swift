@@ -85,6 +85,8 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     /// Median seconds of one 4 KiB `pwrite` + `fdatasync` per small commit (`BenchSyncFloor`):
     /// the least the commit workloads could take on this disk.
     package var syncFloorSeconds: Double = 0
+    /// Where Strata's compaction spent its time (medians; nil when it did not run).
+    package var compactionPhases: BenchCompactionPhases? = nil
     /// The machine.
     package var machine: BenchMachine
     /// The notification workload (Strata only; nil when it did not run).
@@ -133,7 +135,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
              fileGoal, fileMet, committedFileBytes, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
-             compactionSpeedVsDurableCopy, syncFloorSeconds, machine, realmCore
+             compactionSpeedVsDurableCopy, syncFloorSeconds, compactionPhases, machine, realmCore
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -157,6 +159,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(durableCopySeconds, forKey: .durableCopySeconds)
         try container.encode(compactionSpeedVsDurableCopy, forKey: .compactionSpeedVsDurableCopy)
         try container.encode(syncFloorSeconds, forKey: .syncFloorSeconds)
+        try container.encodeIfPresent(compactionPhases, forKey: .compactionPhases)
         try container.encode(machine, forKey: .machine)
         if let realmCore {
             var entries: [String: BenchRealmCoreEntry] = [:]
@@ -244,6 +247,10 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         lines.append("compaction speed / durable copy speed (cp + fdatasync s / compact s): Strata "
                      + BenchFormat.number(durable.strata, digits: 2) + ", SQLite "
                      + BenchFormat.number(durable.sqlite, digits: 2) + "; goal for Strata >= 0.9")
+        if let p = compactionPhases {
+            lines.append("compaction phases, Strata (medians): copy " + BenchFormat.seconds(p.copySeconds) + " s, sync of the new file "
+                         + BenchFormat.seconds(p.syncSeconds) + " s, rename and switch " + BenchFormat.seconds(p.replaceSeconds) + " s")
+        }
         if syncFloorSeconds > 0 {
             let commitRows = workloads.filter { [.commit, .encryptedCommit, .typedCommit].contains($0.workload) }
             lines.append("sync floor: one 4 KiB pwrite + fdatasync per commit takes "
@@ -328,4 +335,14 @@ private struct BenchNotifyLatencyEntry: Encodable {
         try c.encode(latency.filteredObjects, forKey: .filteredObjects)
         try c.encode(latency.missed, forKey: .missed)
     }
+}
+
+/// Medians of Strata's compaction phases over the repetitions (`CompactionPhases`).
+package struct BenchCompactionPhases: Sendable, Hashable, Encodable {
+    /// Reading and writing the live blocks into the new file.
+    package var copySeconds: Double
+    /// The new file's `fdatasync`.
+    package var syncSeconds: Double
+    /// `rename`, the directory's `fsync`, switching the handle to the new file.
+    package var replaceSeconds: Double
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// Runs the workloads on two engines and collects a `BenchReport`.
 ///
@@ -84,6 +85,8 @@ package struct BenchRunner {
         var cpSeconds: [[Double]]
         var durableCopySeconds: [[Double]]
         var syncFloorSeconds: [Double] = []
+        /// Strata's compaction phases, one entry per repetition.
+        var compactionPhases: [CompactionPhases] = []
 
         init(engineCount: Int) {
             fileBytes = Array(repeating: [], count: engineCount)
@@ -131,6 +134,9 @@ package struct BenchRunner {
                 cpSeconds: cp,
                 durableCopySeconds: durableCopy,
                 syncFloorSeconds: median(syncFloorSeconds),
+                compactionPhases: compactionPhases.isEmpty ? nil : BenchCompactionPhases(
+                    copySeconds: median(compactionPhases.map(\.copySeconds)), syncSeconds: median(compactionPhases.map(\.syncSeconds)),
+                    replaceSeconds: median(compactionPhases.map(\.replaceSeconds))),
                 machine: machine)
         }
     }
@@ -198,6 +204,7 @@ package struct BenchRunner {
             case .compact:
                 for index in order {
                     if case .int(let bytes) = values[index] { collector.compactedBytes[index].append(bytes) }
+                    if let phases = (engines[index] as? StrataBenchEngine)?.lastCompactionPhases { collector.compactionPhases.append(phases) }
                 }
                 let counts = try order.map { try engines[$0].objectCount() }
                 try check(workload: "object count after compact", names: order.map { engines[$0].name },

@@ -135,9 +135,12 @@ package final class StrataBenchEngine: BenchEngine {
 
     package func fileSize() throws -> Int { Int(try opened().store.fileSize()) }
 
+    /// Where the last `compact()` spent its time.
+    package private(set) var lastCompactionPhases: CompactionPhases?
+
     package func compact() throws -> Int {
         let db = try opened()
-        _ = try db.store.compact()
+        lastCompactionPhases = try db.store.compact().phases
         return Int(try db.store.fileSize())
     }
 

@@ -58,24 +58,35 @@ extension Store {
             let arena = PageArena()
             defer { arena.clear() }
             let moved: UInt64
+            let copyStarted = DispatchTime.now().uptimeNanoseconds
+            var syncSeconds = 0.0
             do {
                 moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out, destination: crypto,
                                            source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
-                                           arena: arena, progress: progress)
+                                           arena: arena, progress: progress, syncSeconds: &syncSeconds)
                 out.close()
-                guard rename(tmp, path) == 0 else { throw StorageError.io(path: path, operation: "rename compacted file", errno: errno) }
             } catch {
                 out.close()
                 unlink(tmp)
                 throw error
             }
+            let copied = DispatchTime.now().uptimeNanoseconds
+            guard rename(tmp, path) == 0 else {
+                let e = errno
+                unlink(tmp)
+                throw StorageError.io(path: path, operation: "rename compacted file", errno: e)
+            }
             // From here on the compacted file is the database (durable once the directory is).
             try Store.syncDirectory(of: path)
             try switchToReplacedFile()
+            let replaced = DispatchTime.now().uptimeNanoseconds
             lock.publish(version: newVersion)
             let after = try fileSize()
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            return CompactionResult(beforeBytes: before, afterBytes: after, seconds: seconds, version: newVersion, bytesMoved: moved)
+            let phases = CompactionPhases(copySeconds: Double(copied - copyStarted) / 1e9 - syncSeconds, syncSeconds: syncSeconds,
+                                          replaceSeconds: Double(replaced - copied) / 1e9)
+            return CompactionResult(beforeBytes: before, afterBytes: after, seconds: seconds, version: newVersion, bytesMoved: moved,
+                                    phases: phases)
         }
     }
 
@@ -131,7 +142,7 @@ extension Store {
     /// empty free list. Returns the bytes of blocks copied.
     func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO, destination: PageCrypto?,
                         source: @escaping (BlockRef) throws -> BlockView, arena: PageArena? = nil,
-                        progress: CompactionProgressHandler?) throws -> UInt64 {
+                        progress: CompactionProgressHandler?, syncSeconds: UnsafeMutablePointer<Double>? = nil) throws -> UInt64 {
         // Live bytes to copy: the allocated area minus the free list and its own block.
         var total = meta.logicalSize - MetaSlot.dataStart
         if meta.freeListRef != 0 {
@@ -164,7 +175,9 @@ extension Store {
         let at = Int((newVersion % 2) * MetaSlot.slotStride)
         page.replaceSubrange(at..<at + enc.count, with: enc)
         try page.withUnsafeBytes { try output.write($0, at: 0) }
+        let syncStarted = DispatchTime.now().uptimeNanoseconds
         try output.sync()
+        syncSeconds?.pointee = Double(DispatchTime.now().uptimeNanoseconds - syncStarted) / 1e9
         progress?(CompactionProgress(bytesDone: copier.bytesCopied, bytesTotal: max(total, copier.bytesCopied)))
         return copier.bytesCopied
     }

@@ -35,14 +35,33 @@ public struct CompactionResult: Sendable, Equatable {
     public var pendingTailBytes: UInt64
     /// Online compaction only: the readers whose pins hold the pending tail.
     public var pinningReaders: [ReaderInfo]
+    /// Full compaction only: where its time went.
+    public var phases: CompactionPhases?
     /// A result with every figure given (the compaction functions build it; tests compare against it).
     public init(beforeBytes: UInt64, afterBytes: UInt64, seconds: Double, version: UInt64, bytesMoved: UInt64,
-                pendingTailBytes: UInt64 = 0, pinningReaders: [ReaderInfo] = []) {
+                pendingTailBytes: UInt64 = 0, pinningReaders: [ReaderInfo] = [], phases: CompactionPhases? = nil) {
         self.beforeBytes = beforeBytes; self.afterBytes = afterBytes; self.seconds = seconds; self.version = version
         self.bytesMoved = bytesMoved; self.pendingTailBytes = pendingTailBytes; self.pinningReaders = pinningReaders
+        self.phases = phases
     }
     /// Bytes given back to the file system (0 when the file did not shrink).
     public var savedBytes: UInt64 { beforeBytes > afterBytes ? beforeBytes - afterBytes : 0 }
+}
+
+/// Where a full compaction's time went (wall-clock seconds; together nearly all of
+/// `CompactionResult.seconds`, the rest being checks and the lock file).
+public struct CompactionPhases: Sendable, Equatable {
+    /// Reading the newest version and writing its live blocks densely into the new file.
+    public var copySeconds: Double
+    /// The new file's `fdatasync`: its bytes on disk before it replaces the old one.
+    public var syncSeconds: Double
+    /// Putting it in place: `rename` over the old file, the directory's `fsync`, and this
+    /// handle switching its descriptor and mapping to the new file.
+    public var replaceSeconds: Double
+    /// The three phases as measured.
+    public init(copySeconds: Double, syncSeconds: Double, replaceSeconds: Double) {
+        self.copySeconds = copySeconds; self.syncSeconds = syncSeconds; self.replaceSeconds = replaceSeconds
+    }
 }
 
 /// Why a compaction or copy could not run. (A file open elsewhere is `StorageError.fileInUse`.)

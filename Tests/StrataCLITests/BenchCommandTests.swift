@@ -33,6 +33,9 @@ final class BenchCommandTests: XCTestCase {
             XCTAssertNotNil(l["p50"] as? Double, observer); XCTAssertNotNil(l["p99"] as? Double, observer)
         }
         XCTAssertNotNil(notify["goal"] as? String)
+        // Where Strata's compaction spent its time (medians of the repetitions).
+        let phases = try XCTUnwrap(json["compactionPhases"] as? [String: Any], "no compactionPhases")
+        for key in ["copySeconds", "syncSeconds", "replaceSeconds"] { XCTAssertGreaterThan(phases[key] as? Double ?? 0, 0, key) }
         let bytes = try XCTUnwrap(json["fileBytes"] as? [String: Any])
         XCTAssertGreaterThan(bytes["strata"] as? Int ?? 0, 0)
         XCTAssertGreaterThan(bytes["sqlite"] as? Int ?? 0, 0)

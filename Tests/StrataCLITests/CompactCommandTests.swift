@@ -13,10 +13,15 @@ final class CompactCommandTests: CLITestCase {
         XCTAssertEqual(compact.code, 0, compact.stderr)
         XCTAssertEqual(compact.object["mode"] as? String, "full")
         XCTAssertLessThan(compact.object["afterBytes"] as! Int, compact.object["beforeBytes"] as! Int)
+        let phases = try XCTUnwrap(compact.object["phases"] as? [String: Any], "the JSON names where a full compaction's time went")
+        for key in ["copySeconds", "syncSeconds", "replaceSeconds"] { XCTAssertNotNil(phases[key] as? Double, key) }
         XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
         let online = try StrataCLI.run(["compact", file, "--online"])
         XCTAssertEqual(online.code, 0, online.stderr)
         XCTAssertTrue(online.stdout.contains("online"))
+        let full = try StrataCLI.run(["compact", file])
+        XCTAssertEqual(full.code, 0, full.stderr)
+        XCTAssertTrue(full.stdout.contains("  copy ") && full.stdout.contains(", sync ") && full.stdout.contains("rename and switch"), full.stdout)
     }
 
     func testCompactFallsBackToOnlineWhenAnotherProcessHasTheFileOpen() throws {

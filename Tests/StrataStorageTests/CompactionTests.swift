@@ -151,6 +151,22 @@ final class CompactionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dest + ".writecopy-tmp"))
     }
 
+    /// A full compaction reports where its time went: each phase measured, together no more
+    /// than the whole (the rest is checks and the lock file).
+    func testFullCompactionReportsItsPhases() throws {
+        let dir = TempDir()
+        let store = try Store(path: dir.path("phases.strata"), options: storeOptions())
+        try populate(store, count: 3000)
+        try deleteWhere(store, count: 3000) { $0 % 3 != 0 }
+        let result = try store.compact()
+        let p = try XCTUnwrap(result.phases)
+        XCTAssertGreaterThan(p.copySeconds, 0)
+        XCTAssertGreaterThan(p.syncSeconds, 0)
+        XCTAssertGreaterThan(p.replaceSeconds, 0)
+        XCTAssertLessThanOrEqual(p.copySeconds + p.syncSeconds + p.replaceSeconds, result.seconds)
+        assertSound(store)
+    }
+
     func testOnlineCompactionShrinksFileInProcess() throws {
         let dir = TempDir()
         let path = dir.path("online.strata")
@@ -164,6 +180,7 @@ final class CompactionTests: XCTestCase {
         let result = try store.compactOnline { progress.append($0) }
         XCTAssertEqual(result.pendingTailBytes, 0)
         XCTAssertGreaterThan(result.bytesMoved, 0)
+        XCTAssertNil(result.phases, "online compaction has no copy, sync and rename phases")
         XCTAssertLessThan(result.afterBytes, before.totalBytes / 2, "\(result)")
         XCTAssertEqual(result.afterBytes, try store.fileSize())
         XCTAssertEqual(progress.last?.fraction, 1)

@@ -40,11 +40,16 @@ struct Compact: StrataSubcommand {
                 ("file", .string(file)), ("mode", .string(mode)), ("fallback", .bool(fallback != nil)),
                 ("beforeBytes", .int(result.beforeBytes)), ("afterBytes", .int(result.afterBytes)), ("savedBytes", .int(result.savedBytes)),
                 ("seconds", .double(result.seconds)), ("version", .int(result.version)), ("pendingTailBytes", .int(result.pendingTailBytes)),
+                ("phases", result.phases.map { p in .object([("copySeconds", .double(p.copySeconds)), ("syncSeconds", .double(p.syncSeconds)),
+                                                            ("replaceSeconds", .double(p.replaceSeconds))]) } ?? .null),
             ]))
             return 0
         }
         try out.line("compacted \(file) (\(mode)): \(Formatting.bytes(Int64(result.beforeBytes))) → \(Formatting.bytes(Int64(result.afterBytes))) "
               + "(\(Formatting.bytes(Int64(result.savedBytes))) given back) in \(String(format: "%.2f", result.seconds)) s, now at version \(result.version)")
+        if let p = result.phases {
+            try out.line("  copy \(Formatting.duration(p.copySeconds)), sync \(Formatting.duration(p.syncSeconds)), rename and switch \(Formatting.duration(p.replaceSeconds))")
+        }
         if result.pendingTailBytes > 0 {
             try out.line("\(Formatting.bytes(Int64(result.pendingTailBytes))) more come back once \(result.pinningReaders.map { "pid \($0.pid)" }.joined(separator: ", ")) end their read transactions")
         }
