@@ -51,6 +51,12 @@ package enum Formatting {
         return String(format: "%02lld:%02lld:%02lld", parts.hour, parts.minute, parts.second)
     }
 
+    /// A measured duration to a tenth of a millisecond below 10 ms (`0.6 ms`, `9.4 ms`), else as
+    /// `duration` (the phases of an operation, where whole milliseconds would read as nothing).
+    package static func timing(_ seconds: Double) -> String {
+        seconds < 0.01 ? String(format: "%.1f ms", seconds * 1000) : duration(seconds)
+    }
+
     /// `850 ms`, `42 s`, `3 m 20 s`, `2 h 14 m`, `3 d 4 h`.
     package static func duration(_ seconds: Double) -> String {
         if seconds < 1 { return "\(Int((seconds * 1000).rounded())) ms" }

@@ -125,6 +125,9 @@ final class RenderingTests: XCTestCase {
         XCTAssertEqual(Formatting.bytes(1536), "1.5 KiB")
         XCTAssertEqual(Formatting.dateTime(RecordingDataSource.referenceDate), "2024-05-01 12:30:05")
         XCTAssertEqual(Formatting.duration(8054), "2 h 14 m")
+        XCTAssertEqual(Formatting.timing(0.00061), "0.6 ms")
+        XCTAssertEqual(Formatting.timing(0.0094), "9.4 ms")
+        XCTAssertEqual(Formatting.timing(0.25), "250 ms")
         XCTAssertEqual(DisplayValue.collection(count: 3, elementType: "Dog").formatted.text, "[3 Dog]")
         XCTAssertEqual(DisplayValue.null.formatted.role, .null)
     }

@@ -48,7 +48,7 @@ struct Compact: StrataSubcommand {
         try out.line("compacted \(file) (\(mode)): \(Formatting.bytes(Int64(result.beforeBytes))) → \(Formatting.bytes(Int64(result.afterBytes))) "
               + "(\(Formatting.bytes(Int64(result.savedBytes))) given back) in \(String(format: "%.2f", result.seconds)) s, now at version \(result.version)")
         if let p = result.phases {
-            try out.line("  copy \(Formatting.duration(p.copySeconds)), sync \(Formatting.duration(p.syncSeconds)), rename and switch \(Formatting.duration(p.replaceSeconds))")
+            try out.line("  copy \(Formatting.timing(p.copySeconds)), sync \(Formatting.timing(p.syncSeconds)), rename and switch \(Formatting.timing(p.replaceSeconds))")
         }
         if result.pendingTailBytes > 0 {
             try out.line("\(Formatting.bytes(Int64(result.pendingTailBytes))) more come back once \(result.pinningReaders.map { "pid \($0.pid)" }.joined(separator: ", ")) end their read transactions")
