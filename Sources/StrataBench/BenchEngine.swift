@@ -1,4 +1,5 @@
 import Foundation
+import StrataStorage
 
 /// One database engine under benchmark. The runner drives it through the whole sequence below,
 /// on fresh files, once per repetition:
@@ -62,4 +63,11 @@ package protocol BenchEngine: AnyObject {
     /// The files the database consists of while closed (the ones `fileSize()` counts). The
     /// runner copies them with `cp` after `close()` as the reference for compaction speed.
     func databaseFiles() -> [URL]
+
+    /// Where the last `compact()` spent its time, when the engine knows (Strata; nil otherwise).
+    var lastCompactionPhases: CompactionPhases? { get }
+}
+
+extension BenchEngine {
+    package var lastCompactionPhases: CompactionPhases? { nil }
 }

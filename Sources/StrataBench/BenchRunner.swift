@@ -204,7 +204,7 @@ package struct BenchRunner {
             case .compact:
                 for index in order {
                     if case .int(let bytes) = values[index] { collector.compactedBytes[index].append(bytes) }
-                    if let phases = (engines[index] as? StrataBenchEngine)?.lastCompactionPhases { collector.compactionPhases.append(phases) }
+                    if let phases = engines[index].lastCompactionPhases { collector.compactionPhases.append(phases) }
                 }
                 let counts = try order.map { try engines[$0].objectCount() }
                 try check(workload: "object count after compact", names: order.map { engines[$0].name },

@@ -57,13 +57,12 @@ extension Store {
             let out: FileIO = crypto.map { EncryptedFileIO(inner: plain, crypto: $0) } ?? plain
             let arena = PageArena()
             defer { arena.clear() }
-            let moved: UInt64
+            let moved: UInt64, syncSeconds: Double
             let copyStarted = DispatchTime.now().uptimeNanoseconds
-            var syncSeconds = 0.0
             do {
-                moved = try writeDenseCopy(of: meta, newVersion: newVersion, output: out, destination: crypto,
-                                           source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
-                                           arena: arena, progress: progress, syncSeconds: &syncSeconds)
+                (moved, syncSeconds) = try writeDenseCopy(of: meta, newVersion: newVersion, output: out, destination: crypto,
+                                                          source: { try self.blockView($0, limit: meta.logicalSize, arena: arena) },
+                                                          arena: arena, progress: progress)
                 out.close()
             } catch {
                 out.close()
@@ -139,10 +138,10 @@ extension Store {
 
     /// Copies every block reachable from `meta` densely into `output` (from `dataStart`), then
     /// writes the meta slot of `newVersion` (the other slot zeroed) and syncs. The copy has an
-    /// empty free list. Returns the bytes of blocks copied.
+    /// empty free list. Returns the bytes of blocks copied and the seconds the final sync took.
     func writeDenseCopy(of meta: MetaSlot, newVersion: UInt64, output: FileIO, destination: PageCrypto?,
                         source: @escaping (BlockRef) throws -> BlockView, arena: PageArena? = nil,
-                        progress: CompactionProgressHandler?, syncSeconds: UnsafeMutablePointer<Double>? = nil) throws -> UInt64 {
+                        progress: CompactionProgressHandler?) throws -> (bytesCopied: UInt64, syncSeconds: Double) {
         // Live bytes to copy: the allocated area minus the free list and its own block.
         var total = meta.logicalSize - MetaSlot.dataStart
         if meta.freeListRef != 0 {
@@ -177,9 +176,9 @@ extension Store {
         try page.withUnsafeBytes { try output.write($0, at: 0) }
         let syncStarted = DispatchTime.now().uptimeNanoseconds
         try output.sync()
-        syncSeconds?.pointee = Double(DispatchTime.now().uptimeNanoseconds - syncStarted) / 1e9
+        let syncSeconds = Double(DispatchTime.now().uptimeNanoseconds - syncStarted) / 1e9
         progress?(CompactionProgress(bytesDone: copier.bytesCopied, bytesTotal: max(total, copier.bytesCopied)))
-        return copier.bytesCopied
+        return (copier.bytesCopied, syncSeconds)
     }
 
     /// After `rename` put a new file at `path`: makes this handle's descriptor refer to it
