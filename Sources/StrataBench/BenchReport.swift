@@ -85,6 +85,10 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     /// Median seconds of one 4 KiB `pwrite` + `fdatasync` per small commit (`BenchSyncFloor`):
     /// the least the commit workloads could take on this disk.
     package var syncFloorSeconds: Double = 0
+    /// Median seconds of the writes of a Strata small commit (a 16 KiB run and the meta slot) +
+    /// `fdatasync` per small commit (`BenchSyncFloor.Shape.strataCommitShape`): the least a commit
+    /// of that shape can take, with no CPU work (0: not measured).
+    package var commitShapeFloorSeconds: Double = 0
     /// Where Strata's compaction spent its time (medians; nil when it did not run).
     package var compactionPhases: BenchCompactionPhases? = nil
     /// The machine.
@@ -135,7 +139,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
     private enum CodingKeys: String, CodingKey {
         case objects, repetitions, lookups, commits, engines, workloads, fileBytes, fileRatio,
              fileGoal, fileMet, committedFileBytes, compactedFileBytes, cpSeconds, compactionSpeedVsCp, durableCopySeconds,
-             compactionSpeedVsDurableCopy, syncFloorSeconds, compactionPhases, machine, realmCore
+             compactionSpeedVsDurableCopy, syncFloorSeconds, commitShapeFloorSeconds, compactionPhases, machine, realmCore
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -159,6 +163,7 @@ package struct BenchReport: Sendable, Hashable, Encodable {
         try container.encode(durableCopySeconds, forKey: .durableCopySeconds)
         try container.encode(compactionSpeedVsDurableCopy, forKey: .compactionSpeedVsDurableCopy)
         try container.encode(syncFloorSeconds, forKey: .syncFloorSeconds)
+        try container.encode(commitShapeFloorSeconds, forKey: .commitShapeFloorSeconds)
         try container.encodeIfPresent(compactionPhases, forKey: .compactionPhases)
         try container.encode(machine, forKey: .machine)
         if let realmCore {
@@ -236,8 +241,12 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                           BenchFormat.seconds(cpSeconds.sqlite), "", "", ""]))
         lines.append(row(["cp + fdatasync of compacted file", BenchFormat.seconds(durableCopySeconds.strata),
                           BenchFormat.seconds(durableCopySeconds.sqlite), "", "", ""]))
-        lines.append(row(["\(BenchFormat.grouped(commits)) x 4 KiB pwrite + fdatasync", BenchFormat.seconds(syncFloorSeconds),
+        lines.append(row([BenchSyncFloor.Shape.page.name(count: commits), BenchFormat.seconds(syncFloorSeconds),
                           "", "", "", ""]))
+        if commitShapeFloorSeconds > 0 {
+            lines.append(row([BenchSyncFloor.Shape.strataCommitShape.name(count: commits), BenchFormat.seconds(commitShapeFloorSeconds),
+                              "", "", "", ""]))
+        }
         let speed = compactionSpeedVsCp
         lines.append("")
         lines.append("compaction speed / cp speed (cp s / compact s, same compacted file): Strata "
@@ -259,6 +268,13 @@ package struct BenchReport: Sendable, Hashable, Encodable {
                              "\(r.workload.rawValue) Strata " + BenchFormat.number(BenchStatistics.ratio(r.strataSeconds, syncFloorSeconds), digits: 2)
                              + "x, SQLite " + BenchFormat.number(BenchStatistics.ratio(r.sqliteSeconds, syncFloorSeconds), digits: 2) + "x"
                          }.joined(separator: "; "))
+        }
+        if commitShapeFloorSeconds > 0, let commit = result(.commit) {
+            lines.append("commit shape: the writes of a Strata small commit (a 16 KiB run and the 168-byte meta slot) + fdatasync take "
+                         + BenchFormat.seconds(commitShapeFloorSeconds) + " s per " + BenchFormat.grouped(commits) + " commits with no CPU work: "
+                         + BenchFormat.number(BenchStatistics.ratio(commitShapeFloorSeconds, commit.sqliteSeconds), digits: 2)
+                         + "x SQLite's whole commit; Strata's commit spends the other "
+                         + BenchFormat.seconds(max(0, commit.strataSeconds - commitShapeFloorSeconds)) + " s computing")
         }
         lines.append("file sizes: Strata " + BenchFormat.bytes(fileBytes.strata) + ", SQLite "
                      + BenchFormat.bytes(fileBytes.sqlite) + " (SQLite: main file after a checkpoint, which leaves no data in the WAL)")

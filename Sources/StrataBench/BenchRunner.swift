@@ -85,6 +85,7 @@ package struct BenchRunner {
         var cpSeconds: [[Double]]
         var durableCopySeconds: [[Double]]
         var syncFloorSeconds: [Double] = []
+        var commitShapeFloorSeconds: [Double] = []
         /// Strata's compaction phases, one entry per repetition.
         var compactionPhases: [CompactionPhases] = []
 
@@ -134,6 +135,7 @@ package struct BenchRunner {
                 cpSeconds: cp,
                 durableCopySeconds: durableCopy,
                 syncFloorSeconds: median(syncFloorSeconds),
+                commitShapeFloorSeconds: median(commitShapeFloorSeconds),
                 compactionPhases: compactionPhases.isEmpty ? nil : BenchCompactionPhases(
                     copySeconds: median(compactionPhases.map(\.copySeconds)), syncSeconds: median(compactionPhases.map(\.syncSeconds)),
                     replaceSeconds: median(compactionPhases.map(\.replaceSeconds))),
@@ -230,6 +232,11 @@ package struct BenchRunner {
         collector.syncFloorSeconds.append(floor)
         progress?("\(label) \(BenchFormat.grouped(dataset.commitOperations.count)) × 4 KiB pwrite + fdatasync "
                   + BenchFormat.seconds(floor) + " s")
+        let shapeFloor = try BenchSyncFloor.measure(.strataCommitShape, count: dataset.commitOperations.count,
+                                                    directory: directory, timer: timer, repetition: repetition)
+        collector.commitShapeFloorSeconds.append(shapeFloor)
+        progress?("\(label) \(BenchSyncFloor.Shape.strataCommitShape.name(count: dataset.commitOperations.count)) "
+                  + BenchFormat.seconds(shapeFloor) + " s")
         for index in order {
             let (copies, seconds) = try timer.measure(.copyReference, engine: index, repetition: repetition) {
                 try BenchCopyReference.copy(engines[index].databaseFiles(), into: directory)

@@ -11,6 +11,9 @@ package enum BenchStep: Sendable, Hashable {
     /// The small-commit reference (`BenchSyncFloor`): 4 KiB `pwrite` + `fdatasync`, once per
     /// small commit of the workloads.
     case syncFloor
+    /// The second small-commit reference (`BenchSyncFloor.Shape.strataCommitShape`): the writes
+    /// of a Strata small commit (a 16 KiB run and the meta slot) + `fdatasync`, once per commit.
+    case commitShapeFloor
 }
 
 /// The source of timings. The runner asks it to time every step, so tests can inject scripted

@@ -240,6 +240,8 @@ final class BenchHarnessTests: XCTestCase {
                 return engine == 0 ? [4.8, 4.6, 5.0][repetition] : 2
             case .syncFloor:
                 return [0.09, 0.2, 0.1][repetition]
+            case .commitShapeFloor:
+                return [0.15, 0.12, 0.3][repetition]
             }
         }
         let report = try BenchRunner(options: smallOptions(), timer: timer).run(engines: twoSQLiteEngines())
@@ -279,6 +281,11 @@ final class BenchHarnessTests: XCTestCase {
         let table = report.table()
         XCTAssertTrue(table.contains("12 x 4 KiB pwrite + fdatasync"), table)
         XCTAssertTrue(table.contains("sync floor: one 4 KiB pwrite + fdatasync per commit takes 0.1000 s; commit rows against it: commit Strata 15.00x, SQLite 50.00x; encryptedCommit"), table)
+        // The commit-shape reference: median 0.15 s; read against the commit row (Strata 1.5 s,
+        // SQLite 5 s: workload 5).
+        XCTAssertEqual(report.commitShapeFloorSeconds, 0.15, accuracy: 1e-12)
+        XCTAssertTrue(table.contains("12 x 16 KiB run + slot + fdatasync"), table)
+        XCTAssertTrue(table.contains("commit shape: the writes of a Strata small commit (a 16 KiB run and the 168-byte meta slot) + fdatasync take 0.1500 s per 12 commits with no CPU work: 0.03x SQLite's whole commit; Strata's commit spends the other 1.3500 s computing"), table)
 
         XCTAssertGreaterThan(report.fileBytes.strata, 0)
         XCTAssertGreaterThan(report.fileBytes.sqlite, 0)
@@ -318,7 +325,8 @@ final class BenchHarnessTests: XCTestCase {
         XCTAssertEqual(timer.calls.filter { $0.0 == .copyReference }.count, 4)
         XCTAssertEqual(timer.calls.filter { $0.0 == .durableCopyReference }.count, 4)
         XCTAssertEqual(timer.calls.filter { $0.0 == .syncFloor }.count, 2, "once per repetition")
-        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 2) + 2)
+        XCTAssertEqual(timer.calls.filter { $0.0 == .commitShapeFloor }.count, 2, "once per repetition")
+        XCTAssertEqual(timer.calls.count, 2 * 2 * (BenchWorkload.allCases.count + 2) + 2 * 2)
     }
 
     func testMismatchNamesTheWorkload() throws {
@@ -364,6 +372,7 @@ final class BenchHarnessTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed[0].utf8)) as? [String: Any])
         let workloads = try XCTUnwrap(object["workloads"] as? [[String: Any]])
         XCTAssertGreaterThan(try XCTUnwrap(object["syncFloorSeconds"] as? Double), 0)
+        XCTAssertGreaterThan(try XCTUnwrap(object["commitShapeFloorSeconds"] as? Double), 0)
         XCTAssertEqual(workloads.count, 13)
         let keywords = ["insert", "count", "sum", "lookup", "commit", "encrypted", "update", "delete", "compact",
                         "typed insert", "typed iterate", "lookup", "commit"]
