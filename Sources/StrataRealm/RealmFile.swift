@@ -22,6 +22,12 @@ package struct RealmObject: Sendable {
 /// open, a tampered page when it is first read or by `verifyEncryptedPages()`).
 package final class RealmFile: @unchecked Sendable {
     package let path: String
+    /// The files realm-core keeps beside a Realm file at `path` (its lock file, notification
+    /// pipe, management directory, legacy sync logs): a tool writing an output file refuses
+    /// these as it refuses the Realm file itself.
+    package static func companionPaths(of path: String) -> [String] {
+        [".lock", ".note", ".management", ".fresh.lock", ".log", ".log_a", ".log_b"].map { path + $0 }
+    }
     /// The file format of the active header slot (20–24).
     package let formatVersion: Int
     /// True for files written by `writeCopy`/bundled realms: the top ref is in the streaming footer.
@@ -94,6 +100,7 @@ package final class RealmFile: @unchecked Sendable {
         let mapped = try RealmBytes(mapping: path)
         if let key = encryptionKey {
             guard key.count == 64 else { throw RealmFileError.invalidEncryptionKey(length: key.count) }
+            if mapped.count >= 24, try mapped.bytes(16, 4) == Array("T-DB".utf8) { throw RealmFileError.notEncrypted }
             let plain = try RealmDecryptor(key: key).open(mapped)
             return try RealmFile(path: path, bytes: plain, encrypted: true)
         }

@@ -13,6 +13,8 @@ package enum RealmFileError: Error, Equatable, CustomStringConvertible, Sendable
     case invalidEncryptionKey(length: Int)
     /// The HMAC of the first page does not match: the key is not this file's key.
     case wrongEncryptionKey
+    /// A key was given for a file with a plaintext Realm header (not encrypted).
+    case notEncrypted
     /// A page's HMAC does not match although the key is right: the page was changed or damaged.
     case tamperedPage(index: Int)
     /// A structure inside the file is damaged: a ref out of bounds, misaligned, a cycle, a bad size.
@@ -37,6 +39,8 @@ package enum RealmFileError: Error, Equatable, CustomStringConvertible, Sendable
             return "the file is encrypted (or not a Realm file): pass its 64-byte key with --encryption-key-file."
         case let .invalidEncryptionKey(n):
             return "a Realm encryption key is 64 bytes (128 hex digits); this one has \(n) bytes."
+        case .notEncrypted:
+            return "an encryption key was given but the file is not encrypted (its Realm header is plaintext): open it without --encryption-key-file."
         case .wrongEncryptionKey:
             return "wrong encryption key: the first page's HMAC does not match. Check the key file (64 bytes, as given to the Realm SDK)."
         case let .tamperedPage(i):

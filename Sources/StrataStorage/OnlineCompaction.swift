@@ -30,6 +30,14 @@ extension Store {
         if options.readOnly { throw StorageError.readOnly(path: path) }
         let started = DispatchTime.now()
         try refuseDamagedMetaSlot(settledMetaSlotWarnings())
+        // Relocation commits its batches as it goes: damage met halfway would come after the
+        // first batches were written. So the whole version is checked first, and a damaged file
+        // is left as it is (full compaction finds damage while copying, before it replaces anything).
+        let report = try check()
+        if let first = report.problems.first {
+            let more = report.problems.count > 1 ? " (and \(report.problems.count - 1) more problems)" : ""
+            throw StorageError.corrupted(path: path, detail: first + more + "; compaction refused, as it would make that loss permanent")
+        }
         let before = try fileSize()
         var moved: UInt64 = 0
         var s = try spaceStatistics()

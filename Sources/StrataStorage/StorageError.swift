@@ -48,6 +48,12 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     case writeLockTimeout(path: String, holder: WriteLockHolder?)
     /// The wait for the write lock was cancelled (`WriteLockWaitCancellation`).
     case writeLockWaitCancelled(path: String)
+    /// The file, its lock file or its directory may not be written by this process (`operation`
+    /// names what was refused). Opening read-only needs no write permission on the file.
+    case permissionDenied(path: String, operation: String)
+    /// The directory the database file would be created in does not exist (Strata creates the
+    /// file, never its directories).
+    case directoryNotFound(path: String)
 
     public var description: String {
         switch self {
@@ -75,6 +81,9 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .notEncrypted(let p):
             return "\(p): an encryption key was given but the file is not encrypted; open it without a key (writeCopy with a key makes an encrypted copy)"
         case .unsupported(let p, let d): return "\(p): \(d)"
+        case .permissionDenied(let p, let op):
+            return "\(p): permission denied (\(op)): this user may not write the database, its lock file or their directory; get write permission (only to read it: open it read-only, strata --read-only)"
+        case .directoryNotFound(let p): return "\(p): no such directory; create it first (Strata creates the database file, not its directory)"
         case .notARegularFile(let p, let k): return "\(p): is a \(k), not a database file; give the path of a .strata file"
         case .noSpaceForLockFile(let p, let n):
             return "\(p): disk full: the lock file's \(n) bytes could not be allocated; nothing was written. Free some space and retry"

@@ -138,6 +138,15 @@ public final class Store: @unchecked Sendable {
             let exists = stat(path, &st) == 0
             if exists && (st.st_mode & S_IFMT) != S_IFREG { throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st.st_mode)) }
             if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
+            if !exists {
+                let directory = (path as NSString).deletingLastPathComponent
+                var d = stat()
+                if !directory.isEmpty && stat(directory, &d) != 0 && errno == ENOENT { throw StorageError.directoryNotFound(path: directory) }
+            } else {
+                // A file that is not a Strata database is refused before its lock file is
+                // created, so refusing it leaves nothing beside it.
+                try Store.refuseForeignFile(path: path, size: UInt64(st.st_size), mayInitialize: options.create && !options.readOnly)
+            }
         }
         var opened: FileIO?
         var lockFile: LockFile?
@@ -160,7 +169,8 @@ public final class Store: @unchecked Sendable {
             lock = lockFile
             var size = try io.size()
             if size == 0 {
-                if options.readOnly { throw StorageError.notADatabase(path: path) }
+                // An empty file becomes a database only when the caller may create one.
+                if options.readOnly || (!options.create && inMemoryEntry == nil) { throw StorageError.notADatabase(path: path) }
                 try lock?.lockWriter()
                 do {
                     size = try io.size()
@@ -174,12 +184,55 @@ public final class Store: @unchecked Sendable {
             lockFile?.close()
             opened?.close()
             if let id = options.inMemoryIdentifier, inMemoryEntry != nil { InMemoryFiles.shared.release(id) }
+            if case .io(let p, let operation, let code)? = error as? StorageError, [EACCES, EROFS, EPERM].contains(code) {
+                throw StorageError.permissionDenied(path: p, operation: operation)
+            }
             throw error
         }
         do { _ = try newestMeta() } catch { close(); throw error }
         openWarnings = settledMetaSlotWarnings()
         // Holding shared participation: no full compaction runs, so a temp file is stale.
         if lock != nil && !options.readOnly && inMemoryEntry == nil { removeStaleCompactionFile() }
+    }
+
+    /// Throws what opening would find in the two meta slots of an existing file that no valid
+    /// Strata slot can be in: `notADatabase` when neither slot has the magic (or the file is empty
+    /// and `mayInitialize` is false), `corrupted` when the magic is there but the file is too
+    /// short to hold both slots. Reads the file without locking it (a writer never rewrites the
+    /// magic of a database) and decides nothing else: everything past the magic is judged by
+    /// `newestMeta` under the lock file, as before.
+    static func refuseForeignFile(path: String, size: UInt64, mayInitialize: Bool) throws {
+        if size == 0 {
+            if mayInitialize { return }
+            throw StorageError.notADatabase(path: path)
+        }
+        // Unreadable here: leave the verdict (and its error) to the ordinary open.
+        guard let magic = slotMagics(path: path) else { return }
+        if size < MetaSlot.dataStart {
+            if magic.first { throw StorageError.corrupted(path: path, detail: "file is truncated (\(size) bytes)") }
+            throw StorageError.notADatabase(path: path)
+        }
+        if !magic.first && !magic.second { throw StorageError.notADatabase(path: path) }
+    }
+
+    /// Whether `path` is a regular file with Strata's magic at the start of either meta slot
+    /// (what tools check before treating a file as another kind, e.g. a Realm file).
+    package static func hasStrataHeader(path: String) -> Bool {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, let magic = slotMagics(path: path) else { return false }
+        return magic.first || magic.second
+    }
+
+    /// Whether each meta slot of the file starts with the magic; nil when it cannot be read.
+    private static func slotMagics(path: String) -> (first: Bool, second: Bool)? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var magic = [UInt8](repeating: 0, count: 8)
+        func hasMagic(at offset: UInt64) -> Bool {
+            magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 8, off_t(offset)) } == 8 && magic == MetaSlot.magic
+        }
+        return (hasMagic(at: 0), hasMagic(at: MetaSlot.slotStride))
     }
 
     /// What a file of this mode is, in words ("FIFO", "socket", ...).

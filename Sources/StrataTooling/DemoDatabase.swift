@@ -40,14 +40,13 @@ package enum DemoDatabase {
     static let base = Date(timeIntervalSince1970: 1_704_067_200) // 2024-01-01
 
     /// Creates the demo database at `path` (which must not exist), encrypted with
-    /// `encryptionKey` (64 bytes) when one is given. `progress` receives a phase and a fraction 0...1.
+    /// `encryptionKey` (64 bytes) when one is given; its directory must exist. `progress` receives a
+    /// phase and a fraction 0...1.
     package static func create(at path: String, events: Int = defaultEventCount, people: Int = 2_000,
                               encryptionKey: [UInt8]? = nil, progress: ((String, Double) -> Void)? = nil) throws {
         guard !FileManager.default.fileExists(atPath: path) else {
             throw InputError("\(path) already exists; choose a new file name or delete it")
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         var options = StoreOptions()
         options.label = "strata demo"
         options.encryptionKey = encryptionKey

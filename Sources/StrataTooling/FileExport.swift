@@ -36,7 +36,7 @@ package final class FileExport {
             protectedPaths = [path, db.store.lockPath, db.store.compactionTempPath]
         case .realm(let realm):
             source = .realm(realm, try RealmExport.classes(realm, className: className, path: path))
-            protectedPaths = [path]
+            protectedPaths = [path] + RealmFile.companionPaths(of: path)
         }
     }
 

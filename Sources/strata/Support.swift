@@ -26,11 +26,12 @@ enum ExitCode32 {
     static let badFile: Int32 = 3
     /// A bad query, a bad import row, an unknown class or property.
     static let badInput: Int32 = 4
-    /// Refused: the destination exists, the file is in use elsewhere, or it is read-only.
+    /// Refused: the destination exists, the file is in use elsewhere, or it is read-only (opened
+    /// so, or not writable by this process).
     static let refused: Int32 = 5
     /// Encryption: an unreadable or malformed key file, or encryption not available.
     static let encryption: Int32 = 6
-    /// Input/output failure (disk full, permissions) or another engine error.
+    /// Input/output failure (disk full) or another engine error.
     static let io: Int32 = 7
 }
 
@@ -39,8 +40,9 @@ func cliError(_ error: Error) -> CLIError {
     if let e = error as? CLIError { return e }
     if let e = error as? StorageError {
         switch e {
-        case .fileNotFound, .notADatabase, .notARegularFile, .unsupportedFormat, .corrupted, .badLockFile: return CLIError(e.description, code: ExitCode32.badFile)
-        case .fileInUse, .readOnly: return CLIError(e.description, code: ExitCode32.refused)
+        case .fileNotFound, .directoryNotFound, .notADatabase, .notARegularFile, .unsupportedFormat, .corrupted, .badLockFile:
+            return CLIError(e.description, code: ExitCode32.badFile)
+        case .fileInUse, .readOnly, .permissionDenied: return CLIError(e.description, code: ExitCode32.refused)
         case .invalidEncryptionKey, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
@@ -217,7 +219,10 @@ func openRealmFile(_ path: String, key: [UInt8]?) throws -> RealmFile {
         return try RealmFile.open(path: path, encryptionKey: key)
     } catch let e as RealmFileError {
         switch e {
-        case .encryptionKeyRequired, .invalidEncryptionKey, .wrongEncryptionKey:
+        case .encryptionKeyRequired where Store.hasStrataHeader(path: path):
+            throw CLIError("\(path) is a Strata database, not a Realm file: this command reads realm-core files (to copy a Strata database: strata copy)",
+                           code: ExitCode32.badFile)
+        case .encryptionKeyRequired, .invalidEncryptionKey, .wrongEncryptionKey, .notEncrypted:
             throw CLIError("\(path): \(e.description)", code: ExitCode32.encryption)
         default:
             throw CLIError("\(path): \(e.description)", code: ExitCode32.badFile)

@@ -203,8 +203,15 @@ final class DamageTests: XCTestCase {
         }
         let at = try XCTUnwrap(find(marked(0xC5, 64), in: path))
         flip(path, at: at + 200)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         let s = try Store(path: path, options: o)
-        assertChecksumError({ try s.compactOnline() }, "online compaction")
+        // Refused before the first batch: the whole version is checked first, so not one byte
+        // of the damaged file is rewritten (relocation would commit batches before the damage).
+        XCTAssertThrowsError(try s.compactOnline()) { error in
+            guard case StorageError.corrupted(_, let detail)? = error as? StorageError else { return XCTFail("unexpected error \(error)") }
+            XCTAssertTrue(detail.contains("fails its checksum") && detail.contains("compaction refused"), detail)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before, "the damaged file is left exactly as it was")
         XCTAssertFalse(try s.check().isSound, "the damage is still reported, not laundered")
     }
 

@@ -30,6 +30,8 @@ struct Browse: StrataSubcommand {
             path = DemoDatabase.defaultPath()
             if !FileManager.default.fileExists(atPath: path) {
                 out.note("strata: creating the demo database at \(path) (once)…")
+                // The demo's own cache directory (not a path the user gave) is created when missing.
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 let bar = ProgressBar()
                 try createDemoDatabase(at: path) { phase, fraction in bar.update(fraction, phase) }
                 bar.finish()

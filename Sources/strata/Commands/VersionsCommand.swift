@@ -20,6 +20,10 @@ struct Versions: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
+        if ReadableFile.isRealmFile(file) {
+            throw CLIError("\(file) is a Realm file: realm-core keeps no commit history Strata can list ('strata info', 'schema', 'space', 'query', 'export' and the browser read it)",
+                           code: ExitCode32.refused)
+        }
         let db = try common.open(file, readOnly: true, label: "strata versions")
         defer { db.close() }
         let report = try DatabaseReports.versions(store: db.store, limit: limit)
