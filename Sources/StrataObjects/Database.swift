@@ -108,6 +108,35 @@ public final class Database: @unchecked Sendable {
         DBTransaction(storage: try store.beginWrite(label: label, cancellation: cancellation), schema: schema, layouts: layouts)
     }
 
+    /// The write transaction, with `classes` added to the file's schema in the same transaction:
+    /// the new classes and whatever is written into them commit together, or (on `abort`, an
+    /// error or a crash) not at all. The schema is read again under the writer lock; a class that
+    /// exists by then is `SchemaError.invalid`. This handle's `schema` is not changed: reopen the
+    /// file to use the classes after the commit.
+    package func write(label: String = "", adding classes: [ObjectSchema]) throws -> DBTransaction {
+        let w = try store.beginWrite(label: label)
+        do {
+            var fileSchema = Schema([])
+            var version: UInt64 = 0
+            if let meta = try w.tree("meta") {
+                if let b = try meta.getBytes(Array("schemaVersion".utf8)), b.count == 8 { version = b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
+                if let bytes = try meta.getBytes(Array("schema".utf8)) { fileSchema = try Schema.decode(bytes) }
+            }
+            for c in classes where fileSchema[c.className] != nil {
+                throw SchemaError.invalid("class '\(c.className)' already exists (another process created it); run the command again")
+            }
+            let schema = Schema(fileSchema.objectSchemas + classes)
+            try schema.validate()
+            let meta = try w.tree("meta", create: true)!
+            try meta.put(Array("schema".utf8), bytes: schema.encode())
+            try meta.put(Array("schemaVersion".utf8), bytes: withUnsafeBytes(of: version) { Array($0) })
+            return DBTransaction(storage: w, schema: schema, layouts: SchemaLayout(schema))
+        } catch {
+            if w.isActive { w.abort() }
+            throw error
+        }
+    }
+
     /// The write transaction if no other writer holds the write lock now; nil otherwise (no wait).
     public func tryWrite(label: String = "") throws -> DBTransaction? {
         try store.tryBeginWrite(label: label).map { DBTransaction(storage: $0, schema: schema, layouts: layouts) }

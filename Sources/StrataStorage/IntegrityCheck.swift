@@ -33,19 +33,55 @@ struct BlockWalker {
     let txn: Transaction
     var extents: [(offset: UInt64, length: UInt64, owner: Int)] = []
     var owners: [String] = []
-    var problems: [String] = []
     var verifyChecksums = true
     var perTree: [String: UInt64] = [:]
     let maxProblems = 100
+    /// Problems in the order found; the same finding again only counts (`found`).
+    private var found: [(text: String, times: Int)] = []
+    private var foundIndex: [String: Int] = [:]
+    /// Problems past `maxProblems` (counted, not listed).
+    private(set) var unlisted = 0
+    /// Blocks that could not be read, by the error (one damaged page, or an encrypted page that
+    /// fails its authentication, makes every block on it unreadable): one problem each, with
+    /// the trees that reach them and how many blocks.
+    private var unreadable: [String: (problem: Int, owners: [String], blocks: Int)] = [:]
+    /// Offsets of the blocks that could not be read (their bytes are not leaks).
+    private(set) var unreadableRefs: [BlockRef] = []
 
     init(txn: Transaction) { self.txn = txn }
 
-    mutating func problem(_ s: String) { if problems.count < maxProblems { problems.append(s) } }
+    mutating func problem(_ s: String) {
+        if let i = foundIndex[s] { found[i].times += 1; return }
+        guard found.count < maxProblems else { unlisted += 1; return }
+        foundIndex[s] = found.count
+        found.append((s, 1))
+    }
+
+    /// Every problem once; one found several times says how often.
+    var problems: [String] {
+        found.map { $0.times > 1 ? "\($0.text) (found \($0.times) times)" : $0.text }
+    }
+
+    /// A block that could not be read: one problem per distinct error, naming its trees and blocks.
+    private mutating func unreadableBlock(_ ref: BlockRef, owner: Int, error: Error) {
+        unreadableRefs.append(ref)
+        let detail = "\(error)"
+        if var u = unreadable[detail] {
+            u.blocks += 1
+            if !u.owners.contains(owners[owner]) { u.owners.append(owners[owner]) }
+            unreadable[detail] = u
+            found[u.problem].text = "\(u.owners.joined(separator: ", ")): \(u.blocks) blocks unreadable: \(detail)"
+            return
+        }
+        guard found.count < maxProblems else { unlisted += 1; return }
+        unreadable[detail] = (found.count, [owners[owner]], 1)
+        found.append(("\(owners[owner]): \(detail)", 1))
+    }
 
     /// Visits one block; returns its view when it is sound enough to descend into.
     mutating func visit(_ ref: BlockRef, owner: Int, tree: String) -> BlockView? {
         let v: BlockView
-        do { v = try txn.block(ref) } catch { problem("\(owners[owner]): \(error)"); return nil }
+        do { v = try txn.block(ref) } catch { unreadableBlock(ref, owner: owner, error: error); return nil }
         extents.append((ref, UInt64(v.length), owner))
         perTree[tree, default: 0] += UInt64(v.length)
         if verifyChecksums && !v.checksumIsValid { problem("\(owners[owner]): block \(ref) fails its checksum") }
@@ -93,7 +129,10 @@ struct BlockWalker {
         }
         for i in 0..<d.count {
             guard case .stored(let c) = d.children[i] else { continue }
+            let unreadableBefore = unreadableRefs.count
             let (first, w) = walkTree(ref: c, owner: owner, tree: tree, depth: depth + 1)
+            // A subtree with unreadable blocks (already a problem) cannot be weighed.
+            if unreadableRefs.count != unreadableBefore { continue }
             if let first, first != d.key(i) { problem("\(owners[owner]): separator \(i) of node \(ref) is not the smallest key of its child") }
             if w != d.weight(i) { problem("\(owners[owner]): weight of child \(i) of node \(ref) is \(d.weight(i)), subtree holds \(w)") }
         }
@@ -163,20 +202,38 @@ extension Store {
         // Overlaps and leaks.
         w.extents.sort { $0.offset < $1.offset }
         var cursor = MetaSlot.dataStart
+        // Bytes between accounted blocks that hold a block that could not be read are that
+        // block (reported above), not a leak.
+        let unreadableRefs = w.unreadableRefs.sorted()
+        func holdsUnreadable(_ start: UInt64, _ end: UInt64) -> Bool {
+            var lo = 0, hi = unreadableRefs.count
+            while lo < hi { let mid = (lo + hi) / 2; if unreadableRefs[mid] < start { lo = mid + 1 } else { hi = mid } }
+            return lo < unreadableRefs.count && unreadableRefs[lo] < end
+        }
+        var leaks: [(start: UInt64, end: UInt64)] = []
         for e in w.extents {
             if e.offset < cursor {
                 w.problem("\(w.owners[e.owner]): bytes [\(e.offset), \(e.offset + e.length)) overlap other data or are reached twice")
-            } else if e.offset > cursor {
-                w.problem("bytes [\(cursor), \(e.offset)) are neither live nor free (leaked)")
+            } else if e.offset > cursor && !holdsUnreadable(cursor, e.offset) {
+                leaks.append((cursor, e.offset))
             }
             cursor = max(cursor, e.offset + e.length)
         }
         if cursor > meta.logicalSize { w.problem("data extends to \(cursor), past the logical size \(meta.logicalSize)") }
-        else if cursor < meta.logicalSize { w.problem("bytes [\(cursor), \(meta.logicalSize)) are neither live nor free (leaked)") }
+        else if cursor < meta.logicalSize && !holdsUnreadable(cursor, meta.logicalSize) { leaks.append((cursor, meta.logicalSize)) }
+        if unreadableRefs.isEmpty || leaks.isEmpty {
+            for l in leaks { w.problem("bytes [\(l.start), \(l.end)) are neither live nor free (leaked)") }
+        } else {
+            // Blocks below an unreadable one cannot be reached: their bytes look leaked. One
+            // problem, not one per block of the lost subtrees.
+            let bytes = leaks.reduce(0) { $0 + $1.end - $1.start }
+            w.problem("\(QuantityText.grouped(bytes)) bytes in \(leaks.count) range\(leaks.count == 1 ? "" : "s") (from [\(leaks[0].start), \(leaks[0].end))) are neither live nor free: most likely blocks below the unreadable ones, which cannot be reached")
+        }
         report.blocks = w.extents.count - entries.count
         report.liveBytes = w.extents.filter { $0.owner != flOwner }.reduce(0) { $0 + $1.length }
         report.trees = w.perTree
         report.problems = slotProblems + w.problems
+        if w.unlisted > 0 { report.problems.append("… and \(w.unlisted) more problems (not listed)") }
         return report
     }
 }

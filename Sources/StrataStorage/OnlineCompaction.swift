@@ -73,6 +73,7 @@ extension Store {
             previousLogical = s.logicalBytes
         }
         progress?(CompactionProgress(bytesDone: total, bytesTotal: total))
+        try giveBackGrowthTail()
         s = try spaceStatistics()
         let tailStart = min(target, s.logicalBytes)
         var pending: UInt64 = 0
@@ -85,6 +86,17 @@ extension Store {
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         return CompactionResult(beforeBytes: before, afterBytes: try fileSize(), seconds: seconds, version: s.version,
                                 bytesMoved: moved, pendingTailBytes: pending, pinningReaders: pinning)
+    }
+
+    /// Truncates the file to its logical size (rounded up to 4 KiB) under the writer lock: the
+    /// tail past it is what file growth preallocated (`StoreOptions.growthStep`), part of no
+    /// version, so no reader can see it. Nothing is committed. Online compaction gives it back
+    /// even when no block had to move (`space` counts it in what compaction gives back).
+    private func giveBackGrowthTail() throws {
+        let w = try beginWrite(label: "compact-online")
+        defer { w.abort() }
+        let keep = (w.alloc.logicalSize + 4095) & ~4095
+        if try fileSize() > keep { try shrinkFile(to: keep) }
     }
 
     /// An empty commit that lets relocated space become reusable, lowers the logical size and

@@ -39,4 +39,29 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertEqual((check.object["problems"] as? [Any])?.count, 0)
 
     }
+
+    /// Three tampered pages of an encrypted file: each page is one problem (with how many
+    /// blocks it made unreadable), and the bytes of the subtrees below them one more; no line
+    /// twice (the same page was listed once per block, 34 problems; 100 on a larger file).
+    func testDamagedEncryptedPagesAreEachReportedOnce() throws {
+        let file = path("e.strata")
+        let key = try write(String((0..<64).map { String(format: "%02x", $0) }.joined()), to: "k.hex")
+        XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "1000", "--encryption-key-file", key]).code, 0)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: file))
+        // Inside three data pages (pages 203, 290 and 326: trees c/Person, i/Person/name, c/Event).
+        for offset in [848_833, 1_211_606, 1_360_484] where offset < bytes.count { bytes[offset] ^= 0xFF }
+        try bytes.write(to: URL(fileURLWithPath: file))
+        let r = try StrataCLI.run(["check", file, "--encryption-key-file", key, "--json"])
+        XCTAssertEqual(r.code, 1, r.stderr)
+        let problems = try XCTUnwrap(r.object["problems"] as? [String])
+        XCTAssertEqual(Set(problems).count, problems.count, "\(problems)")
+        for page in [203, 290, 326] {
+            XCTAssertEqual(problems.filter { $0.contains("encrypted page \(page) ") }.count, 1, "page \(page): \(problems)")
+        }
+        XCTAssertTrue(problems.contains { $0.contains("blocks unreadable") && $0.contains("encrypted page 203 ") }, "\(problems)")
+        XCTAssertLessThanOrEqual(problems.count, 4, "\(problems)")
+        XCTAssertFalse(problems.contains { $0.contains("weight of child") }, "a subtree with unreadable blocks is not weighed: \(problems)")
+        let text = try StrataCLI.run(["check", file, "--encryption-key-file", key])
+        XCTAssertTrue(text.stdout.hasPrefix("\(file): \(problems.count) problems at version"), text.stdout)
+    }
 }

@@ -41,4 +41,29 @@ final class CompactCommandTests: CLITestCase {
         XCTAssertEqual(r.object["fallback"] as? Bool, true)
         XCTAssertTrue(r.stderr.contains("compacting online instead"), r.stderr)
     }
+
+    /// The tail that file growth preallocated (as much again as the file, up to 8 MiB, after a small commit on a compacted file)
+    /// is what `space` promises; online compaction gives it back even when no block has to move
+    /// (it gave back 0 B).
+    func testOnlineCompactionGivesBackTheGrowthTailThatSpacePromises() throws {
+        let file = try makeDemo(events: 2000)
+        XCTAssertEqual(try StrataCLI.run(["compact", file]).code, 0)
+        let compacted = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        let input = try write("[{\"name\": \"x\", \"country\": \"y\"}]", to: "c.json")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Company", input]).code, 0)
+        let grown = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        XCTAssertGreaterThanOrEqual(grown - compacted, 1 << 19, "the commit preallocated a growth tail")
+        let space = try StrataCLI.run(["space", file, "--json"])
+        let promised = try XCTUnwrap(space.object["totalBytes"] as? Int) - (try XCTUnwrap(space.object["compactedBytes"] as? Int))
+        XCTAssertGreaterThanOrEqual(promised, 1 << 19, space.stdout)
+        let online = try StrataCLI.run(["compact", file, "--online", "--json"])
+        XCTAssertEqual(online.code, 0, online.stderr)
+        let after = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int)
+        XCTAssertEqual(online.object["afterBytes"] as? Int, after)
+        XCTAssertLessThan(after, compacted + (64 << 10), online.stdout)
+        XCTAssertGreaterThanOrEqual(grown - after, promised - (64 << 10), "online compaction gives back what space promised")
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Company", input]).code, 0, "the file grows again as usual")
+        XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0)
+    }
 }

@@ -136,6 +136,39 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new2.strata")))
     }
 
+    /// `--create` adds the class in the import's own transaction: a failed import leaves no
+    /// class and no commit (it left an empty class and a migration commit).
+    func testFailedCreateLeavesNoClassAndNoCommit() throws {
+        let file = try makeDemo()
+        let before = try StrataCLI.run(["info", file, "--json"]).object
+        // Row 2's string is past the 16 MB limit: found while inserting, after the class was made.
+        let long = try write("[{\"a\": 1, \"s\": \"x\"}, {\"a\": 2, \"s\": \"\(String(repeating: "y", count: 17 << 20))\"}]", to: "long.json")
+        let r = try StrataCLI.run(["import", file, "--class", "Long", long, "--create"])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertTrue(r.stderr.contains("nothing was imported"), r.stderr)
+        let after = try StrataCLI.run(["info", file, "--json"]).object
+        XCTAssertEqual(after["version"] as? Int, before["version"] as? Int, "no commit")
+        XCTAssertFalse((after["classes"] as? [[String: Any]] ?? []).contains { $0["name"] as? String == "Long" })
+        // The same class with good data: created and filled in one commit.
+        let good = try write("[{\"a\": 1, \"s\": \"x\"}]", to: "good.json")
+        let ok = try StrataCLI.run(["import", file, "--class", "Long", good, "--create"])
+        XCTAssertEqual(ok.code, 0, ok.stderr)
+        XCTAssertEqual(try StrataCLI.run(["info", file, "--json"]).object["version"] as? Int, (before["version"] as? Int ?? 0) + 1)
+        XCTAssertEqual(try count(file, "Long"), 1)
+    }
+
+    /// An empty input commits nothing and says so.
+    func testEmptyInputCommitsNothing() throws {
+        let file = try makeDemo()
+        let before = try StrataCLI.run(["info", file, "--json"]).object
+        for (text, name) in [("[]", "e.json"), ("name,country\n", "e.csv")] {
+            let r = try StrataCLI.run(["import", file, "--class", "Company", try write(text, to: name)])
+            XCTAssertEqual(r.code, 0, r.stderr)
+            XCTAssertEqual(r.stdout, "imported 0 objects into Company (nothing to commit)\n")
+        }
+        XCTAssertEqual(try StrataCLI.run(["info", file, "--json"]).object["version"] as? Int, before["version"] as? Int)
+    }
+
     func testCreateAcceptsOnlyNamesThatRealmAndSwiftAccept() throws {
         let file = try makeDemo()
         let badProperties = ["a b", "a\nb", "a/b", "1abc", "", String(repeating: "p", count: 64), "a-b"]

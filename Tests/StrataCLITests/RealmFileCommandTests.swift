@@ -190,6 +190,44 @@ final class RealmFileCommandTests: CLITestCase {
         XCTAssertEqual(again.code, 5, again.stderr)
     }
 
+    func testConvertTablesWrittenWithoutTheObjectStore() throws {
+        // realm-core's test files: tables without the `class_` prefix are converted as classes
+        // named by their tables (they were skipped: "0 classes, 0 objects", exit 0).
+        let file = try fixture("test_upgrade_database_1000_24.realm")
+        let out = path("t.strata")
+        // One AnyRealmValue holds a nested collection: refused without --allow-loss.
+        let refused = try StrataCLI.run(["convert", file, out])
+        XCTAssertEqual(refused.code, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("table.any of #10000"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        let r = try StrataCLI.run(["convert", file, out, "--allow-loss"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("(Realm format 24, 2 classes, 10,002 objects)"), r.stdout)
+        let db = try Database(path: out)
+        defer { db.close() }
+        let txn = try db.read(label: "test")
+        defer { txn.end() }
+        XCTAssertEqual(try txn.count("table"), 10_001)
+        XCTAssertEqual(try txn.count("target"), 1)
+        let target = try XCTUnwrap(try txn.find("target", primaryKey: .int(1)))
+        let first = try XCTUnwrap(try txn.find("table", primaryKey: .objectId(try ObjectId(string: "66b9fa6b0a6276620c3a4aa1"))))
+        XCTAssertEqual(try txn.value("table", first, "string"), .string("white"))
+        XCTAssertEqual(try txn.value("table", first, "link"), .object(ObjectLink(className: "target", key: target)))
+
+        // Format 4_22 (two tables, one object each): "1 class"/"2 classes", singular/plural.
+        let small = try fixture("test_upgrade_database_4_22.realm")
+        let r2 = try StrataCLI.run(["convert", small, path("s.strata")])
+        XCTAssertEqual(r2.code, 0, r2.stderr)
+        XCTAssertTrue(r2.stdout.contains("2 classes, 2 objects"), r2.stdout)
+        // An indexed AnyRealmValue (format 23): converted, its index (Strata has none for
+        // Mixed) named on stderr.
+        let mixed = try fixture("test_upgrade_database_1000_23.realm")
+        let r3 = try StrataCLI.run(["convert", mixed, path("m.strata")])
+        XCTAssertEqual(r3.code, 0, r3.stderr)
+        XCTAssertTrue(r3.stdout.contains("4 classes, 10,022 objects"), r3.stdout)
+        XCTAssertTrue(r3.stderr.contains("not indexed in") && r3.stderr.contains("table2.mixed"), r3.stderr)
+    }
+
     func testTablesWithoutTheObjectStoreAreClassesAndInternalTablesStandApart() throws {
         // The fixture README: realm-core's test file holds table `table` (10,001 objects) and
         // `target` (1 object), written without the object store (its JSON lists them as otherTables).

@@ -74,4 +74,35 @@ final class StrataCommandTests: CLITestCase {
         XCTAssertEqual(zero.code, 0, zero.stderr)
         XCTAssertTrue(zero.stdout.contains("(0 objects)"), zero.stdout)
     }
+
+    /// A negative number written as its own argument (`--limit -1`) is the option's value, and
+    /// gets the option's own message (it was "Missing value for '--limit <limit>'").
+    func testNegativeNumbersAsSeparateArgumentsReachTheirChecks() throws {
+        let file = try makeDemo()
+        let cases: [([String], String)] = [
+            (["versions", file, "--limit", "-1"], "--limit must be zero or more"),
+            (["query", file, "Person", "TRUEPREDICATE", "--limit", "-1"], "--limit must be zero or more"),
+            (["demo", path("n.strata"), "--objects", "-5"], "--objects must not be negative"),
+            (["demo", path("n.strata"), "--rate", "-1"], "--rate must be a positive number"),
+            (["demo", path("n.strata"), "--seconds", "-1"], "--seconds must be a number of seconds"),
+            (["bench", "--notify-changes", "-1"], "--notify-changes must be zero or more"),
+            (["bench", "--objects", "-5"], "objects must be at least 10"),
+            (["bench", "--commits", "-1"], "commits must not be negative"),
+            (["bench", "--lookups", "-1"], "lookups must not be negative"),
+            (["bench", "--repetitions", "-1"], "repetitions must be at least 1"),
+        ]
+        for (args, message) in cases {
+            let r = try StrataCLI.run(args)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("Missing value"), "\(args): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("n.strata")))
+        // A value is still required.
+        let missing = try StrataCLI.run(["versions", file, "--limit"])
+        XCTAssertEqual(missing.code, 2, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("Missing value for '--limit"), missing.stderr)
+        let two = try StrataCLI.run(["versions", file, "--limit", "2"])
+        XCTAssertEqual(two.code, 0, two.stderr)
+    }
 }

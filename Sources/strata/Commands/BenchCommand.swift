@@ -12,15 +12,19 @@ struct Bench: StrataSubcommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmark Strata against SQLite (WAL, prepared statements) on the same data; build with -c release.")
 
-    @Option(help: "Objects of the bulk insert.") var objects = 1_000_000
-    @Option(help: "Repetitions per engine (the median is reported).") var repetitions = 3
-    @Option(help: "Primary-key lookups.") var lookups = 100_000
-    @Option(help: "Small durable commits.") var commits = 1_000
+    @Option(parsing: .unconditional, help: "Objects of the bulk insert.") var objects = 1_000_000
+    @Option(parsing: .unconditional, help: "Repetitions per engine (the median is reported).") var repetitions = 3
+    @Option(parsing: .unconditional, help: "Primary-key lookups.") var lookups = 100_000
+    @Option(parsing: .unconditional, help: "Small durable commits.") var commits = 1_000
     @Option(help: "Directory for the temporary files (default: the system temporary directory).") var directory: String?
-    @Option(help: "Commits by another process in the notification workload (0: skip it).") var notifyChanges = 200
+    @Option(parsing: .unconditional, help: "Commits by another process in the notification workload (0: skip it).") var notifyChanges = 200
     @Option(help: "Also run realm-core's C++ API on the same inputs: the binary built by Sources/StrataBench/RealmCoreReference/build.sh.")
     var realmCore: String?
     @Flag(help: "Print one JSON document.") var json = false
+
+    func validate() throws {
+        if notifyChanges < 0 { throw ValidationError("--notify-changes must be zero or more (it is \(notifyChanges); 0 skips the notification workload)") }
+    }
 
     func run(output out: CommandOutput) throws -> Int32 {
         var options = BenchOptions(objects: objects, repetitions: repetitions, json: json,

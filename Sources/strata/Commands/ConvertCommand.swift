@@ -46,12 +46,16 @@ struct Convert: StrataSubcommand {
             if let e = error as? RealmFileError { throw CLIError("\(source): \(e.description)", code: ExitCode32.badFile) }
             throw cliError(error)
         }
-        let total = realm.classes.filter { !$0.isEmbedded }.reduce(0) { $0 + $1.objectCount }
+        let classes = realm.browsableClasses
+        let total = classes.filter { !$0.isEmbedded }.reduce(0) { $0 + $1.objectCount }
+        if !converter.droppedIndexes.isEmpty {
+            out.note("strata: not indexed in \(destination) (Strata indexes Bool, Int, String, ObjectId, UUID and Date properties only): \(converter.droppedIndexes.joined(separator: ", "))")
+        }
         if !converter.skipped.isEmpty {
             out.note("strata: \(converter.skipped.count) value\(converter.skipped.count == 1 ? "" : "s") cannot be stored in a Strata file and were left out (--allow-loss):")
             noteSkipped(converter, out)
         }
-        try out.line("converted \(source) (Realm format \(realm.formatVersion), \(realm.classes.count) classes, \(Formatting.number(total)) objects) to \(destination)")
+        try out.line("converted \(source) (Realm format \(realm.formatVersion), \(classes.count) class\(classes.count == 1 ? "" : "es"), \(Formatting.number(total)) object\(total == 1 ? "" : "s")) to \(destination)")
         return 0
     }
 }
@@ -82,14 +86,17 @@ final class RealmConverter {
     }
     /// Every value left out.
     private(set) var skipped: [Skipped] = []
+    /// Indexed properties (`Class.property`) whose index a Strata file cannot hold (their values
+    /// are converted; the index is not).
+    private(set) var droppedIndexes: [String] = []
     /// Thrown (after the write is aborted) when values would be lost and that is not allowed.
     struct LossRefused: Error {}
 
     init(realm: RealmFile) { self.realm = realm }
 
     func schema() throws -> Schema {
-        Schema(try realm.classes.map { c in
-            ObjectSchema(className: c.name, properties: try c.properties.map(property) + c.backlinks.compactMap { b in
+        Schema(try realm.browsableClasses.map { c in
+            ObjectSchema(className: c.name, properties: try c.properties.map { try property($0, of: c.name) } + c.backlinks.compactMap { b in
                 // Strata backlinks come from link properties only (not from AnyRealmValue ones).
                 guard let origin = b.targetClass, let property = b.originProperty,
                       realm.realmClass(named: origin)?.properties.first(where: { $0.name == property })?.type == .link else { return nil }
@@ -99,7 +106,7 @@ final class RealmConverter {
         })
     }
 
-    func property(_ p: RealmProperty) throws -> PropertySchema {
+    func property(_ p: RealmProperty, of className: String) throws -> PropertySchema {
         let type: PropertyType
         switch p.type {
         case .int: type = .int
@@ -125,9 +132,13 @@ final class RealmConverter {
         case .dictionary?: collection = .map
         }
         let optional = type == .object ? (collection == .single || collection == .map) : (p.isNullable && type != .mixed)
+        // An index Strata cannot keep (AnyRealmValue, Double, …) is left out: the values are
+        // all there, only lookups by them are not indexed.
+        let indexable = p.isPrimaryKey || (type.canBeIndexed && collection == .single)
+        if p.isIndexed && !indexable { droppedIndexes.append("\(className).\(p.name)") }
         return PropertySchema(name: p.name, type: type, collection: collection, isOptional: optional,
                               objectClassName: type == .object ? p.targetClass : nil,
-                              isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed)
+                              isPrimaryKey: p.isPrimaryKey, isIndexed: p.isIndexed && indexable)
     }
 
     func isEmbedded(_ className: String?) -> Bool {
@@ -138,7 +149,7 @@ final class RealmConverter {
     func isPlain(_ p: RealmProperty) -> Bool { p.collection == nil && p.type != .link && p.type != .mixed }
 
     func copyObjects(into db: Database, allowLoss: Bool, progress: (Double) -> Void) throws {
-        let top = realm.classes.filter { !$0.isEmbedded }
+        let top = realm.browsableClasses.filter { !$0.isEmbedded }
         let total = Double(max(1, top.reduce(0) { $0 + $1.objectCount } * 2))
         var done = 0
         var keys: [String: [Int64: ObjKey]] = [:]

@@ -13,10 +13,10 @@ struct Demo: StrataSubcommand {
         discussion: "With --churn (on a new file or an existing demo database) each durable commit prints 'committed version V' on its own line, flushed before the next commit starts.")
 
     @Argument(help: "The database file to create (or, with --churn, to keep writing to).") var file: String
-    @Option(help: "Number of Event objects to create.") var objects = DemoDatabase.defaultEventCount
+    @Option(parsing: .unconditional, help: "Number of Event objects to create.") var objects = DemoDatabase.defaultEventCount
     @Flag(help: "Keep committing small inserts, updates and deletes.") var churn = false
-    @Option(help: "Commits per second with --churn.") var rate: Double = 10
-    @Option(help: "Stop churning after this many seconds (default: until killed).") var seconds: Double?
+    @Option(parsing: .unconditional, help: "Commits per second with --churn.") var rate: Double = 10
+    @Option(parsing: .unconditional, help: "Stop churning after this many seconds (default: until killed).") var seconds: Double?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {

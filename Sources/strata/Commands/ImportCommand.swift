@@ -68,6 +68,9 @@ struct Import: StrataSubcommand {
         if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
         defer { db?.close() }
         var createdFile = false
+        // A class made from the data is added in the import's own write transaction: the class
+        // and its objects commit together, or (a bad row, a crash) neither is there.
+        var newClass: ObjectSchema? = nil
         if db?.schema[className] == nil {
             guard create else {
                 throw CLIError("no class named '\(className)' in \(file); add --create to create it from the data (classes: \((db?.schema.classNames ?? []).joined(separator: ", ")))",
@@ -83,23 +86,27 @@ struct Import: StrataSubcommand {
             }
             let schema = Schema((db?.schema.objectSchemas ?? []) + [inferred])
             do { try schema.validate() } catch { throw CLIError("cannot create class \(className): \(error)", code: ExitCode32.badInput) }
-            db?.close()
-            db = nil
-            var options = StoreOptions()
-            options.create = !fileExists
-            options.label = "strata import"
-            options.encryptionKey = key
-            options.onWriteLockWait = announceWriteLockWait
-            do { db = try Database(path: file, options: options, schema: schema) } catch { throw cliError(error) }
-            createdFile = !fileExists
+            if db == nil {
+                var options = StoreOptions()
+                options.create = true
+                options.label = "strata import"
+                options.encryptionKey = key
+                options.onWriteLockWait = announceWriteLockWait
+                do { db = try Database(path: file, options: options) } catch { throw cliError(error) }
+                createdFile = true
+            }
+            newClass = inferred
         }
         guard let db else { throw CLIError("\(file): the database could not be opened", code: ExitCode32.io) }
-        guard let os = db.schema[className] else { throw CLIError("no class named '\(className)'", code: ExitCode32.badInput) }
+        guard let os = newClass ?? db.schema[className] else { throw CLIError("no class named '\(className)'", code: ExitCode32.badInput) }
         if os.isEmbedded { throw CLIError("\(className) is embedded: import its parents instead", code: ExitCode32.badInput) }
 
         let w: DBTransaction
-        do { w = try db.write(label: "strata import") } catch {
-            if createdFile { removeDatabaseFiles(file) }
+        do { w = try newClass.map { try db.write(label: "strata import", adding: [$0]) } ?? db.write(label: "strata import") } catch {
+            if createdFile {
+                db.close()
+                removeDatabaseFiles(file)
+            }
             throw cliError(error)
         }
         let importer = Importer(w: w, os: os)
@@ -130,6 +137,12 @@ struct Import: StrataSubcommand {
                 }
             }
             bar.finish()
+            if count == 0 && newClass == nil {
+                // Nothing to write: no empty commit.
+                w.abort()
+                try out.line("imported 0 objects into \(className) (nothing to commit)")
+                return 0
+            }
             let version = try w.commit()
             try out.line("imported \(Formatting.number(count)) object\(count == 1 ? "" : "s") into \(className) (version \(version))")
         } catch {

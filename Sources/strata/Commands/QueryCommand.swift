@@ -17,7 +17,7 @@ struct Query: StrataSubcommand {
     @Argument(help: "The class to query.") var className: String
     @Argument(help: "The query (RQL), e.g. \"age > 30 SORT(name ASC)\".") var query: String
     @Flag(help: "Print a JSON array of objects (the export format).") var json = false
-    @Option(help: "At most this many objects.") var limit: Int?
+    @Option(parsing: .unconditional, help: "At most this many objects.") var limit: Int?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {

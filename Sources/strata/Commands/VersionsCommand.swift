@@ -12,7 +12,7 @@ struct Versions: StrataSubcommand {
 
     @Argument(help: "The database file.") var file: String
     @Flag(help: "Print one JSON document.") var json = false
-    @Option(help: "How many recent commits to list.") var limit = 20
+    @Option(parsing: .unconditional, help: "How many recent commits to list.") var limit = 20
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
