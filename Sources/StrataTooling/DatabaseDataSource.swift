@@ -247,11 +247,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         if os.isEmbedded { throw BrowserError("\(className) is embedded: its objects are created inside their parent") }
         var parsed: [String: Value] = [:]
         for (name, text) in values {
-            guard let p = os[name] else { throw BrowserError("\(className) has no property '\(name)'") }
-            guard p.collection == .single, p.type != .linkingObjects else { continue }
-            if schemaIsEmbedded(p) { continue }
-            if text.isEmpty && p.isOptional && p.type != .string { continue }
-            parsed[name] = try parseEdit(text, p, elementOnly: false)
+            parsed[name] = try newObjectField(os, name, text)
         }
         if let pk = os.primaryKeyProperty, parsed[pk.name] == nil {
             throw BrowserError("\(className) needs a value for its primary key '\(pk.name)'")
@@ -261,6 +257,20 @@ package final class DatabaseDataSource: BrowserDataSource {
         let ref = ObjectRef(className: className, key: key)
         local[txnVersionAfterWrite]?.changed = [ref]
         return ref
+    }
+
+    package func checkNewObjectField(className: String, property: String, text: String) throws {
+        try checkWritable()
+        _ = try newObjectField(try objectSchema(className), property, text)
+    }
+
+    /// The value of one field of a new object (nil: left out, the property's default or null).
+    private func newObjectField(_ os: ObjectSchema, _ name: String, _ text: String) throws -> Value? {
+        guard let p = os[name] else { throw BrowserError("\(os.className) has no property '\(name)'") }
+        guard p.collection == .single, p.type != .linkingObjects else { return nil }
+        if schemaIsEmbedded(p) { return nil }
+        if text.isEmpty && p.isOptional && p.type != .string { return nil }
+        return try parseEdit(text, p, elementOnly: false)
     }
 
     package func deleteObject(_ ref: ObjectRef) throws {

@@ -69,6 +69,31 @@ final class EditingTests: XCTestCase {
         XCTAssertTrue(harness.text.contains("Test 🙂"))
     }
 
+    /// A value that does not parse is refused at its field (the parser the create uses): the
+    /// form stays there with the error above it and the text kept, and the fields entered
+    /// before are kept too (it was refused after the last field, and everything was lost).
+    func testAddObjectRefusesABadValueAtItsFieldAndKeepsTheForm() {
+        let harness = Harness()
+        harness.press("a")
+        for answer in ["99", "Test 🙂", "", ""] { harness.type(answer).press("Enter") }
+        XCTAssertTrue(harness.lines[22].contains("New Person 5/"), harness.lines[22])
+        harness.type("1999-13-45").press("Enter")
+        XCTAssertTrue(harness.lines[22].contains("New Person 5/"), "still on the date: \(harness.lines[22])")
+        XCTAssertTrue(harness.lines[22].contains("1999-13-45"), "the text is kept: \(harness.lines[22])")
+        XCTAssertTrue(harness.lines[21].hasPrefix("✗ "), harness.lines[21])
+        XCTAssertTrue(harness.lines[21].contains("1999-13-45"), harness.lines[21])
+        XCTAssertEqual(harness.source.classes().first { $0.name == "Person" }?.count.value, 24, "nothing written")
+        harness.press("C-u").type("2000-01-02").press("Enter")
+        XCTAssertTrue(harness.lines[22].contains("New Person 6/"), harness.lines[22])
+        XCTAssertFalse(harness.lines[21].hasPrefix("✗ "), "the error goes with the field: \(harness.lines[21])")
+        for answer in ["1.5", "true", "", "", "", "", ""] where harness.app.prompt != nil {
+            harness.type(answer).press("Enter")
+        }
+        XCTAssertNil(harness.app.prompt)
+        XCTAssertEqual(harness.source.classes().first { $0.name == "Person" }?.count.value, 25)
+        XCTAssertTrue(harness.text.contains("Test 🙂"), "the fields before the bad one were kept")
+    }
+
     func testAddObjectWithDuplicatePrimaryKeyIsRefused() {
         let harness = Harness()
         harness.press("a")
