@@ -84,13 +84,16 @@ package final class DatabaseDataSource: BrowserDataSource {
         if let cachedStatus { return cachedStatus }
         if isCompacting { return FileStatus(version: txn.version, totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, participants: 1) }
         let status: FileStatus
+        // This process has the file open even when it is not in the lock file (read-only
+        // without one: nothing is created, and no other process can be seen).
+        let participants = max(1, database.store.participants().count)
         if let stats = try? database.store.spaceStatistics() {
             status = FileStatus(version: txn.version, totalBytes: Int64(stats.totalBytes), usedBytes: Int64(stats.usedBytes),
                                 freeBytes: Int64(stats.freeBytes), lockedBytes: Int64(stats.lockedBytes),
-                                participants: database.store.participants().count)
+                                participants: participants)
         } else {
             status = FileStatus(version: txn.version, totalBytes: Int64((try? database.store.fileSize()) ?? 0), usedBytes: 0,
-                                freeBytes: 0, lockedBytes: 0, participants: database.store.participants().count)
+                                freeBytes: 0, lockedBytes: 0, participants: participants)
         }
         cachedStatus = status
         return status

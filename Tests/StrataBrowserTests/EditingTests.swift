@@ -44,6 +44,17 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(try value(harness, "Person", 1, "name"), .string("Alice Martin"))
     }
 
+    /// Read-only without a lock file (none is created): the browser still counts itself (the
+    /// status bar said "0 processes").
+    func testReadOnlyStatusBarCountsThisProcess() {
+        let harness = Harness(columns: 120, readOnly: true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.url.path + ".lock"), "no lock file was created")
+        XCTAssertTrue(harness.lines[23].contains("│ 1 process │"), harness.lines[23])
+        XCTAssertTrue(harness.lines[23].contains("read-only"), harness.lines[23])
+        let narrow = Harness(columns: 80, readOnly: true)
+        XCTAssertTrue(narrow.lines[23].contains("1 proc"), narrow.lines[23])
+    }
+
     func testReadOnlyRefusesEveryEdit() {
         let harness = Harness(readOnly: true)
         let version = harness.source.status().version
