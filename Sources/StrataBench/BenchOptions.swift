@@ -47,8 +47,9 @@ package struct BenchOptions: Sendable, Hashable {
     package func validate() throws {
         guard objects >= 10 else { throw BenchError.invalidOptions("objects must be at least 10") }
         guard repetitions >= 1 else { throw BenchError.invalidOptions("repetitions must be at least 1") }
-        guard lookups >= 0 else { throw BenchError.invalidOptions("lookups must not be negative") }
-        guard commits >= 0 else { throw BenchError.invalidOptions("commits must not be negative") }
+        // Their rows are ratios of times: with none done there is nothing to compare.
+        guard lookups >= 1 else { throw BenchError.invalidOptions("lookups must be at least 1 (it is \(lookups))") }
+        guard commits >= 1 else { throw BenchError.invalidOptions("commits must be at least 1 (it is \(commits))") }
         guard notifyWriter == nil || notifyChanges >= 1 else { throw BenchError.invalidOptions("notification changes must be at least 1") }
     }
 }

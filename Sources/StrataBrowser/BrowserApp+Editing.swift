@@ -170,6 +170,17 @@ extension BrowserApp {
                 }
             })
         case .addObject(let className, let fields, let field, var values):
+            // Each field is parsed when it is entered (as the create parses it): a bad value
+            // keeps the form on its field, with the error and everything typed so far.
+            do {
+                try dataSource.checkNewObjectField(className: className, property: fields[field].name, text: text)
+            } catch {
+                var again = submitted
+                again.error = Self.describe(error)
+                prompt = again
+                appendLog(.error, "\(className).\(fields[field].name): \(Self.describe(error))")
+                return
+            }
             values[fields[field].name] = text
             if field + 1 < fields.count {
                 prompt = addObjectPrompt(className: className, fields: fields, field: field + 1, values: values)

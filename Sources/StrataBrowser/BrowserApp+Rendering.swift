@@ -75,6 +75,9 @@ extension BrowserApp {
 
     func renderMessageLine(into buffer: inout CellBuffer, rect: Rect) {
         if let prompt {
+            if let error = prompt.error, rect.y > 0 {
+                buffer.write("✗ " + error, x: rect.x, y: rect.y - 1, width: rect.width, style: theme.error)
+            }
             let labelWidth = min(DisplayWidth.of(prompt.label), rect.width / 2)
             buffer.write(prompt.label, x: rect.x, y: rect.y, width: labelWidth, style: theme.prompt)
             // Show the end of long input so the insertion point stays visible.

@@ -17,6 +17,9 @@ struct Prompt {
     var text: String
     /// Insertion point, in characters.
     var cursor: Int
+    /// Why the text last accepted was refused (the add form stays on that field, its text
+    /// kept); shown above the prompt until the next Enter.
+    var error: String? = nil
 
     init(purpose: Purpose, label: String, text: String = "") {
         self.purpose = purpose

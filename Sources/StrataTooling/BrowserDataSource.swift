@@ -70,6 +70,10 @@ package protocol BrowserDataSource: AnyObject {
     /// Creates an object from `values` (property name → text; missing optionals are null).
     @discardableResult
     func createObject(className: String, values: [String: String]) throws -> ObjectRef
+    /// Parses one field of a new object exactly as ``createObject(className:values:)`` does,
+    /// writing nothing: throws its ``BrowserError`` when the text is not a valid value. The
+    /// add form checks each field when it is entered.
+    func checkNewObjectField(className: String, property: String, text: String) throws
     /// Deletes an object (embedded objects it owns go with it).
     func deleteObject(_ ref: ObjectRef) throws
     /// Appends an item (parsed from text; for links, the target's primary key or `#key`).

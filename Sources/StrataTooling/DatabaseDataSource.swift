@@ -84,13 +84,16 @@ package final class DatabaseDataSource: BrowserDataSource {
         if let cachedStatus { return cachedStatus }
         if isCompacting { return FileStatus(version: txn.version, totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, participants: 1) }
         let status: FileStatus
+        // This process has the file open even when it is not in the lock file (read-only
+        // without one: nothing is created, and no other process can be seen).
+        let participants = max(1, database.store.participants().count)
         if let stats = try? database.store.spaceStatistics() {
             status = FileStatus(version: txn.version, totalBytes: Int64(stats.totalBytes), usedBytes: Int64(stats.usedBytes),
                                 freeBytes: Int64(stats.freeBytes), lockedBytes: Int64(stats.lockedBytes),
-                                participants: database.store.participants().count)
+                                participants: participants)
         } else {
             status = FileStatus(version: txn.version, totalBytes: Int64((try? database.store.fileSize()) ?? 0), usedBytes: 0,
-                                freeBytes: 0, lockedBytes: 0, participants: database.store.participants().count)
+                                freeBytes: 0, lockedBytes: 0, participants: participants)
         }
         cachedStatus = status
         return status
@@ -247,11 +250,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         if os.isEmbedded { throw BrowserError("\(className) is embedded: its objects are created inside their parent") }
         var parsed: [String: Value] = [:]
         for (name, text) in values {
-            guard let p = os[name] else { throw BrowserError("\(className) has no property '\(name)'") }
-            guard p.collection == .single, p.type != .linkingObjects else { continue }
-            if schemaIsEmbedded(p) { continue }
-            if text.isEmpty && p.isOptional && p.type != .string { continue }
-            parsed[name] = try parseEdit(text, p, elementOnly: false)
+            parsed[name] = try newObjectField(os, name, text)
         }
         if let pk = os.primaryKeyProperty, parsed[pk.name] == nil {
             throw BrowserError("\(className) needs a value for its primary key '\(pk.name)'")
@@ -261,6 +260,20 @@ package final class DatabaseDataSource: BrowserDataSource {
         let ref = ObjectRef(className: className, key: key)
         local[txnVersionAfterWrite]?.changed = [ref]
         return ref
+    }
+
+    package func checkNewObjectField(className: String, property: String, text: String) throws {
+        try checkWritable()
+        _ = try newObjectField(try objectSchema(className), property, text)
+    }
+
+    /// The value of one field of a new object (nil: left out, the property's default or null).
+    private func newObjectField(_ os: ObjectSchema, _ name: String, _ text: String) throws -> Value? {
+        guard let p = os[name] else { throw BrowserError("\(os.className) has no property '\(name)'") }
+        guard p.collection == .single, p.type != .linkingObjects else { return nil }
+        if schemaIsEmbedded(p) { return nil }
+        if text.isEmpty && p.isOptional && p.type != .string { return nil }
+        return try parseEdit(text, p, elementOnly: false)
     }
 
     package func deleteObject(_ ref: ObjectRef) throws {

@@ -354,6 +354,7 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     package func setValue(text: String, property: String, of object: ObjectRef) throws { throw refusal }
     @discardableResult
     package func createObject(className: String, values: [String: String]) throws -> ObjectRef { throw refusal }
+    package func checkNewObjectField(className: String, property: String, text: String) throws { throw refusal }
     package func deleteObject(_ ref: ObjectRef) throws { throw refusal }
     package func addCollectionItem(text: String, owner: ObjectRef, property: String) throws { throw refusal }
     package func setCollectionItem(text: String, at index: Int, owner: ObjectRef, property: String) throws { throw refusal }

@@ -83,22 +83,50 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
-/// A named output file (export's --output), opened for writing without ever being unlinked
-/// or replaced:
-/// - a regular file is truncated and rewritten in place (a new file is created with mode 0644);
+/// A named output file (export's --output):
+/// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.XXXXXX`)
+///   that `close()` renames over it once everything is written (a symlink is followed: its
+///   target is replaced, the link kept; an existing file's permission bits are kept); a failed
+///   export (`discard()`) removes the temporary and leaves the old content;
 /// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
 ///   as the shell's `>` does, and is never replaced by a regular file;
 /// - a directory, socket or block device is refused (exit 5);
 /// - a path that is one of the `protected` files (the database, its lock file, its compaction
 ///   temporary), by the same device and inode or the same resolved path, is refused (exit 5)
-///   before anything is truncated.
+///   before anything is written.
 final class FileOutput: FileDescriptorOutput {
+    /// For a regular file: the temporary written and the file it replaces on `close()`.
+    private var replacing: (temporary: String, target: String)?
+
     init(path: String, protecting protected: [String]) throws {
-        super.init(fd: try FileOutput.openSafely(path, protecting: protected), closeAtEnd: true)
+        let (fd, replacing) = try FileOutput.openSafely(path, protecting: protected)
+        self.replacing = replacing
+        super.init(fd: fd, closeAtEnd: true)
     }
 
-    /// Opens `path` without truncating it, checks what it is, then truncates a regular file.
-    private static func openSafely(_ path: String, protecting protected: [String]) throws -> Int32 {
+    /// Flushes and closes; a regular file's temporary then replaces it.
+    override func close() throws {
+        try super.close()
+        guard let r = replacing else { return }
+        guard rename(r.temporary, r.target) == 0 else {
+            let e = errno
+            throw CLIError("\(r.target): cannot replace the output file (\(String(cString: strerror(e)))); check the directory's permissions", code: ExitCode32.io)
+        }
+        replacing = nil
+    }
+
+    /// After a failure: removes the temporary file (the output file keeps its old content).
+    /// Does nothing once `close()` has replaced the file.
+    func discard() {
+        guard let r = replacing else { return }
+        Glibc.close(fd)
+        unlink(r.temporary)
+        replacing = nil
+    }
+
+    /// Opens `path` without truncating it and checks what it is; a regular file (or a path
+    /// that does not exist yet) gets a temporary file beside it instead.
+    private static func openSafely(_ path: String, protecting protected: [String]) throws -> (Int32, (temporary: String, target: String)?) {
         func refuse(_ why: String) -> CLIError {
             CLIError("\(path): \(why); nothing was written: choose another output file", code: ExitCode32.refused)
         }
@@ -107,9 +135,10 @@ final class FileOutput: FileDescriptorOutput {
         if protected.contains(where: { resolvedPath($0) == target }) {
             throw refuse("this is the database or one of its own files (lock, temporary)")
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
+            if e == ENOENT { return try temporary(beside: target, mode: nil) }
             if e == EISDIR { throw refuse("is a directory") }
             throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
@@ -128,18 +157,31 @@ final class FileOutput: FileDescriptorOutput {
         }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
-            guard ftruncate(fd, 0) == 0 else {
-                let e = errno
-                Glibc.close(fd)
-                throw CLIError("\(path): cannot truncate the output file (\(String(cString: strerror(e))))", code: ExitCode32.io)
-            }
+            Glibc.close(fd)
+            return try temporary(beside: target, mode: st.st_mode & 0o7777)
         case S_IFIFO, S_IFCHR:
-            break
+            return (fd, nil)
         default:
             Glibc.close(fd)
             throw refuse("is not a regular file, FIFO or character device")
         }
-        return fd
+    }
+
+    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask).
+    private static func temporary(beside target: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
+        let url = URL(fileURLWithPath: target)
+        var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            let e = errno
+            throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let mask = umask(0)
+        umask(mask)
+        fchmod(fd, mode ?? (0o644 & ~mask))
+        return (fd, (temporary, target))
     }
 
     /// The absolute path with symlinks resolved (for a path that does not exist yet, its

@@ -44,6 +44,17 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(try value(harness, "Person", 1, "name"), .string("Alice Martin"))
     }
 
+    /// Read-only without a lock file (none is created): the browser still counts itself (the
+    /// status bar said "0 processes").
+    func testReadOnlyStatusBarCountsThisProcess() {
+        let harness = Harness(columns: 120, readOnly: true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: harness.url.path + ".lock"), "no lock file was created")
+        XCTAssertTrue(harness.lines[23].contains("│ 1 process │"), harness.lines[23])
+        XCTAssertTrue(harness.lines[23].contains("read-only"), harness.lines[23])
+        let narrow = Harness(columns: 80, readOnly: true)
+        XCTAssertTrue(narrow.lines[23].contains("1 proc"), narrow.lines[23])
+    }
+
     func testReadOnlyRefusesEveryEdit() {
         let harness = Harness(readOnly: true)
         let version = harness.source.status().version
@@ -67,6 +78,31 @@ final class EditingTests: XCTestCase {
         XCTAssertEqual(harness.source.classes().first { $0.name == "Person" }?.count.value, 25)
         XCTAssertTrue(harness.lines[1].hasSuffix("25/25"), harness.lines[1])
         XCTAssertTrue(harness.text.contains("Test 🙂"))
+    }
+
+    /// A value that does not parse is refused at its field (the parser the create uses): the
+    /// form stays there with the error above it and the text kept, and the fields entered
+    /// before are kept too (it was refused after the last field, and everything was lost).
+    func testAddObjectRefusesABadValueAtItsFieldAndKeepsTheForm() {
+        let harness = Harness()
+        harness.press("a")
+        for answer in ["99", "Test 🙂", "", ""] { harness.type(answer).press("Enter") }
+        XCTAssertTrue(harness.lines[22].contains("New Person 5/"), harness.lines[22])
+        harness.type("1999-13-45").press("Enter")
+        XCTAssertTrue(harness.lines[22].contains("New Person 5/"), "still on the date: \(harness.lines[22])")
+        XCTAssertTrue(harness.lines[22].contains("1999-13-45"), "the text is kept: \(harness.lines[22])")
+        XCTAssertTrue(harness.lines[21].hasPrefix("✗ "), harness.lines[21])
+        XCTAssertTrue(harness.lines[21].contains("1999-13-45"), harness.lines[21])
+        XCTAssertEqual(harness.source.classes().first { $0.name == "Person" }?.count.value, 24, "nothing written")
+        harness.press("C-u").type("2000-01-02").press("Enter")
+        XCTAssertTrue(harness.lines[22].contains("New Person 6/"), harness.lines[22])
+        XCTAssertFalse(harness.lines[21].hasPrefix("✗ "), "the error goes with the field: \(harness.lines[21])")
+        for answer in ["1.5", "true", "", "", "", "", ""] where harness.app.prompt != nil {
+            harness.type(answer).press("Enter")
+        }
+        XCTAssertNil(harness.app.prompt)
+        XCTAssertEqual(harness.source.classes().first { $0.name == "Person" }?.count.value, 25)
+        XCTAssertTrue(harness.text.contains("Test 🙂"), "the fields before the bad one were kept")
     }
 
     func testAddObjectWithDuplicatePrimaryKeyIsRefused() {

@@ -89,6 +89,9 @@ final class RecordingDataSource: BrowserDataSource {
         try base.collectionRows(owner: owner, property: property, range: range)
     }
     func setValue(text: String, property: String, of object: ObjectRef) throws { try base.setValue(text: text, property: property, of: object) }
+    func checkNewObjectField(className: String, property: String, text: String) throws {
+        try base.checkNewObjectField(className: className, property: property, text: text)
+    }
     func createObject(className: String, values: [String: String]) throws -> ObjectRef {
         try base.createObject(className: className, values: values)
     }

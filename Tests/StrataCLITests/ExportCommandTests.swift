@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// `strata export`: where --output may and may not write (the database, its lock file and
-/// temporaries are refused with exit 5; nothing is ever unlinked or replaced).
+/// temporaries are refused with exit 5; they are never unlinked or replaced).
 final class ExportCommandTests: XCTestCase {
     var dir: URL!
 
@@ -84,16 +84,51 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertNil(identity(file + ".compact-tmp"), "nothing was created")
     }
 
-    func testExportRewritesAnExistingRegularFileInPlace() throws {
+    func testExportReplacesAnExistingRegularFileOnceComplete() throws {
         let file = try makeDemo()
         let out = path("out.json")
         try Data(String(repeating: "old content that is longer than nothing\n", count: 10_000).utf8).write(to: URL(fileURLWithPath: out))
-        let before = try XCTUnwrap(identity(out))
-        let r = try StrataCLI.run(["export", file, "--class", "Company", "--output", out])
+        XCTAssertEqual(chmod(out, 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: path("alias.json"), withDestinationPath: "out.json")
+        let r = try StrataCLI.run(["export", file, "--class", "Company", "--output", path("alias.json")])
         XCTAssertEqual(r.code, 0, r.stderr)
-        XCTAssertEqual(identity(out)?.ino, before.ino, "written in place, not unlinked and recreated")
         let companies = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [Any]
-        XCTAssertEqual(companies?.count, 10, "the old content is gone (truncated)")
+        XCTAssertEqual(companies?.count, 10, "the old content is replaced")
+        XCTAssertEqual(identity(path("alias.json"))?.mode, S_IFLNK, "the symlink is kept, its target replaced")
+        var st = stat()
+        XCTAssertEqual(stat(out, &st), 0)
+        XCTAssertEqual(st.st_mode & 0o777, 0o600, "the file's permissions are kept")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["alias.json", "demo.strata", "demo.strata.lock", "out.json"].filter {
+            FileManager.default.fileExists(atPath: path($0)) }, "no temporary left")
+    }
+
+    /// An export that fails part-way (the file-size limit standing in for a full disk) leaves
+    /// the output file's previous content and no temporary (it left a truncated file).
+    func testAFailedExportKeepsThePreviousOutput() throws {
+        let file = try makeDemo()
+        let out = path("out.json")
+        let previous = Data("previous export\n".utf8)
+        try previous.write(to: URL(fileURLWithPath: out))
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        let quoted = [StrataCLI.binary.path, "export", file, "--output", out].map { "'\($0)'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", "trap '' XFSZ; ulimit -f 64; exec \(quoted) 2>/dev/null"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 7)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), previous)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), listing, "no temporary left")
+        // A new output file that fails is not created at all.
+        p.arguments = ["-c", "trap '' XFSZ; ulimit -f 64; exec \(quoted.replacingOccurrences(of: "out.json", with: "new.json")) 2>/dev/null"]
+        let q = Process()
+        q.executableURL = p.executableURL
+        q.arguments = p.arguments
+        try q.run()
+        q.waitUntilExit()
+        XCTAssertEqual(q.terminationStatus, 7)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.json")))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), listing)
     }
 
     func testExportIntoAFIFOWritesThroughItAndKeepsTheFIFO() throws {

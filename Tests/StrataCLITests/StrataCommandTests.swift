@@ -87,8 +87,11 @@ final class StrataCommandTests: CLITestCase {
             (["demo", path("n.strata"), "--seconds", "-1"], "--seconds must be a number of seconds"),
             (["bench", "--notify-changes", "-1"], "--notify-changes must be zero or more"),
             (["bench", "--objects", "-5"], "objects must be at least 10"),
-            (["bench", "--commits", "-1"], "commits must not be negative"),
-            (["bench", "--lookups", "-1"], "lookups must not be negative"),
+            (["bench", "--commits", "-1"], "commits must be at least 1 (it is -1)"),
+            (["bench", "--lookups", "-1"], "lookups must be at least 1 (it is -1)"),
+            // No commits or lookups timed: their ratios would compare nothing (they printed 4.02, NO).
+            (["bench", "--commits", "0"], "commits must be at least 1 (it is 0)"),
+            (["bench", "--lookups", "0"], "lookups must be at least 1 (it is 0)"),
             (["bench", "--repetitions", "-1"], "repetitions must be at least 1"),
         ]
         for (args, message) in cases {

@@ -24,7 +24,7 @@ struct Export: StrataSubcommand {
     @Argument(help: "The database file.") var file: String
     @Option(name: .customLong("class"), help: "Export only this class.") var className: String?
     @Option(help: "json or csv (csv needs --class).") var format: TransferFormat = .json
-    @Option(help: "Write to this file instead of standard output (a file is rewritten in place, a FIFO or device written to; the database, its lock file and temporaries are refused).") var output: String?
+    @Option(help: "Write to this file instead of standard output (a file is replaced once the export is complete, a FIFO or device written to; the database, its lock file and temporaries are refused).") var output: String?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {
@@ -40,6 +40,8 @@ struct Export: StrataSubcommand {
         }
         defer { export.end() }
         let target = try output.flatMap { $0 == "-" ? nil : try FileOutput(path: $0, protecting: export.protectedPaths) }
+        // A failed export leaves the output file as it was (no-op after a successful close).
+        defer { target?.discard() }
         let out: CommandOutput = target ?? stdout
         let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
         do {
