@@ -158,6 +158,38 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertThrowsError(try source.object(created))
     }
 
+    /// Bug 7 and 1: the edit prompt parses with import's parser: what import refuses (a day that
+    /// does not exist, a number beyond a Double or a Decimal128, a date outside the stored range)
+    /// is refused with nothing written, and dates near the ends of the range are stored exactly.
+    func testEditRefusesWhatImportRefusesAndStoresDatesExactly() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let person = ObjectRef(className: "Person", key: 3)
+        let product = try XCTUnwrap(source.rows(className: "Product", filter: nil, sort: nil, range: 0..<1).first?.ref)
+        let before = source.status().version
+        for (text, property, ref, expected) in [
+            ("2024-02-30", "birthday", person, "2024-02 has 29 days"),
+            ("2262-04-12", "birthday", person, "outside the dates Strata stores"),
+            ("1e400", "score", person, "beyond the range of a Double"),
+            ("1e9999", "price", product, "beyond the range of a Decimal128"),
+        ] {
+            XCTAssertThrowsError(try source.setValue(text: text, property: property, of: ref), "\(property)=\(text)") { error in
+                XCTAssertTrue((error as? BrowserError)?.message.contains(expected) == true, "\(error)")
+            }
+        }
+        XCTAssertTrue(source.pollChanges().isEmpty, "no commit for refused input")
+        XCTAssertEqual(source.status().version, before)
+
+        for text in ["2262-01-01", "2262-04-11T23:47:16.854775807Z", "1677-09-21T00:12:43.145224192Z", "1969-12-31T23:59:59.999999999Z"] {
+            try source.setValue(text: text, property: "birthday", of: person)
+            let db = try Database(path: path)
+            let t = try db.read()
+            XCTAssertEqual(try t.value("Person", person.key, "birthday"), .date(try Timestamp(iso8601: text)), text)
+            t.end()
+            db.close()
+        }
+    }
+
     func testReadOnlyRefusesEveryEdit() throws {
         let source = try DatabaseDataSource(path: path, readOnly: true)
         defer { source.close() }

@@ -1,0 +1,78 @@
+import Foundation
+import Strata
+import XCTest
+
+/// Dates and the other values whose text is easy to get subtly wrong, through the real
+/// executable: import → export round trips at the ends of the stored range and to the
+/// nanosecond, Realm files' timestamps, floats and UUIDs exported as realm-core wrote them,
+/// `convert` listing what a Strata file cannot hold, CSV empty fields.
+final class DateValueTests: CLITestCase {
+    static let fixtures = RealmFileCommandTests.fixtures
+
+    func makeAllTypes() throws -> String {
+        let file = path("all.strata")
+        try AllTypes.create(file, objects: 0)
+        return file
+    }
+
+    /// Imports one Thing object per date (JSON), exports them and returns `date` by id.
+    func roundTrip(_ file: String, _ dates: [String], format: String) throws -> [Int: String] {
+        let input: String
+        if format == "json" {
+            input = "[" + dates.enumerated().map { i, d in "{\"id\": \(i + 1), \"date\": \"\(d)\", \"dates\": [\"\(d)\"]}" }.joined(separator: ",\n") + "]"
+        } else {
+            input = "id,date\n" + dates.enumerated().map { i, d in "\(i + 1),\(d)" }.joined(separator: "\n") + "\n"
+        }
+        let source = try write(input, to: "in.\(format)")
+        let r = try StrataCLI.run(["import", file, "--class", "Thing", source])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let out = try StrataCLI.run(["export", file, "--class", "Thing"])
+        XCTAssertEqual(out.code, 0, out.stderr)
+        let objects = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.stdout.utf8)) as? [[String: Any]])
+        var byId: [Int: String] = [:]
+        for o in objects {
+            let id = try XCTUnwrap(o["id"] as? Int)
+            byId[id] = o["date"] as? String
+            if format == "json" { XCTAssertEqual((o["dates"] as? [String])?.first, byId[id], "the list element too") }
+        }
+        return byId
+    }
+
+    /// Bug 1 and 10: every date in the stored range is stored and exported exactly as written,
+    /// to the nanosecond, the first and last nanosecond of the range included; no Double on the way.
+    func testDatesAtTheEndsOfTheRangeAndToTheNanosecondRoundTrip() throws {
+        let dates = [
+            "2262-01-01T00:00:00.000Z", "2261-09-01T00:00:00.000Z", "1678-01-01T00:00:00.000Z", "2261-06-01T00:00:00.000Z",
+            "2262-04-11T23:47:16.854775807Z", "1677-09-21T00:12:43.145224192Z",
+            "1969-12-31T23:59:59.999Z", "2024-03-15T12:34:56.123456789Z", "1969-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00.000000001Z", "1930-11-18T00:28:29.012345679Z", "2024-03-15T12:34:56.789012345Z",
+        ]
+        for format in ["json", "csv"] {
+            let file = path("round-\(format).strata")
+            try AllTypes.create(file, objects: 0)
+            let got = try roundTrip(file, dates, format: format)
+            for (i, d) in dates.enumerated() { XCTAssertEqual(got[i + 1], d, "\(format): \(d)") }
+        }
+        // The engine holds exactly those nanoseconds.
+        let db = try Database(path: path("round-json.strata"))
+        defer { db.close() }
+        let t = try db.read()
+        defer { t.end() }
+        let last = try XCTUnwrap(try t.find("Thing", primaryKey: .int(5)))
+        XCTAssertEqual(try t.value("Thing", last, "date"), .date(Timestamp.max))
+        let first = try XCTUnwrap(try t.find("Thing", primaryKey: .int(6)))
+        XCTAssertEqual(try t.value("Thing", first, "date"), .date(Timestamp.min))
+    }
+
+    /// Bug 1: one nanosecond past either end is refused with the range it can store, not moved.
+    func testDatesJustOutsideTheRangeAreRefused() throws {
+        let file = try makeAllTypes()
+        for d in ["2262-04-11T23:47:16.854775808Z", "1677-09-21T00:12:43.145224191Z", "2262-04-12", "1677-09-21"] {
+            let source = try write("[{\"id\": 1, \"date\": \"\(d)\"}]", to: "in.json")
+            let r = try StrataCLI.run(["import", file, "--class", "Thing", source])
+            XCTAssertEqual(r.code, 4, "\(d): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("'\(d)' is outside the dates Strata stores (1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z)"), r.stderr)
+            XCTAssertEqual(try count(file, "Thing"), 0)
+        }
+    }
+}
