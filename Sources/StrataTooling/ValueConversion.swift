@@ -62,6 +62,9 @@ package enum ValueConversion {
     /// The ISO 8601 text of a Foundation date (commit and process times), to its nearest nanosecond.
     package static func isoDate(_ date: Date) -> String { Timestamp(date).description }
 
+    /// A UUID as text: the canonical lower-case form realm-core writes (export, query output).
+    package static func uuidText(_ u: UUID) -> String { u.uuidString.lowercased() }
+
     /// Lowercase hex of bytes.
     package static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -75,4 +75,57 @@ final class DateValueTests: CLITestCase {
             XCTAssertEqual(try count(file, "Thing"), 0)
         }
     }
+
+    /// Bug 9: a Realm file's export matches realm-core's own JSON for floats and doubles
+    /// (NaN and infinities as "NaN", "Infinity", "-Infinity"), timestamps (every nanosecond,
+    /// years 0001 and 9999) and UUIDs (lower case, as Strata files export them too).
+    func testRealmExportMatchesTheOracleForDatesFloatsAndUUIDs() throws {
+        let file = try XCTUnwrap(Optional(Self.fixtures.appendingPathComponent("all-types.realm").path))
+        let r = try StrataCLI.run(["export", file, "--class", "AllTypes"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let got = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        let oracleData = try Data(contentsOf: Self.fixtures.appendingPathComponent("all-types.json"))
+        let oracle = try XCTUnwrap(try JSONSerialization.jsonObject(with: oracleData) as? [String: Any])
+        let expected = try XCTUnwrap(((oracle["classes"] as? [String: Any])?["AllTypes"] as? [String: Any])?["objects"] as? [[String: Any]])
+        let gotById = Dictionary(uniqueKeysWithValues: got.map { (($0["_id"] as? Int) ?? -1, $0) })
+        /// The oracle's dates have nine fraction digits; Strata's text drops trailing zeros down to three.
+        func normal(_ v: Any?, float: Bool) -> String {
+            switch v {
+            case let s as String:
+                guard let dot = s.firstIndex(of: "."), s.hasSuffix("Z"), s.count > 20 else { return s }
+                var fraction = String(s[s.index(after: dot)..<s.index(before: s.endIndex)])
+                while fraction.count > 3, fraction.hasSuffix("0") { fraction.removeLast() }
+                return String(s[..<dot]) + "." + fraction + "Z"
+            case let n as NSNumber: return float ? String(Float(n.doubleValue)) : String(n.doubleValue)
+            case nil, is NSNull: return "null"
+            case let a as [Any]: return "[" + a.map { normal($0, float: float) }.joined(separator: ",") + "]"
+            case let d as [String: Any]: return "{" + d.keys.sorted().map { "\($0):\(normal(d[$0], float: float))" }.joined(separator: ",") + "}"
+            default: return "\(v!)"
+            }
+        }
+        var compared = 0
+        for o in expected {
+            let id = try XCTUnwrap(o["_id"] as? Int)
+            let g = try XCTUnwrap(gotById[id], "object \(id)")
+            for (name, value) in o where ["date", "float", "double", "uuid"].contains(where: { name.lowercased().contains($0) }) && !name.contains("mixed") {
+                let float = name.lowercased().contains("float")
+                XCTAssertEqual(normal(g[name], float: float), normal(value, float: float), "AllTypes \(id).\(name)")
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(compared, 200)
+        for text in ["\"nan\"", "\"inf\"", "\"-inf\"", "0001-01-03", "10000-01-01"] { XCTAssertFalse(r.stdout.contains(text), text) }
+        XCTAssertTrue(r.stdout.contains("\"9999-12-31T23:59:59.999999999Z\"") && r.stdout.contains("\"0001-01-01T00:00:00.000Z\""))
+    }
+
+    /// Bug 9: Strata's own export writes UUIDs in the same lower-case form.
+    func testStrataExportWritesUUIDsInLowerCase() throws {
+        let file = try makeAllTypes()
+        let source = try write("[{\"id\": 1, \"uuid\": \"3B241101-E2BB-4255-8CAF-4136C566A962\", \"any\": {\"$uuid\": \"3B241101-E2BB-4255-8CAF-4136C566A962\"}}]", to: "in.json")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Thing", source]).code, 0)
+        let r = try StrataCLI.run(["export", file, "--class", "Thing"])
+        XCTAssertTrue(r.stdout.contains("\"uuid\":\"3b241101-e2bb-4255-8caf-4136c566a962\""), r.stdout)
+        XCTAssertTrue(r.stdout.contains("{\"$uuid\":\"3b241101-e2bb-4255-8caf-4136c566a962\"}"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("3B241101"), r.stdout)
+    }
 }
