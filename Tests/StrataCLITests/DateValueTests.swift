@@ -128,4 +128,41 @@ final class DateValueTests: CLITestCase {
         XCTAssertTrue(r.stdout.contains("{\"$uuid\":\"3b241101-e2bb-4255-8caf-4136c566a962\"}"), r.stdout)
         XCTAssertFalse(r.stdout.contains("3B241101"), r.stdout)
     }
+
+    /// Bug 2: `convert` stores every timestamp in Strata's range to the nanosecond; dates outside
+    /// it and a set's -0.0 beside 0 are refused without --allow-loss and listed with it.
+    func testConvertKeepsTimestampsExactlyAndListsWhatItCannotStore() throws {
+        let realm = path("all-types.realm")
+        try FileManager.default.copyItem(atPath: Self.fixtures.appendingPathComponent("all-types.realm").path, toPath: realm)
+        let out = path("at.strata")
+        let refused = try StrataCLI.run(["convert", realm, out])
+        XCTAssertEqual(refused.code, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("× date outside the dates Strata stores"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("AllTypes.dateList of #1: 9999-12-31T23:59:59.999999999Z"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("AllTypes.dateList of #1: 0001-01-01T00:00:00.000000000Z"), refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("AllTypes.doubleSet of #1: -0.0"), refused.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+
+        let r = try StrataCLI.run(["convert", realm, out, "--allow-loss"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("× set element equal to another in a Strata set"), r.stderr)
+        let q = try StrataCLI.run(["query", out, "AllTypes", "_id == 1", "--json"])
+        XCTAssertEqual(q.code, 0, q.stderr)
+        let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(q.stdout.utf8)) as? [[String: Any]])?.first)
+        XCTAssertEqual(row["dateList"] as? [String], [
+            "2024-03-15T12:34:56.789012345Z", "1969-12-31T23:59:58.500Z", "1969-12-31T23:59:59.999999999Z",
+            "1900-01-01T00:00:00.000Z", "1970-01-01T00:00:01.000000001Z", "1930-11-18T00:28:29.012345679Z",
+            "1970-01-01T00:00:00.000Z", "2024-03-15T12:34:56.789012345Z",
+        ])
+        XCTAssertEqual((row["doubleSet"] as? [Any])?.count, 11, "0 kept once, the -0.0 listed above")
+    }
+
+    /// Bug 20a: the help says what convert can and cannot store (every Decimal128 converts).
+    func testConvertHelpNamesWhatCannotBeStored() throws {
+        let r = try StrataCLI.run(["convert", "--help"])
+        let help = r.stdout.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+        XCTAssertFalse(help.contains("38 digits") || help.contains("±127"), help)
+        XCTAssertTrue(help.contains("Every Decimal128 converts"), help)
+        XCTAssertTrue(help.contains("dates outside"), help)
+    }
 }
