@@ -416,12 +416,18 @@ struct Importer {
             throw InputError("has \(fields.count) fields but the header has \(header.count)")
         }
         var row = Row()
-        for (p, field) in zip(header, fields) {
+        for (column, (p, field)) in zip(header, fields).enumerated() {
             let embedded = p.type == .object && schema[p.objectClassName ?? ""]?.isEmbedded == true
             if field.text.isEmpty && !field.quoted {
-                // An empty unquoted field is null (absent for required values: the default applies).
+                // An empty unquoted field is null; for a required String it is the empty string,
+                // for any other required value an error (as null is in JSON), never a 0 or false.
+                // An empty collection field is an empty collection.
                 if p.collection == .single && (p.isOptional || p.type == .object || p.type == .mixed) {
                     if embedded { row.nullEmbedded.append(p.name) } else { row.values[p.name] = .null }
+                } else if p.collection == .single && p.type == .string {
+                    row.values[p.name] = .string("")
+                } else if p.collection == .single {
+                    throw InputError("column \(column + 1) (\(p.name), \(p.typeDescription)) is empty, which is null, and \(p.name) is not optional; write a value")
                 }
                 continue
             }

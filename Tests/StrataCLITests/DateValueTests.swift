@@ -157,6 +157,34 @@ final class DateValueTests: CLITestCase {
         XCTAssertEqual((row["doubleSet"] as? [Any])?.count, 11, "0 kept once, the -0.0 listed above")
     }
 
+    /// Bug 8: in CSV an empty field is null: refused (line and column named) for a required
+    /// Double, Bool, Int or date as null is in JSON, never stored as 0 or false; for a required
+    /// String it is the empty string; for an optional property null.
+    func testEmptyCSVFieldForARequiredNonStringIsRefused() throws {
+        let file = try makeAllTypes()
+        for (header, row, column, name) in [("id,s,d,b", "900020,,,", 3, "d"), ("id,b", "1,", 2, "b"), ("id,i", "1,", 2, "i"),
+                                            ("id,date", "1,", 2, "date")] {
+            let source = try write("\(header)\n\(row)\n", to: "in.csv")
+            let r = try StrataCLI.run(["import", file, "--class", "Thing", source])
+            XCTAssertEqual(r.code, 4, "\(header): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("line 2: column \(column) (\(name), "), r.stderr)
+            XCTAssertTrue(r.stderr.contains("is not optional"), r.stderr)
+            XCTAssertEqual(try count(file, "Thing"), 0)
+        }
+        let source = try write("id,s,os,od,ob\n7,,,,\n", to: "ok.csv")
+        let r = try StrataCLI.run(["import", file, "--class", "Thing", source])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let db = try Database(path: file)
+        defer { db.close() }
+        let t = try db.read()
+        defer { t.end() }
+        let key = try XCTUnwrap(try t.find("Thing", primaryKey: .int(7)))
+        XCTAssertEqual(try t.value("Thing", key, "s"), .string(""))
+        XCTAssertEqual(try t.value("Thing", key, "os"), .null)
+        XCTAssertEqual(try t.value("Thing", key, "od"), .null)
+        XCTAssertEqual(try t.value("Thing", key, "ob"), .null)
+    }
+
     /// Bug 20a: the help says what convert can and cannot store (every Decimal128 converts).
     func testConvertHelpNamesWhatCannotBeStored() throws {
         let r = try StrataCLI.run(["convert", "--help"])
