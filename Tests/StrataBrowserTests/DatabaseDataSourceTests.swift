@@ -129,7 +129,7 @@ final class DatabaseDataSourceTests: XCTestCase {
         let values = try source.object(ref).values
         let props = try source.properties(className: "Person").map(\.name)
         XCTAssertEqual(values[props.firstIndex(of: "age")!], .null)
-        XCTAssertEqual(values[props.firstIndex(of: "birthday")!], .date(Date(timeIntervalSince1970: 642_933_000)))
+        XCTAssertEqual(values[props.firstIndex(of: "birthday")!], .date(seconds: 642_933_000, nanoseconds: 0))
         XCTAssertEqual(values[props.firstIndex(of: "avatar")!], .data(count: 3, prefix: [0, 255, 16]))
         if case .link(let link) = values[props.firstIndex(of: "employer")!] { XCTAssertEqual(link.ref, company) } else { XCTFail("employer") }
         // The primary key cannot change.
@@ -187,6 +187,27 @@ final class DatabaseDataSourceTests: XCTestCase {
             XCTAssertEqual(try t.value("Person", person.key, "birthday"), .date(try Timestamp(iso8601: text)), text)
             t.end()
             db.close()
+        }
+    }
+
+    /// The edit prompt is pre-filled with every stored digit of a date or Double, so Enter on an
+    /// unchanged prompt writes the same value back (the cell shows less).
+    func testEditPromptTextReadsBackToTheSameValue() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let person = ObjectRef(className: "Person", key: 3)
+        let props = try source.properties(className: "Person").map(\.name)
+        for (property, text, cell) in [("birthday", "1969-12-31T23:59:59.999999999Z", "1969-12-31 23:59:59"),
+                                       ("birthday", "2024-03-15T12:34:56.123456789Z", "2024-03-15 12:34:56"),
+                                       ("score", "3.141592653589793", "3.14159")] {
+            try source.setValue(text: text, property: property, of: person)
+            _ = source.pollChanges()
+            let value = try source.object(person).values[props.firstIndex(of: property)!]
+            XCTAssertEqual(value.formatted.text, cell)
+            XCTAssertEqual(value.editText, text)
+            try source.setValue(text: value.editText, property: property, of: person)
+            _ = source.pollChanges()
+            XCTAssertEqual(try source.object(person).values[props.firstIndex(of: property)!], value)
         }
     }
 
