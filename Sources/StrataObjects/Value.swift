@@ -58,7 +58,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .data(let d): return "<\(d.count) bytes>"
         case .date(let t): return t.description
         case .objectId(let o): return o.stringValue
-        case .uuid(let u): return u.uuidString
+        case .uuid(let u): return u.uuidString.lowercased()
         case .decimal(let d): return d.description
         case .object(let l): return l.description
         }

@@ -127,6 +127,9 @@ final class DateValueTests: CLITestCase {
         XCTAssertTrue(r.stdout.contains("\"uuid\":\"3b241101-e2bb-4255-8caf-4136c566a962\""), r.stdout)
         XCTAssertTrue(r.stdout.contains("{\"$uuid\":\"3b241101-e2bb-4255-8caf-4136c566a962\"}"), r.stdout)
         XCTAssertFalse(r.stdout.contains("3B241101"), r.stdout)
+        let q = try StrataCLI.run(["query", file, "Thing", "id == 1"])
+        XCTAssertEqual(q.code, 0, q.stderr)
+        XCTAssertTrue(q.stdout.contains("3b241101-e2bb-4255-8caf") && !q.stdout.contains("3B241101"), q.stdout)
     }
 
     /// Bug 2: `convert` stores every timestamp in Strata's range to the nanosecond; dates outside
