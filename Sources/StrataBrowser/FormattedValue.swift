@@ -21,7 +21,7 @@ extension DisplayValue {
         case .string(let text): FormattedValue(text: text, role: .text, alignment: .left)
         case .data(let count, let prefix):
             FormattedValue(text: Self.dataText(count: count, prefix: prefix), role: .identifier, alignment: .left)
-        case .date(let date): FormattedValue(text: Formatting.dateTime(date), role: .date, alignment: .left)
+        case .date(let seconds, _): FormattedValue(text: Formatting.dateTime(secondsSince1970: seconds), role: .date, alignment: .left)
         case .objectId(let hex): FormattedValue(text: hex, role: .identifier, alignment: .left)
         case .uuid(let uuid): FormattedValue(text: uuid.uuidString.lowercased(), role: .identifier, alignment: .left)
         case .link(let link): FormattedValue(text: "→ " + link.label, role: .link, alignment: .left)
@@ -45,6 +45,10 @@ extension DisplayValue {
         case .null: ""
         case .string(let text): text
         case .link(let link): link.label.split(separator: " ").first.map(String.init) ?? ""
+        // Every stored digit, so Enter on an unchanged prompt writes the same value back (the
+        // cell shows a date to the second and a Double to six digits).
+        case .date(let seconds, let nanoseconds): Formatting.isoDateTime(seconds: seconds, nanoseconds: nanoseconds)
+        case .double(let value): value.isNaN ? "NaN" : value.isInfinite ? (value > 0 ? "Infinity" : "-Infinity") : "\(value)"
         default: formatted.text
         }
     }

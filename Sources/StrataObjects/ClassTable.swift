@@ -252,7 +252,7 @@ final class ClassTable {
         case .double: return .double(0)
         case .string: return .string("")
         case .data: return .data([])
-        case .date: return .date(Date(timeIntervalSince1970: 0))
+        case .date: return .date(Timestamp(nanosecondsSince1970: 0))
         case .objectId: return .objectId(ObjectId(uncheckedBytes: [UInt8](repeating: 0, count: 12)))
         case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         case .decimal128: return .decimal(0)

@@ -14,7 +14,7 @@ enum IndexKey {
         case .null: return [0]
         case .bool(let b): out = [1, b ? 1 : 0]
         case .int(let i): out = [1] + ClusterKey.encode(i)
-        case .date(let d): out = [1] + ClusterKey.encode(ValueCodec.dateToInt(d))
+        case .date(let t): out = [1] + ClusterKey.encode(t.nanosecondsSince1970)
         case .string(let s):
             out = [1]
             out.reserveCapacity(min(s.utf8.count, longString) + 12)

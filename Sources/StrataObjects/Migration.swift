@@ -665,7 +665,7 @@ extension Value {
         case .double(let d): return d
         case .string(let s): return s
         case .data(let d): return Data(d)
-        case .date(let d): return d
+        case .date(let t): return t.date
         case .objectId(let o): return o
         case .uuid(let u): return u
         case .decimal(let d): return d

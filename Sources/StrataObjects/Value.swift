@@ -32,8 +32,9 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case string(String)
     /// Binary data.
     case data([UInt8])
-    /// A Date (nanosecond precision).
-    case date(Date)
+    /// A date, exactly as stored (nanoseconds since 1970). `.date(someDate)` also accepts a
+    /// Foundation `Date`.
+    case date(Timestamp)
     /// An ObjectId.
     case objectId(ObjectId)
     /// A UUID.
@@ -55,25 +56,27 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         case .double(let d): return String(d)
         case .string(let s): return s
         case .data(let d): return "<\(d.count) bytes>"
-        case .date(let d): return Value.iso8601(d)
+        case .date(let t): return t.description
         case .objectId(let o): return o.stringValue
-        case .uuid(let u): return u.uuidString
+        case .uuid(let u): return u.uuidString.lowercased()
         case .decimal(let d): return d.description
         case .object(let l): return l.description
         }
     }
 
-    /// Nanoseconds since 1970 for a date, exactly as the engine stores date properties.
-    public static func storedNanoseconds(_ d: Date) -> Int64 { ValueCodec.dateToInt(d) }
-    /// The date a stored nanosecond count reads back as.
-    public static func date(fromStoredNanoseconds ns: Int64) -> Date { ValueCodec.intToDate(ns) }
+    /// A date value from a Foundation `Date` (the nearest stored nanosecond; see ``Timestamp/init(_:)``).
+    public static func date(_ d: Date) -> Value { .date(Timestamp(d)) }
 
-    /// ISO 8601 with milliseconds, UTC.
-    public static func iso8601(_ d: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: d)
-    }
+    /// The Foundation `Date` of a `.date` value, else nil.
+    public var dateValue: Date? { if case .date(let t) = self { return t.date }; return nil }
+
+    /// Nanoseconds since 1970 for a date, exactly as the engine stores date properties.
+    public static func storedNanoseconds(_ d: Date) -> Int64 { Timestamp(d).nanosecondsSince1970 }
+    /// The date a stored nanosecond count reads back as.
+    public static func date(fromStoredNanoseconds ns: Int64) -> Date { Timestamp(nanosecondsSince1970: ns).date }
+
+    /// ISO 8601 in UTC with at least milliseconds (every stored nanosecond digit that is not zero).
+    public static func iso8601(_ d: Date) -> String { Timestamp(d).description }
 
     /// The property type this value naturally belongs to (nil for null).
     public var naturalType: PropertyType? {

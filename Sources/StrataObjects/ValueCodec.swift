@@ -2,24 +2,9 @@ import Foundation
 import StrataStorage
 
 /// Conversions between `Value` and the column layouts, per property type.
-/// Dates are stored as Int64 nanoseconds since 1970; decimals as their canonical string;
+/// Dates are stored as Int64 nanoseconds since 1970 (``Timestamp``); decimals as their canonical string;
 /// `mixed` as a tagged byte string (tag, payload).
 enum ValueCodec {
-    /// Whole seconds and the fraction are converted separately, so a Date survives the round trip
-    /// as exactly as its Double representation allows.
-    static func dateToInt(_ d: Date) -> Int64 {
-        let t = d.timeIntervalSince1970
-        guard t.isFinite, abs(t) < 9.2e9 else { return t < 0 ? Int64.min : Int64.max }
-        let secs = t.rounded(.down)
-        let nanos = ((t - secs) * 1e9).rounded()
-        return Int64(secs) * 1_000_000_000 + Int64(nanos)
-    }
-    static func intToDate(_ i: Int64) -> Date {
-        let (q, r) = i.quotientAndRemainder(dividingBy: 1_000_000_000)
-        let (secs, nanos) = r < 0 ? (q - 1, r + 1_000_000_000) : (q, r)
-        return Date(timeIntervalSince1970: Double(secs) + Double(nanos) / 1e9)
-    }
-
     static func uuidBytes(_ u: UUID) -> [UInt8] { withUnsafeBytes(of: u.uuid) { Array($0) } }
     static func uuid(_ b: UnsafeRawBufferPointer) -> UUID {
         var t: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -39,7 +24,7 @@ enum ValueCodec {
         case .double(let d): w.u8(4); w.u64(d.bitPattern)
         case .string(let s): w.u8(5); w.append(Array(s.utf8))
         case .data(let d): w.u8(6); w.append(d)
-        case .date(let d): w.u8(7); w.i64(dateToInt(d))
+        case .date(let t): w.u8(7); w.i64(t.nanosecondsSince1970)
         case .objectId(let o): w.u8(8); w.append(o.bytes)
         case .uuid(let u): w.u8(9); w.append(uuidBytes(u))
         case .decimal(let d): w.u8(10); w.append(Array(d.description.utf8))
@@ -59,7 +44,7 @@ enum ValueCodec {
         case 4: return .double(Double(bitPattern: UInt64(bitPattern: i64())))
         case 5: return .string(String(decoding: rest, as: UTF8.self))
         case 6: return .data(Array(rest))
-        case 7: return .date(intToDate(i64()))
+        case 7: return .date(Timestamp(nanosecondsSince1970: i64()))
         case 8: return rest.count == 12 ? .objectId(ObjectId(uncheckedBytes: Array(rest))) : .null
         case 9: return rest.count == 16 ? .uuid(uuid(rest)) : .null
         case 10: return (try? Decimal128(string: String(decoding: rest, as: UTF8.self))).map { .decimal($0) } ?? .null
@@ -76,7 +61,7 @@ enum ValueCodec {
         switch type {
         case .bool: return .bool(v.int(i) != 0)
         case .int: return .int(v.int(i))
-        case .date: return .date(intToDate(v.int(i)))
+        case .date: return .date(Timestamp(nanosecondsSince1970: v.int(i)))
         case .object: return .object(ObjectLink(className: target ?? "", key: v.int(i)))
         case .float: return .float(v.float(i))
         case .double: return .double(v.double(i))
@@ -98,7 +83,7 @@ enum ValueCodec {
             let x = c.ints[i]
             switch type {
             case .bool: return .bool(x != 0)
-            case .date: return .date(intToDate(x))
+            case .date: return .date(Timestamp(nanosecondsSince1970: x))
             case .object: return .object(ObjectLink(className: target ?? "", key: x))
             default: return .int(x)
             }
@@ -192,7 +177,7 @@ enum ValueCodec {
         switch v {
         case .int(let i): return i
         case .bool(let b): return b ? 1 : 0
-        case .date(let d): return dateToInt(d)
+        case .date(let t): return t.nanosecondsSince1970
         case .object(let l): return l.key
         default: return 0
         }

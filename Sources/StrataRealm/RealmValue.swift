@@ -81,19 +81,7 @@ enum RealmHex {
 /// ISO-8601 UTC text of a realm timestamp with 9 fraction digits, as realm-core's tools print it.
 package enum RealmTimestampFormat {
     package static func iso8601(seconds: Int64, nanoseconds: Int32) -> String {
-        // seconds and nanoseconds share a sign; floor to a whole second plus a positive fraction.
-        var s = seconds
-        var n = Int64(nanoseconds)
-        if n < 0 { s = s &- 1; n = n &+ 1_000_000_000 }
-        let days = s >= 0 ? s / 86400 : (s &- 86399) / 86400
-        let rem = s &- days &* 86400
-        let (y, m, d) = civilFromDays(days)   // StrataStorage's civil calendar
-        func pad(_ v: Int64, _ w: Int) -> String {
-            let t = String(v)
-            return t.count >= w ? t : String(repeating: "0", count: w - t.count) + t
-        }
-        let year = y < 0 ? "-" + pad(-y, 4) : pad(y, 4)
-        return "\(year)-\(pad(m, 2))-\(pad(d, 2))T\(pad(rem / 3600, 2)):\(pad(rem / 60 % 60, 2)):\(pad(rem % 60, 2)).\(pad(n, 9))Z"
+        iso8601Text(seconds: seconds, nanoseconds: Int64(nanoseconds), minimumFractionDigits: 9)   // StrataStorage's calendar
     }
 
 }

@@ -55,3 +55,103 @@ package func utcDateTimeText(secondsSince1970: Int64) -> String {
     let f = civilFields(secondsSince1970: secondsSince1970)
     return String(format: "%04lld-%02lld-%02lld %02lld:%02lld:%02lld", f.year, f.month, f.day, f.hour, f.minute, f.second)
 }
+
+// MARK: ISO 8601 text
+
+/// `2024-05-01T12:30:05.123Z` for a time given as seconds since 1970 plus nanoseconds (any sign:
+/// they are normalised to a whole second and a positive fraction), in UTC. The fraction has at
+/// least `minimumFractionDigits` digits and as many more as the nanoseconds need, so the text
+/// reads back to the same time. Years outside 0...9999 are written with their sign and digits
+/// (`-0001`, `10000`). The one date formatter of every text path (export, query output, the
+/// browser's edit prompt, Realm timestamps).
+package func iso8601Text(seconds: Int64, nanoseconds: Int64, minimumFractionDigits: Int = 3) -> String {
+    let carry = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+    var s = seconds &+ carry.quotient
+    var n = carry.remainder
+    if n < 0 { n += 1_000_000_000; s = s &- 1 }
+    let f = civilFields(secondsSince1970: s)
+    func pad(_ v: Int64, _ w: Int) -> String {
+        let t = String(v)
+        return t.count >= w ? t : String(repeating: "0", count: w - t.count) + t
+    }
+    var digits = pad(n, 9)
+    while digits.count > max(0, minimumFractionDigits), digits.hasSuffix("0") { digits.removeLast() }
+    let year = f.year < 0 ? "-" + pad(0 &- f.year, 4) : pad(f.year, 4)
+    let fraction = digits.isEmpty ? "" : "." + digits
+    return "\(year)-\(pad(f.month, 2))-\(pad(f.day, 2))T\(pad(f.hour, 2)):\(pad(f.minute, 2)):\(pad(f.second, 2))\(fraction)Z"
+}
+
+/// Why a text is not an ISO 8601 date (``parseISO8601``).
+package enum ISO8601TextError: Error, Equatable, Sendable {
+    /// Not shaped like `YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z|±HH:MM]`.
+    case format
+    /// A month outside 01-12.
+    case month(Int64)
+    /// A day the month does not have.
+    case day(year: Int64, month: Int64, days: Int64)
+    /// An hour, minute or second out of range (`25:00`, `12:60`), or an offset past ±23:59.
+    case timeOfDay
+}
+
+/// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fraction]]` (with `T` or a space), an optional
+/// `Z` or `±HH:MM` / `±HHMM` offset (UTC when absent), up to nine fraction digits, a leading `-`
+/// or `+` on the year: the time as whole seconds since 1970 plus nanoseconds (0..<1e9), with no
+/// rounding. Days and times that do not exist (`2024-02-30`, `24:00`) are refused. The one
+/// date parser of every text path (import, the browser's edit prompt, query output).
+package func parseISO8601(_ text: String) throws(ISO8601TextError) -> (seconds: Int64, nanoseconds: Int64) {
+    var s = Substring(text.trimmingCharacters(in: .whitespaces))
+    var offsetSeconds: Int64 = 0
+    if s.hasSuffix("Z") || s.hasSuffix("z") {
+        s = s.dropLast()
+    } else if let signIndex = s.lastIndex(where: { $0 == "+" || $0 == "-" }),
+              let timeStart = s.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }), signIndex > timeStart {
+        let zone = s[s.index(after: signIndex)...]
+        let parts = zone.split(separator: ":", omittingEmptySubsequences: false)
+        guard zone.allSatisfy({ $0 == ":" || ($0.isASCII && $0.isNumber) }) else { throw .format }
+        let hours: Int64, minutes: Int64
+        if parts.count == 2, parts[0].count == 2, parts[1].count == 2 {
+            hours = Int64(parts[0]) ?? 99; minutes = Int64(parts[1]) ?? 99
+        } else if parts.count == 1, zone.count == 4 {
+            hours = Int64(zone.prefix(2)) ?? 99; minutes = Int64(zone.suffix(2)) ?? 99
+        } else if parts.count == 1, zone.count == 2 {
+            hours = Int64(zone) ?? 99; minutes = 0
+        } else {
+            throw .format
+        }
+        guard hours < 24, minutes < 60 else { throw .timeOfDay }
+        offsetSeconds = (s[signIndex] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+        s = s[..<signIndex]
+    }
+    let parts = s.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "T" || $0 == "t" })
+    guard let dayPart = parts.first, !s.hasSuffix(" "), !s.hasSuffix("T") else { throw .format }
+    var dayText = Substring(dayPart)
+    var negativeYear = false
+    if dayText.hasPrefix("-") { negativeYear = true; dayText = dayText.dropFirst() } else if dayText.hasPrefix("+") { dayText = dayText.dropFirst() }
+    let ymdText = dayText.split(separator: "-", omittingEmptySubsequences: false)
+    guard ymdText.count == 3, ymdText[0].count <= 9, ymdText[1].count <= 2, ymdText[2].count <= 2,
+          ymdText.allSatisfy({ !$0.isEmpty }),
+          ymdText.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+          let y = Int64(ymdText[0]), let month = Int64(ymdText[1]), let day = Int64(ymdText[2]) else { throw .format }
+    let year = negativeYear ? -y : y
+    guard (1...12).contains(month) else { throw .month(month) }
+    let days = daysInMonth(year, month)
+    guard (1...days).contains(day) else { throw .day(year: year, month: month, days: days) }
+    var secondOfDay: Int64 = 0
+    var nanos: Int64 = 0
+    if parts.count == 2 {
+        var timeText = Substring(parts[1])
+        if let dot = timeText.firstIndex(where: { $0 == "." || $0 == "," }) {
+            let fraction = timeText[timeText.index(after: dot)...]
+            guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .format }
+            nanos = Int64(fraction + String(repeating: "0", count: 9 - fraction.count)) ?? 0
+            timeText = timeText[..<dot]
+        }
+        let fieldTexts = timeText.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fieldTexts.count), fieldTexts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { throw .format }
+        let fields = fieldTexts.map { Int64($0) ?? 99 }
+        guard fields[0] < 24, fields[1] < 60, fields.count < 3 || fields[2] < 60 else { throw .timeOfDay }
+        if fields.count < 3 && nanos != 0 { throw .format }
+        secondOfDay = fields[0] * 3600 + fields[1] * 60 + (fields.count == 3 ? fields[2] : 0)
+    }
+    return (daysFromCivil(year, month, day) * 86400 + secondOfDay - offsetSeconds, nanos)
+}

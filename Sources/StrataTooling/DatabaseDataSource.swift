@@ -857,7 +857,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
         case .data(let d): return .data(count: d.count, prefix: Array(d.prefix(16)))
-        case .date(let d): return .date(d)
+        case .date(let t): return .date(seconds: t.seconds, nanoseconds: t.nanoseconds)
         case .objectId(let o): return .objectId(o.stringValue)
         case .uuid(let u): return .uuid(u)
         case .decimal(let d): return .decimal(d.description)

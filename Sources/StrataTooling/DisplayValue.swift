@@ -12,7 +12,9 @@ package enum DisplayValue: Hashable, Sendable {
     case string(String)
     /// Binary data: its size and first bytes.
     case data(count: Int, prefix: [UInt8])
-    case date(Date)
+    /// A date as stored: whole seconds since 1970 and nanoseconds (0 ..< 1,000,000,000), exact
+    /// (a Realm timestamp may lie outside the range of a Strata date).
+    case date(seconds: Int64, nanoseconds: Int64)
     /// 24 hex digits.
     case objectId(String)
     case uuid(UUID)

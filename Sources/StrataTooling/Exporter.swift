@@ -8,7 +8,7 @@ import StrataObjects
 ///
 /// Values: numbers and booleans as JSON literals (NaN and infinities as the strings `"NaN"`,
 /// `"Infinity"`, `"-Infinity"`), strings as strings, Data as base64, dates as ISO 8601 UTC with
-/// the stored precision, ObjectId as 24 hex digits, UUID as text, Decimal128 as a string. Links
+/// the stored precision, ObjectId as 24 hex digits, UUID as lower-case text, Decimal128 as a string. Links
 /// are the target's primary key, or its object key when the target class has none. Lists and
 /// sets are arrays, maps objects, embedded objects nested objects. `AnyRealmValue` values that
 /// JSON cannot type (dates, data, …) are tagged: `{"$date": "…"}`, `{"$data": "…"}`,
@@ -85,7 +85,7 @@ package struct Exporter {
         case .data(let d): return JSON.quote(Data(d).base64EncodedString())
         case .date(let d): return JSON.quote(ValueConversion.isoDate(d))
         case .objectId(let o): return JSON.quote(o.stringValue)
-        case .uuid(let u): return JSON.quote(u.uuidString)
+        case .uuid(let u): return JSON.quote(ValueConversion.uuidText(u))
         case .decimal(let d): return JSON.quote(d.description)
         case .object(let l): return String(l.key)
         }
@@ -100,7 +100,7 @@ package struct Exporter {
         case .data(let d): return tagged("$data", Data(d).base64EncodedString())
         case .date(let d): return tagged("$date", ValueConversion.isoDate(d))
         case .objectId(let o): return tagged("$oid", o.stringValue)
-        case .uuid(let u): return tagged("$uuid", u.uuidString)
+        case .uuid(let u): return tagged("$uuid", ValueConversion.uuidText(u))
         case .decimal(let d): return tagged("$decimal", d.description)
         case .object(let l): return "{\"$link\":{\"class\":\(JSON.quote(l.className)),\"key\":\(l.key)}}"
         }

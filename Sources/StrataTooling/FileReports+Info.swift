@@ -30,7 +30,7 @@ extension FileReports {
         let readers = db.store.readers().filter { $0.pid != me }
         let warnings = db.store.openWarnings
         let holder = db.store.writeLockHolder
-        func isoTime(_ ns: UInt64) -> String { ValueConversion.isoDate(Date(timeIntervalSince1970: Double(ns) / 1e9)) }
+        func isoTime(_ ns: UInt64) -> String { ValueConversion.isoDate(Timestamp(nanosecondsSince1970: Int64(clamping: ns))) }
         var report = CommandReport()
         report.json = .object([
             ("file", .string(file)),

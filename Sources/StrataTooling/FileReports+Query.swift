@@ -63,6 +63,7 @@ extension FileReports {
         case .date(let d): return Formatting.dateTime(d)
         case .data(let d): return "<\(d.count) bytes>"
         case .float, .double: return ValueConversion.numberText(v)
+        case .uuid(let u): return ValueConversion.uuidText(u)
         case .object(let l):
             guard let target = txn.schema[l.className] else { return "#\(l.key)" }
             if let pk = target.primaryKeyProperty { return "→ " + (try txn.value(l.className, l.key, pk.name)).description }

@@ -1,5 +1,6 @@
 import Foundation
 import StrataStorage
+import StrataObjects
 import StrataQuery
 
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
@@ -44,6 +45,16 @@ package enum Formatting {
     package static func dateTime(_ date: Date) -> String {
         utcDateTimeText(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
     }
+
+    /// `2024-05-01 12:30:05` (UTC) of a stored date, to the second (rounded down).
+    package static func dateTime(_ t: Timestamp) -> String { utcDateTimeText(secondsSince1970: t.seconds) }
+
+    /// `2024-05-01 12:30:05` (UTC) of whole seconds since 1970.
+    package static func dateTime(secondsSince1970 seconds: Int64) -> String { utcDateTimeText(secondsSince1970: seconds) }
+
+    /// `2024-05-01T12:30:05.123456789Z`: every stored digit, as the edit prompt and import read it
+    /// back (StrataStorage's ISO formatter).
+    package static func isoDateTime(seconds: Int64, nanoseconds: Int64) -> String { iso8601Text(seconds: seconds, nanoseconds: nanoseconds) }
 
     /// `12:30:05` (UTC).
     package static func time(_ date: Date) -> String {

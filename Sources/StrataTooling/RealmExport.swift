@@ -1,5 +1,6 @@
 import Foundation
 import StrataRealm
+import StrataStorage
 
 /// A Realm file's objects in the shapes `strata export` and `strata query` use for Strata
 /// files: JSON (the export format, tagged values in AnyRealmValue), CSV fields, table cells.
@@ -11,14 +12,17 @@ package enum RealmExport {
         case .null: return "null"
         case let .bool(b): return b ? "true" : "false"
         case let .int(i): return String(i)
-        case let .float(f): return mixed ? tagged("$float", "\(f)") : (f.isFinite ? "\(f)" : JSON.quote("\(f)"))
-        case let .double(d): return d.isFinite ? "\(d)" : tagged("$double", "\(d)")
+        case let .float(f):
+            let text = ValueConversion.numberText(.float(f))
+            return mixed ? tagged("$float", text) : (f.isFinite ? text : JSON.quote(text))
+        case let .double(d): return d.isFinite ? "\(d)" : tagged("$double", ValueConversion.numberText(.double(d)))
         case let .string(s): return JSON.quote(s)
         case let .binary(b): return tagged("$data", Data(b).base64EncodedString())
         case let .timestamp(s, n):
-            return tagged("$date", ValueConversion.isoDate(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9)))
+            // Straight from the stored seconds and nanoseconds (years 0001-9999 included).
+            return tagged("$date", iso8601Text(seconds: s, nanoseconds: Int64(n)))
         case let .objectId(o): return tagged("$oid", o.description)
-        case let .uuid(u): return tagged("$uuid", u.description.uppercased())
+        case let .uuid(u): return tagged("$uuid", u.description)
         case let .decimal128(d): return tagged("$decimal", d.description)
         case let .link(cls, key):
             guard let c = realm.realmClass(named: cls), let row = try realm.index(ofKey: key, in: cls) else { return "null" }
@@ -52,7 +56,7 @@ package enum RealmExport {
         switch v {
         case .null: return "null"
         case let .string(s): return s.replacingOccurrences(of: "\n", with: "⏎")
-        case let .timestamp(s, n): return Formatting.dateTime(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9))
+        case let .timestamp(s, n): return utcDateTimeText(secondsSince1970: n < 0 ? s &- 1 : s)
         case let .binary(b): return "<\(b.count) bytes>"
         case let .float(f): return ValueConversion.numberText(.float(f))
         case let .double(d): return ValueConversion.numberText(.double(d))

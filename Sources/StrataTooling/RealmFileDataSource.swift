@@ -499,7 +499,9 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
         case let .double(d): return .double(d)
         case let .string(s): return .string(s)
         case let .binary(b): return .data(count: b.count, prefix: Array(b.prefix(16)))
-        case let .timestamp(s, n): return .date(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9))
+        case let .timestamp(s, n):
+            // Realm's seconds and nanoseconds share a sign: a whole second plus a positive fraction.
+            return n < 0 ? .date(seconds: s &- 1, nanoseconds: Int64(n) + 1_000_000_000) : .date(seconds: s, nanoseconds: Int64(n))
         case let .objectId(o): return .objectId(o.description)
         case let .uuid(u): return UUID(uuidString: u.description).map(DisplayValue.uuid) ?? .string(u.description)
         case let .decimal128(d): return .decimal(d.description)

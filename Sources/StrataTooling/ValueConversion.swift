@@ -55,71 +55,15 @@ package enum ValueConversion {
     // MARK: Text
 
     /// `2024-05-01T12:30:05.123Z`: ISO 8601 in UTC with as many fraction digits as the stored
-    /// nanoseconds need (at least milliseconds), so it parses back to the same stored value.
-    package static func isoDate(_ date: Date) -> String {
-        // The engine's own conversion: the text is exactly the stored nanoseconds.
-        let ns = Value.storedNanoseconds(date)
-        guard ns != Int64.min, ns != Int64.max else { return Value.iso8601(date) }
-        var seconds = ns / 1_000_000_000
-        var fraction = ns % 1_000_000_000
-        if fraction < 0 { fraction += 1_000_000_000; seconds -= 1 }
-        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
-        let (year, month, day) = civilFromDays(days)
-        var digits = String(format: "%09lld", fraction)
-        while digits.count > 3, digits.hasSuffix("0") { digits.removeLast() }
-        let yearText = year >= 0 && year <= 9999 ? String(format: "%04lld", year) : String(year)
-        return String(format: "%@-%02lld-%02lldT%02lld:%02lld:%02lld.%@Z", yearText, month, day,
-                      secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60, digits)
-    }
+    /// nanoseconds need (at least milliseconds), so it parses back to the same stored value
+    /// (``Timestamp``'s text: StrataStorage's one calendar, no Double on the way).
+    package static func isoDate(_ t: Timestamp) -> String { t.description }
 
-    /// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fraction]]`, with `T` or a space, an optional
-    /// `Z` or `±HH:MM` offset (UTC when absent), nanosecond precision.
-    package static func parseDate(_ text: String) -> Date? {
-        var s = Substring(text.trimmingCharacters(in: .whitespaces))
-        var offsetSeconds = 0
-        if s.hasSuffix("Z") || s.hasSuffix("z") {
-            s = s.dropLast()
-        } else if s.count > 16, let signIndex = s.lastIndex(where: { $0 == "+" || $0 == "-" }),
-                  s.distance(from: s.startIndex, to: signIndex) > 10 {
-            let zone = s[s.index(after: signIndex)...].split(separator: ":").compactMap { Int($0) }
-            guard zone.count == 2 || (zone.count == 1 && s[s.index(after: signIndex)...].count == 4) else { return nil }
-            let minutes = zone.count == 2 ? zone[0] * 60 + zone[1] : (zone[0] / 100) * 60 + zone[0] % 100
-            offsetSeconds = (s[signIndex] == "-" ? -1 : 1) * minutes * 60
-            s = s[..<signIndex]
-        }
-        let parts = s.split(whereSeparator: { $0 == " " || $0 == "T" })
-        guard let dayPart = parts.first, parts.count <= 2 else { return nil }
-        var dayText = Substring(dayPart)
-        var negativeYear = false
-        if dayText.hasPrefix("-") { negativeYear = true; dayText = dayText.dropFirst() }
-        let ymdText = dayText.split(separator: "-", omittingEmptySubsequences: false)
-        guard ymdText.count == 3, ymdText.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
-        let ymd = ymdText.compactMap { Int($0) }
-        guard ymd.count == 3, (1...12).contains(ymd[1]), (1...31).contains(ymd[2]) else { return nil }
-        let yearValue = negativeYear ? -ymd[0] : ymd[0]
-        var hms = [0, 0, 0]
-        var nanos: Int64 = 0
-        if parts.count == 2 {
-            var timeText = Substring(parts[1])
-            if let dot = timeText.firstIndex(where: { $0 == "." || $0 == "," }) {
-                let fraction = timeText[timeText.index(after: dot)...]
-                guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-                nanos = Int64(fraction + String(repeating: "0", count: 9 - fraction.count)) ?? 0
-                timeText = timeText[..<dot]
-            }
-            let fields = timeText.split(separator: ":").compactMap { Int($0) }
-            guard fields.count >= 2, fields.count <= 3, fields[0] < 24, fields[1] < 60, (fields.count < 3 || fields[2] < 60) else { return nil }
-            for (index, field) in fields.enumerated() { hms[index] = field }
-        }
-        let days = daysFromCivil(Int64(yearValue), Int64(ymd[1]), Int64(ymd[2]))
-        let seconds = days * 86400 + Int64(hms[0] * 3600 + hms[1] * 60 + hms[2] - offsetSeconds)
-        let (total, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow, total.addingReportingOverflow(nanos).overflow == false else {
-            return Date(timeIntervalSince1970: Double(seconds) + Double(nanos) / 1e9)
-        }
-        return Value.date(fromStoredNanoseconds: total + nanos)
-    }
+    /// The ISO 8601 text of a Foundation date (commit and process times), to its nearest nanosecond.
+    package static func isoDate(_ date: Date) -> String { Timestamp(date).description }
+
+    /// A UUID as text: the canonical lower-case form realm-core writes (export, query output).
+    package static func uuidText(_ u: UUID) -> String { u.uuidString.lowercased() }
 
     /// Lowercase hex of bytes.
     package static func hex(_ bytes: [UInt8]) -> String {

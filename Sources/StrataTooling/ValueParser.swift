@@ -8,8 +8,15 @@ package struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     package var description: String { message }
 }
 
-/// Reads typed text into engine values by a property's type.
+/// Reads typed text into engine values by a property's type: the one parser of `strata import`
+/// (JSON and CSV) and the browser's edit prompt. Text is refused rather than changed: numbers
+/// beyond a Float/Double (`1e400`) or that underflow to zero, decimals with more significant digits
+/// than a Decimal128 holds (34) or beyond its range (`1e7000`), dates that do not exist
+/// (`2020-02-30`, hour 25) or lie outside what a date stores (``Timestamp/min`` ... ``Timestamp/max``).
 package enum ValueParser {
+    /// Significant digits a Decimal128 holds.
+    package static let decimalDigits = 34
+
     /// How binary data is written as text.
     package enum DataEncoding: Sendable { case hex, base64 }
 
@@ -34,13 +41,23 @@ package enum ValueParser {
             }
             return .int(value)
         case .float:
-            guard let value = parseFloating(trimmed).map(Float.init) ?? Float(trimmed) else { throw invalid("a Float") }
-            return .float(Float(trimmed) ?? value)
+            guard let parsed = parseFloating(trimmed).map(Float.init) ?? Float(trimmed) else { throw invalid("a Float") }
+            let value = Float(trimmed) ?? parsed
+            try checkFloating(trimmed, isInfinite: value.isInfinite, isZero: value == 0, typeName: "a Float", what: what)
+            return .float(value)
         case .double:
             guard let value = parseFloating(trimmed) else { throw invalid("a Double") }
+            try checkFloating(trimmed, isInfinite: value.isInfinite, isZero: value == 0, typeName: "a Double", what: what)
             return .double(value)
         case .decimal128:
             guard !trimmed.isEmpty, let value = try? Decimal128(string: trimmed) else { throw invalid("a Decimal128") }
+            let mantissa = trimmed.prefix { $0 != "e" && $0 != "E" }
+            let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
+            if digits.count > decimalDigits {
+                throw InputError("'\(trimmed.prefix(50))' has \(digits.count) significant digits for \(what); a Decimal128 holds \(decimalDigits) (round it first)")
+            }
+            // Beyond 10^6145 a decimal128 is infinite, below 10^-6176 zero: refused, not changed.
+            try checkFloating(trimmed, isInfinite: value.isInfinite, isZero: value.isZero, typeName: "a Decimal128", what: what)
             return .decimal(value)
         case .string:
             guard text.utf8.count <= 16 << 20 else { throw InputError("\(what): a String is limited to 16 MB (this one is \(text.utf8.count) bytes)") }
@@ -55,10 +72,11 @@ package enum ValueParser {
                 return .data([UInt8](decoded))
             }
         case .date:
-            guard let date = ValueConversion.parseDate(trimmed) else {
-                throw InputError("'\(trimmed)' is not a date for \(what); use YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS[.fff]Z (UTC)")
+            do { return .date(try Timestamp(iso8601: trimmed)) } catch {
+                let shown = trimmed.count > 40 ? String(trimmed.prefix(40)) + "…" : trimmed
+                if error == .outOfRange { throw InputError("'\(shown)' is outside the dates Strata stores (\(TimestampError.rangeText)) for \(what)") }
+                throw InputError("'\(shown)' is not a date for \(what): \(error)")
             }
-            return .date(date)
         case .objectId:
             guard let id = try? ObjectId(string: trimmed.lowercased()) else { throw invalid("an ObjectId (24 hex digits)") }
             return .objectId(id)
@@ -80,6 +98,19 @@ package enum ValueParser {
         if trimmed == "true" { return .bool(true) }
         if trimmed == "false" { return .bool(false) }
         return .string(text)
+    }
+
+    /// Refuses a number that became infinite without being written as one (`1e400`), or zero
+    /// without being written as zero (`1e-400`).
+    static func checkFloating(_ text: String, isInfinite: Bool, isZero: Bool, typeName: String, what: String) throws {
+        let lower = text.lowercased()
+        if isInfinite && !lower.contains("inf") {
+            throw InputError("'\(text.prefix(50))' is beyond the range of \(typeName) for \(what)")
+        }
+        let mantissa = lower.prefix { $0 != "e" }
+        if isZero && mantissa.contains(where: { ("1"..."9").contains($0) }) {
+            throw InputError("'\(text.prefix(50))' is too small for \(typeName) (it would be stored as 0) for \(what)")
+        }
     }
 
     /// `1.5`, `1e3`, `NaN`, `Infinity`, `-Infinity`.

@@ -361,11 +361,11 @@ struct Importer {
         case (_, .null): return .null
         case (.bool, .bool(let b)): return .bool(b)
         case (.int, .number(let t)), (.float, .number(let t)), (.double, .number(let t)), (.decimal128, .number(let t)):
-            return try StrictValue.scalar(t, type: type, what: what, data: .base64)
+            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
         case (.float, .string(let t)), (.double, .string(let t)), (.decimal128, .string(let t)),
              (.data, .string(let t)), (.date, .string(let t)), (.objectId, .string(let t)), (.uuid, .string(let t)):
-            return try StrictValue.scalar(t, type: type, what: what, data: .base64)
-        case (.string, .string(let s)): return try StrictValue.scalar(s, type: .string, what: what, data: .base64)
+            return try ValueParser.scalar(t, type: type, what: what, data: .base64)
+        case (.string, .string(let s)): return try ValueParser.scalar(s, type: .string, what: what, data: .base64)
         default:
             throw InputError("\(what): expected \(expected(type)), found \(node.typeName)")
         }
@@ -392,7 +392,7 @@ struct Importer {
         case .string(let s): return .string(s)
         case .number(let t):
             if let i = Int64(t) { return .int(i) }
-            return try StrictValue.scalar(t, type: .double, what: what, data: .base64)
+            return try ValueParser.scalar(t, type: .double, what: what, data: .base64)
         case .object(let fields) where fields.count == 1:
             let (tag, value) = fields[0]
             if tag == "$link", case .object(let parts) = value,
@@ -404,7 +404,7 @@ struct Importer {
             guard case .string(let text) = value else { break }
             let types: [String: PropertyType] = ["$date": .date, "$data": .data, "$oid": .objectId, "$uuid": .uuid,
                                                  "$decimal": .decimal128, "$float": .float, "$double": .double]
-            if let type = types[tag] { return try StrictValue.scalar(text, type: type, what: what, data: .base64) }
+            if let type = types[tag] { return try ValueParser.scalar(text, type: type, what: what, data: .base64) }
         default: break
         }
         throw InputError("\(what): an AnyRealmValue must be null, a boolean, a number, a string or a tagged value like {\"$date\": \"…\"}")
@@ -416,12 +416,18 @@ struct Importer {
             throw InputError("has \(fields.count) fields but the header has \(header.count)")
         }
         var row = Row()
-        for (p, field) in zip(header, fields) {
+        for (column, (p, field)) in zip(header, fields).enumerated() {
             let embedded = p.type == .object && schema[p.objectClassName ?? ""]?.isEmbedded == true
             if field.text.isEmpty && !field.quoted {
-                // An empty unquoted field is null (absent for required values: the default applies).
+                // An empty unquoted field is null; for a required String it is the empty string,
+                // for any other required value an error (as null is in JSON), never a 0 or false.
+                // An empty collection field is an empty collection.
                 if p.collection == .single && (p.isOptional || p.type == .object || p.type == .mixed) {
                     if embedded { row.nullEmbedded.append(p.name) } else { row.values[p.name] = .null }
+                } else if p.collection == .single && p.type == .string {
+                    row.values[p.name] = .string("")
+                } else if p.collection == .single {
+                    throw InputError("column \(column + 1) (\(p.name), \(p.typeDescription)) is empty, which is null, and \(p.name) is not optional; write a value")
                 }
                 continue
             }
@@ -443,7 +449,7 @@ struct Importer {
                 row.values[p.name] = try element(node, p)
                 continue
             }
-            row.values[p.name] = try StrictValue.scalar(field.text, type: p.type, what: "\(p.name) (\(p.typeDescription))", data: .base64)
+            row.values[p.name] = try ValueParser.scalar(field.text, type: p.type, what: "\(p.name) (\(p.typeDescription))", data: .base64)
         }
         return row
     }
@@ -534,74 +540,6 @@ enum SchemaInference {
             else { type = .string }
             return PropertySchema(name: name, type: type, isOptional: optional)
         })
-    }
-}
-
-/// The import's value conversion: `ValueParser`'s, refusing what it would otherwise change
-/// without a word: numbers beyond a Float/Double (`1e400`) or that underflow to zero, decimals
-/// with more significant digits than a Decimal128 holds (34) or beyond its range (`1e7000`), dates that do not exist
-/// (`2020-02-30`, hour 25) or lie outside what a date stores (1677-09-21 to 2262-04-11).
-enum StrictValue {
-    static let decimalDigits = 34
-    /// The stored range of a date: nanoseconds since 1970 in an Int64.
-    static let dateRange = -9_223_372_036.854775...9_223_372_036.854775
-
-    static func scalar(_ text: String, type: PropertyType, what: String, data: ValueParser.DataEncoding) throws -> Value {
-        let value = try ValueParser.scalar(text, type: type, what: what, data: data)
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        switch (type, value) {
-        case (.double, .double(let d)):
-            try checkFloating(trimmed, isInfinite: d.isInfinite, isZero: d == 0, typeName: "a Double", what: what)
-        case (.float, .float(let f)):
-            try checkFloating(trimmed, isInfinite: f.isInfinite, isZero: f == 0, typeName: "a Float", what: what)
-        case (.decimal128, _):
-            let mantissa = trimmed.prefix { $0 != "e" && $0 != "E" }
-            let digits = mantissa.filter(\.isNumber).drop { $0 == "0" }
-            if digits.count > decimalDigits {
-                throw InputError("'\(trimmed.prefix(50))' has \(digits.count) significant digits for \(what); a Decimal128 holds \(decimalDigits) (round it first)")
-            }
-            // Beyond 10^6145 a decimal128 is infinite, below 10^-6176 zero: refused, not changed.
-            if case .decimal(let d) = value {
-                try checkFloating(trimmed, isInfinite: d.isInfinite, isZero: d.isZero, typeName: "a Decimal128", what: what)
-            }
-        case (.date, .date(let d)):
-            try checkDate(trimmed, d, what: what)
-        default: break
-        }
-        return value
-    }
-
-    static func checkFloating(_ text: String, isInfinite: Bool, isZero: Bool, typeName: String, what: String) throws {
-        let lower = text.lowercased()
-        if isInfinite && !lower.contains("inf") {
-            throw InputError("'\(text.prefix(50))' is beyond the range of \(typeName) for \(what)")
-        }
-        let mantissa = lower.prefix { $0 != "e" }
-        if isZero && mantissa.contains(where: { ("1"..."9").contains($0) }) {
-            throw InputError("'\(text.prefix(50))' is too small for \(typeName) (it would be stored as 0) for \(what)")
-        }
-    }
-
-    /// Checks the calendar fields of `YYYY-MM-DD[THH:MM[:SS]]` as written, and the stored range.
-    static func checkDate(_ text: String, _ date: Date, what: String) throws {
-        let fields = text.split(whereSeparator: { !$0.isNumber }).map(String.init)
-        let negative = text.hasPrefix("-")
-        if fields.count >= 3, let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) {
-            let y = negative ? -year : year
-            guard (1...12).contains(month) else { throw InputError("'\(text)' has month \(month) for \(what); months are 01-12") }
-            let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0
-            let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-            guard (1...days).contains(day) else {
-                throw InputError("'\(text)' is not a date for \(what): \(String(format: "%04d-%02d", y, month)) has \(days) days")
-            }
-            if text.contains("T") || text.contains(" "), fields.count >= 5, let hour = Int(fields[3]), let minute = Int(fields[4]) {
-                let second = fields.count >= 6 ? Int(fields[5]) ?? 0 : 0
-                guard hour < 24, minute < 60, second < 60 else { throw InputError("'\(text)' is not a time of day for \(what)") }
-            }
-        }
-        guard dateRange.contains(date.timeIntervalSince1970) else {
-            throw InputError("'\(text)' is outside the dates Strata stores (1677-09-21 to 2262-04-11) for \(what)")
-        }
     }
 }
 

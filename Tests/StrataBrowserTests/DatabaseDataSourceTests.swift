@@ -129,7 +129,7 @@ final class DatabaseDataSourceTests: XCTestCase {
         let values = try source.object(ref).values
         let props = try source.properties(className: "Person").map(\.name)
         XCTAssertEqual(values[props.firstIndex(of: "age")!], .null)
-        XCTAssertEqual(values[props.firstIndex(of: "birthday")!], .date(Date(timeIntervalSince1970: 642_933_000)))
+        XCTAssertEqual(values[props.firstIndex(of: "birthday")!], .date(seconds: 642_933_000, nanoseconds: 0))
         XCTAssertEqual(values[props.firstIndex(of: "avatar")!], .data(count: 3, prefix: [0, 255, 16]))
         if case .link(let link) = values[props.firstIndex(of: "employer")!] { XCTAssertEqual(link.ref, company) } else { XCTFail("employer") }
         // The primary key cannot change.
@@ -156,6 +156,59 @@ final class DatabaseDataSourceTests: XCTestCase {
         let deleted = source.pollChanges()
         XCTAssertEqual(deleted.last?.deletedObjects, [created])
         XCTAssertThrowsError(try source.object(created))
+    }
+
+    /// Bug 7 and 1: the edit prompt parses with import's parser: what import refuses (a day that
+    /// does not exist, a number beyond a Double or a Decimal128, a date outside the stored range)
+    /// is refused with nothing written, and dates near the ends of the range are stored exactly.
+    func testEditRefusesWhatImportRefusesAndStoresDatesExactly() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let person = ObjectRef(className: "Person", key: 3)
+        let product = try XCTUnwrap(source.rows(className: "Product", filter: nil, sort: nil, range: 0..<1).first?.ref)
+        let before = source.status().version
+        for (text, property, ref, expected) in [
+            ("2024-02-30", "birthday", person, "2024-02 has 29 days"),
+            ("2262-04-12", "birthday", person, "outside the dates Strata stores"),
+            ("1e400", "score", person, "beyond the range of a Double"),
+            ("1e9999", "price", product, "beyond the range of a Decimal128"),
+        ] {
+            XCTAssertThrowsError(try source.setValue(text: text, property: property, of: ref), "\(property)=\(text)") { error in
+                XCTAssertTrue((error as? BrowserError)?.message.contains(expected) == true, "\(error)")
+            }
+        }
+        XCTAssertTrue(source.pollChanges().isEmpty, "no commit for refused input")
+        XCTAssertEqual(source.status().version, before)
+
+        for text in ["2262-01-01", "2262-04-11T23:47:16.854775807Z", "1677-09-21T00:12:43.145224192Z", "1969-12-31T23:59:59.999999999Z"] {
+            try source.setValue(text: text, property: "birthday", of: person)
+            let db = try Database(path: path)
+            let t = try db.read()
+            XCTAssertEqual(try t.value("Person", person.key, "birthday"), .date(try Timestamp(iso8601: text)), text)
+            t.end()
+            db.close()
+        }
+    }
+
+    /// The edit prompt is pre-filled with every stored digit of a date or Double, so Enter on an
+    /// unchanged prompt writes the same value back (the cell shows less).
+    func testEditPromptTextReadsBackToTheSameValue() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let person = ObjectRef(className: "Person", key: 3)
+        let props = try source.properties(className: "Person").map(\.name)
+        for (property, text, cell) in [("birthday", "1969-12-31T23:59:59.999999999Z", "1969-12-31 23:59:59"),
+                                       ("birthday", "2024-03-15T12:34:56.123456789Z", "2024-03-15 12:34:56"),
+                                       ("score", "3.141592653589793", "3.14159")] {
+            try source.setValue(text: text, property: property, of: person)
+            _ = source.pollChanges()
+            let value = try source.object(person).values[props.firstIndex(of: property)!]
+            XCTAssertEqual(value.formatted.text, cell)
+            XCTAssertEqual(value.editText, text)
+            try source.setValue(text: value.editText, property: property, of: person)
+            _ = source.pollChanges()
+            XCTAssertEqual(try source.object(person).values[props.firstIndex(of: property)!], value)
+        }
     }
 
     func testReadOnlyRefusesEveryEdit() throws {

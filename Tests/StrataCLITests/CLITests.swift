@@ -177,7 +177,7 @@ final class CLITests: XCTestCase {
                 return "{" + target.storedProperties.map { "\($0.name)=\(values[$0.name].map { String(reflecting: $0) } ?? "")" }.joined(separator: ",") + "}"
             case .double(let d) where d.isNaN: return "double(nan)"
             case .float(let f) where f.isNaN: return "float(nan)"
-            case .date(let d): return "date(\((d.timeIntervalSince1970 * 1e9).rounded()))"
+            case .date(let t): return "date(\(t.nanosecondsSince1970))"
             default: return String(reflecting: v)
             }
         }

@@ -127,7 +127,7 @@ extension Data: _StrataPrimitive {
 }
 extension Date: _StrataPrimitive {
     static var _strataPrimitiveType: PropertyType { .date }
-    init?(_strataValue v: Value) { guard case .date(let d) = v else { return nil }; self = d }
+    init?(_strataValue v: Value) { guard case .date(let t) = v else { return nil }; self = t.date }
     var _strataValue: Value { .date(self) }
     static var _strataZero: Date { Date(timeIntervalSince1970: 0) }
 }
@@ -238,7 +238,7 @@ public enum AnyRealmValue: Hashable, RealmCollectionValue, _Persistable, CustomS
         case .double(let d): return .double(d)
         case .string(let s): return .string(s)
         case .data(let d): return .data(Data(d))
-        case .date(let d): return .date(d)
+        case .date(let t): return .date(t.date)
         case .objectId(let o): return .objectId(o)
         case .uuid(let u): return .uuid(u)
         case .decimal(let d): return .decimal128(d)

@@ -88,7 +88,7 @@ extension QueryValue {
         case .double(let d): self = .double(d)
         case .string(let s): self = .string(s)
         case .data(let d): self = .data(d)
-        case .date(let d): self = .date(QueryTimestamp(storing: d))
+        case .date(let t): self = .date(QueryTimestamp(nanosecondsSince1970: t.nanosecondsSince1970))
         case .objectId(let o): self = QueryObjectId(bytes: o.bytes).map { .objectId($0) } ?? .null
         case .uuid(let u): self = .uuid(u)
         case .decimal(let d): self = .decimal(d)
@@ -106,7 +106,7 @@ extension QueryValue {
         case .float(let f): return .float(f)
         case .string(let s): return .string(s)
         case .data(let d): return .data(d)
-        case .date(let t): return .date(t.date)
+        case .date(let t): return t.nanosecondsSince1970.map { .date(Timestamp(nanosecondsSince1970: $0)) } ?? .date(t.date)
         case .objectId(let o): return ObjectId(bytes: o.bytes).map { .objectId($0) }
         case .uuid(let u): return .uuid(u)
         case .decimal(let d): return .decimal(d)

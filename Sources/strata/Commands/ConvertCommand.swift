@@ -16,7 +16,7 @@ struct Convert: StrataSubcommand {
     @Argument(help: "The Realm file to read.") var source: String
     @Argument(help: "The new Strata file (must not exist).") var destination: String
     @Flag(name: .customLong("allow-loss"),
-          help: "Convert even when some values cannot be stored in a Strata file (Decimal128 beyond 38 digits or exponents past ±127, collections nested in an AnyRealmValue, maps of embedded objects): they are left out and listed. Without it such a file is not converted.")
+          help: "Convert even when some values cannot be stored in a Strata file (dates outside 1677-09-21T00:12:43.145224192Z to 2262-04-11T23:47:16.854775807Z, sets holding both 0 and -0.0, collections nested in an AnyRealmValue, maps or sets of embedded objects): they are left out and listed. Without it such a file is not converted. Every Decimal128 converts.")
     var allowLoss = false
     @OptionGroup var common: CommonOptions
 
@@ -73,7 +73,8 @@ extension Convert {
 
 /// Maps a Realm file's schema and objects to Strata's. Objects get new keys; links are remapped
 /// (all top-level objects are created first, then links, collections and embedded objects set).
-/// Values a Strata file cannot hold yet (maps of embedded objects, collections nested inside an
+/// Values a Strata file cannot hold (dates outside its range, a set's second element equal to
+/// another such as -0.0 beside 0, maps of embedded objects, collections nested inside an
 /// AnyRealmValue) are listed in ``skipped``;
 /// unless the loss is allowed, the write is then abandoned (``LossRefused``).
 final class RealmConverter {
@@ -226,8 +227,21 @@ final class RealmConverter {
             }
             let at = "\(c.name).\(p.name) of #\(o.key)"
             switch v {
-            case let .list(items), let .set(items):
+            case let .list(items):
                 try w.setList(c.name, key, p.name, try items.compactMap { item in try storable(at) { try value(item, keys: keys) } })
+            case let .set(items):
+                // A Strata set holds values that compare equal once (0 and -0.0 are one Double):
+                // a Realm set holding both loses one, and that is listed, not done silently.
+                var seen = Set<Value>()
+                var elements: [Value] = []
+                for (item, original) in zip(try items.map { item in try storable(at) { try value(item, keys: keys) } }, items) {
+                    guard let item else { continue }
+                    if seen.insert(item).inserted { elements.append(item) } else {
+                        skipped.append(Skipped(place: at, reason: "set element equal to another in a Strata set (0 and -0.0 are one value)",
+                                               detail: original.description))
+                    }
+                }
+                try w.setList(c.name, key, p.name, elements)
             case let .dictionary(entries):
                 try w.setMap(c.name, key, p.name, try entries.compactMap { e in try storable(at) { try value(e.value, keys: keys) }.map { (e.key, $0) } })
             default:
@@ -286,7 +300,13 @@ final class RealmConverter {
         case let .double(d): return .double(d)
         case let .string(s): return .string(s)
         case let .binary(b): return .data(b)
-        case let .timestamp(s, n): return .date(Date(timeIntervalSince1970: Double(s) + Double(n) / 1e9))
+        case let .timestamp(s, n):
+            // To the nanosecond; a date outside what a Strata date holds is listed, not moved.
+            guard let t = Timestamp(seconds: s, nanoseconds: Int64(n)) else {
+                throw Unstorable(reason: "date outside the dates Strata stores (\(TimestampError.rangeText))",
+                                 detail: RealmTimestampFormat.iso8601(seconds: s, nanoseconds: n))
+            }
+            return .date(t)
         case let .objectId(o):
             guard let id = ObjectId(bytes: o.bytes) else { throw CLIError("invalid ObjectId \(o)", code: ExitCode32.badFile) }
             return .objectId(id)
