@@ -183,7 +183,7 @@ _strata_export() {
         ':file:'
         '--class[Export only this class.]:class:'
         '--format[json or csv (csv needs --class).]:format:{__strata_complete "${___format[@]}"}'
-        '--output[Write to this file instead of standard output (a file is rewritten in place, a FIFO or device written to; the database, its lock file and temporaries are refused).]:output:'
+        '--output[Write to this file instead of standard output (a file is replaced once the export is complete, a FIFO or device written to; the database, its lock file and temporaries are refused).]:output:'
         '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
@@ -278,7 +278,7 @@ _strata_convert() {
     local -ar arg_specs=(
         ':source:'
         ':destination:'
-        '--allow-loss[Convert even when some values cannot be stored in a Strata file (Decimal128 beyond 38 digits or exponents past ±127, collections nested in an AnyRealmValue, maps of embedded objects)\: they are left out and listed. Without it such a file is not converted.]'
+        '--allow-loss[Convert even when some values cannot be stored in a Strata file (dates outside 1677-09-21T00\:12\:43.145224192Z to 2262-04-11T23\:47\:16.854775807Z, sets holding both 0 and -0.0, collections nested in an AnyRealmValue, maps or sets of embedded objects)\: they are left out and listed. Without it such a file is not converted. Every Decimal128 converts.]'
         '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'
     )
