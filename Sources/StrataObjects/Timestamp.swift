@@ -35,7 +35,8 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// The stored date nearest to a Foundation `Date`; dates before ``min`` or after ``max``
-    /// (and non-finite ones) become ``min`` or ``max``.
+    /// (and non-finite ones) become ``min`` or ``max`` — which read back as `Date.distantPast`
+    /// and `Date.distantFuture` (see ``date``).
     public init(_ date: Date) {
         self = Timestamp(exactly: date) ?? (date.timeIntervalSinceReferenceDate < 0 ? .min : .max)
     }
@@ -65,9 +66,14 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         return r < 0 ? r + 1_000_000_000 : r
     }
 
-    /// The Foundation `Date` nearest to this one (sub-microsecond digits may be lost).
+    /// The Foundation `Date` nearest to this one (sub-microsecond digits may be lost). The two
+    /// ends of the range stand for every date beyond them: ``min`` reads back as
+    /// `Date.distantPast` and ``max`` as `Date.distantFuture`, so those sentinels (which
+    /// ``init(_:)`` stores as the ends) round-trip, as they do in RealmSwift.
     public var date: Date {
-        Date(timeIntervalSinceReferenceDate: Double(seconds - Timestamp.referenceDateSeconds) + Double(nanoseconds) / 1e9)
+        if self == .max { return .distantFuture }
+        if self == .min { return .distantPast }
+        return Date(timeIntervalSinceReferenceDate: Double(seconds - Timestamp.referenceDateSeconds) + Double(nanoseconds) / 1e9)
     }
 
     /// `2024-05-01T12:30:05.123Z`: ISO 8601 in UTC with as many fraction digits as the

@@ -66,7 +66,10 @@ final class Coordinator: @unchecked Sendable {
         let infos = ClassInfo.closure(config.objectTypes ?? ClassInfo.allKnown.map(\.type))
         let schema = Schema(infos.map(\.objectSchema))
         let path = config.path
-        let key = path + "|" + schema.classNames.joined(separator: ",") + (config.readOnly ? "|ro" : "")
+        // The classes by name and by Swift type: two model types of one class name (different
+        // properties) get coordinators of their own, each checked against the file's schema.
+        let types = infos.sorted { $0.className < $1.className }.map { "\($0.className)=\(ObjectIdentifier($0.type))" }
+        let key = path + "|" + types.joined(separator: ",") + (config.readOnly ? "|ro" : "")
         // Right after a commit the watcher thread briefly holds the coordinator that made it.
         // When the app has let go of every realm of it meanwhile, that coordinator is closing:
         // reusing it would keep its schema (no migration check for the new classes) and, in
@@ -88,6 +91,9 @@ final class Coordinator: @unchecked Sendable {
                 if config.schemaVersion > c.db.schemaVersion {
                     throw Realm.Error.invalidConfiguration("\(path) is already open in this process with schema version \(c.db.schemaVersion); release those realms before opening it with schema version \(config.schemaVersion)")
                 }
+                // The open handle was opened with its key; this configuration's key must be the
+                // same, as a fresh open would check against the file.
+                if let error = Coordinator.keyMismatch(path: path, open: c.configuration.encryptionKey, requested: config.encryptionKey) { throw error }
                 return c
             }
             // Another set of classes of the same file open in this process must agree on the
@@ -105,6 +111,17 @@ final class Coordinator: @unchecked Sendable {
             openHandles.with { $0[key, default: 0] += 1 }
             reg[key] = Weak(value: c)
             return c
+        }
+    }
+
+    /// The error opening the file with `requested` would give when the handle open in this
+    /// process was opened with `open` (nil: not encrypted), or nil when the keys agree.
+    static func keyMismatch(path: String, open: Data?, requested: Data?) -> StorageError? {
+        switch (open, requested) {
+        case (nil, nil): return nil
+        case (.some, nil): return .encryptionKeyRequired(path: path)
+        case (nil, .some): return .notEncrypted(path: path)
+        case (.some(let a), .some(let b)): return a == b ? nil : .wrongEncryptionKey(path: path)
         }
     }
 
