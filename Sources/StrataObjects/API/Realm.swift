@@ -219,7 +219,9 @@ public struct Realm: Equatable {
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
     /// Releases the version this realm reads (so the file can reuse its pages); the next
-    /// access begins a read on the newest version.
+    /// access begins a read on the newest version. An open write is cancelled. Objects and
+    /// collections obtained before stay valid and read the newest version (RealmSwift
+    /// invalidates them; see docs/COMPATIBILITY.md).
     public func invalidate() { core.invalidate() }
     /// Whether the realm advances by itself when another thread or process commits (on its
     /// delivery path, see `observe`). Default true.
