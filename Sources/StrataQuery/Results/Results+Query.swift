@@ -186,7 +186,8 @@ indirect enum TypedQueryNode {
 
 /// The typed query builder of `Results.where { }` (RealmSwift's `Query<T>`): `$0.age > 3`,
 /// `$0.owner.name == "Ann"`, `$0.name.starts(with: "B", options: .caseInsensitive)`,
-/// `$0.age.contains(20...40)`, `$0.tag.in(["a", "b"])`, `$0.dogs.count > 2`, `&&`, `||`, `!`.
+/// `$0.age.contains(20...40)`, `$0.tag.in(["a", "b"])`, `$0.dogs.count > 2`, `$0.dogs.age == 4`
+/// (any dog), `&&`, `||`, `!`.
 @dynamicMemberLookup
 public struct Query<T> {
     let node: TypedQueryNode
@@ -203,6 +204,12 @@ public struct Query<T> {
     /// A property of an optional linked object (`$0.owner.name`).
     public subscript<V>(dynamicMember keyPath: KeyPath<T.Wrapped, V>) -> Query<V> where T: _QueryOptional, T.Wrapped: ObjectBase {
         Query<V>(child(T.Wrapped._propertyName(for: keyPath)))
+    }
+
+    /// A property of the objects of a collection of objects (`$0.dogs.age > 3`, a `List`,
+    /// `MutableSet` or `LinkingObjects`): true when any of them matches, RQL's implicit `ANY`.
+    public subscript<V>(dynamicMember keyPath: KeyPath<T.Element, V>) -> Query<V> where T: Sequence, T.Element: ObjectBase {
+        Query<V>(child(T.Element._propertyName(for: keyPath)))
     }
 
     /// The number of elements of a collection property (`@count`).
