@@ -67,6 +67,8 @@ extension RealmCollection where Element: ObjectBase {
     public func sum<T: _StrataValue & AdditiveArithmetic>(ofProperty property: String) -> T { _strataResults.sum(ofProperty: property) }
     /// The average of a numeric property (nil when empty).
     public func average<T: _StrataValue & BinaryFloatingPoint>(ofProperty property: String) -> T? { _strataResults.average(ofProperty: property) }
+    /// The average of a numeric property in decimal arithmetic (nil when empty).
+    public func average(ofProperty property: String) -> Decimal128? { _strataResults.average(ofProperty: property) }
 }
 
 // MARK: - aggregates of primitive collections
@@ -99,6 +101,46 @@ extension Sequence where Element == Decimal128 {
         var n = 0, s: Decimal128 = 0
         for v in self { s += v; n += 1 }
         return n == 0 ? nil : s / Decimal128(number: n)
+    }
+}
+
+/// An optional element of a collection of values, as the aggregates of `List<Int?>` and the
+/// like see it (they skip nil, as RealmSwift's do).
+public protocol _StrataOptionalElement {
+    /// The type of the non-nil values.
+    associatedtype Wrapped
+    /// The value, nil for nil.
+    var _strataWrapped: Wrapped? { get }
+}
+extension Optional: _StrataOptionalElement {
+    /// The value itself.
+    public var _strataWrapped: Wrapped? { self }
+}
+
+extension Sequence where Element: _StrataOptionalElement & RealmCollectionValue, Element.Wrapped: Comparable {
+    /// The smallest non-nil value (nil when there is none).
+    public func min() -> Element.Wrapped? { lazy.compactMap(\._strataWrapped).min() }
+    /// The largest non-nil value (nil when there is none).
+    public func max() -> Element.Wrapped? { lazy.compactMap(\._strataWrapped).max() }
+}
+extension Sequence where Element: _StrataOptionalElement & RealmCollectionValue, Element.Wrapped: AdditiveArithmetic {
+    /// The sum of the non-nil values (0 when there is none).
+    public func sum() -> Element.Wrapped { lazy.compactMap(\._strataWrapped).reduce(.zero, +) }
+}
+extension Sequence where Element: _StrataOptionalElement & RealmCollectionValue, Element.Wrapped: BinaryInteger {
+    /// The average of the non-nil values (nil when there is none).
+    public func average<T: BinaryFloatingPoint>() -> T? {
+        var n = 0, s = 0.0
+        for case let v? in lazy.map(\._strataWrapped) { s += Double(v); n += 1 }
+        return n == 0 ? nil : T(s / Double(n))
+    }
+}
+extension Sequence where Element: _StrataOptionalElement & RealmCollectionValue, Element.Wrapped: BinaryFloatingPoint {
+    /// The average of the non-nil values (nil when there is none).
+    public func average<T: BinaryFloatingPoint>() -> T? {
+        var n = 0, s = 0.0
+        for case let v? in lazy.map(\._strataWrapped) { s += Double(v); n += 1 }
+        return n == 0 ? nil : T(s / Double(n))
     }
 }
 

@@ -336,4 +336,16 @@ extension Results where Element: ObjectBase {
         }
         return T(s / Double(vs.count))
     }
+    /// The average of a numeric property as a `Decimal128`, computed in decimal arithmetic for a
+    /// Decimal128 property (nil when empty), as RealmSwift's `average(ofProperty:) -> Decimal128?`.
+    public func average(ofProperty property: String) -> Decimal128? {
+        let vs = values(property)
+        guard !vs.isEmpty else { return nil }
+        var s: Decimal128 = 0
+        for v in vs {
+            switch v { case .int(let i): s += Decimal128(number: Int(i)); case .double(let d): s += Decimal128(value: d)
+            case .float(let f): s += Decimal128(value: Double(f)); case .decimal(let d): s += d; default: break }
+        }
+        return s / Decimal128(number: vs.count)
+    }
 }
