@@ -192,6 +192,37 @@ final class NotificationTests: XCTestCase {
         _ = token
     }
 
+    /// Releasing a token whose callback holds another token of the same realm releases that
+    /// token too; its `invalidate()` must not find the observer lock still held (it hung).
+    func testReleasingATokenWhoseCallbackHoldsAnotherTokenReturns() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: cfg)
+            var outer: NotificationToken?
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.objects(APerson.self).observe { _ in _ = inner }
+            }
+            outer?.invalidate()
+            // Released rather than invalidated.
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.objects(APerson.self).observe { _ in _ = inner }
+            }
+            outer = nil
+            // A realm observer holding a collection token.
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.observe { _, _ in _ = inner }
+            }
+            outer = nil
+            finished.signal()
+        }.start()
+        XCTAssertEqual(finished.wait(timeout: .now() + 20), .success, "invalidating the outer token never returned")
+    }
+
     func testDeliveryOnAQueueAndFromAPollingThread() throws {
         let f = APIFixture()
         let cfg = f.config()

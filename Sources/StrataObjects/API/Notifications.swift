@@ -87,9 +87,14 @@ extension RealmCore {
     }
 
     func removeObserver(_ id: UInt64) {
+        // The entries are taken out under the lock and released after it: releasing a callback
+        // can release a token it captured, whose `invalidate()` takes this (non-recursive) lock.
         observerLock.lock()
-        observers[id] = nil; realmObservers[id] = nil; pendingInitial.remove(id)
+        let observer = observers.removeValue(forKey: id)
+        let realmObserver = realmObservers.removeValue(forKey: id)
+        pendingInitial.remove(id)
         observerLock.unlock()
+        withExtendedLifetime((observer, realmObserver)) {}
     }
 
     /// The core that delivers for `queue` (self when nil).
