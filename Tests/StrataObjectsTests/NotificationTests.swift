@@ -178,6 +178,35 @@ final class NotificationTests: XCTestCase {
         _ = (token, t2)
     }
 
+    /// An observer closure without a type annotation (RealmSwift's documented form) receives
+    /// `ObjectChange<ObjectBase>`; on a queue, the object is made for the queue's realm with its
+    /// own class (it trapped making an `Object`).
+    func testUntypedObjectObserverOnAQueue() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada", age: 36)
+        try realm.write { realm.add(p) }
+        let lock = NSLock()
+        nonisolated(unsafe) var seen: (String?, [String])?
+        let token = p.observe(on: DispatchQueue(label: "untyped")) { change in
+            if case .change(let o, let props) = change {
+                lock.lock(); if seen == nil { seen = ((o as? APerson)?.name, props.map(\.name)) }; lock.unlock()
+            }
+        }
+        func got() -> Bool { lock.lock(); defer { lock.unlock() }; return seen != nil }
+        // The queue's realm registers asynchronously: commit until a change arrives.
+        var age = 37
+        while !got() && age < 137 {
+            try realm.write { p.age = age }
+            age += 1
+            _ = spin(until: 0.1) { got() }
+        }
+        lock.lock(); defer { lock.unlock() }
+        XCTAssertEqual(seen?.0, "Ada")
+        XCTAssertEqual(seen?.1, ["age"])
+        token.invalidate()
+    }
+
     func testReleasedTokenStopsDelivery() throws {
         let f = APIFixture()
         let realm = try Realm(configuration: f.config())

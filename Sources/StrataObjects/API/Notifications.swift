@@ -127,7 +127,7 @@ extension RealmCore {
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, actor: any Actor,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         let target = coordinator.core(for: .actor(actor))
-        return target.register(ObjectObserver(object: target.makeObject(T.self, key: object._rlmKey), core: target, keyPaths: keyPaths, block: block))
+        return target.register(ObjectObserver(object: sameObject(object, in: target), core: target, keyPaths: keyPaths, block: block))
     }
 
     func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, queue: DispatchQueue?,
@@ -146,8 +146,15 @@ extension RealmCore {
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, queue: DispatchQueue?,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         let target = deliveryCore(queue)
-        let obj = target === self ? object : target.makeObject(T.self, key: object._rlmKey)
+        let obj = target === self ? object : sameObject(object, in: target)
         return target.register(ObjectObserver(object: obj, core: target, keyPaths: keyPaths, block: block))
+    }
+
+    /// `object` as an accessor of `target`'s realm, of the object's own class: `T` may be a
+    /// base class (`Object` for an observer closure without a type annotation), which cannot
+    /// be instantiated.
+    private func sameObject<T: Object>(_ object: T, in target: RealmCore) -> T {
+        target.makeObject(type(of: object), key: object._rlmKey, className: object._rlmClassInfo.className)
     }
 
     /// Called on the watcher thread after each commit (any process).
