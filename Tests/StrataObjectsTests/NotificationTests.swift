@@ -207,6 +207,130 @@ final class NotificationTests: XCTestCase {
         token.invalidate()
     }
 
+    /// Changes of linked objects reach the observers of the objects linking to them (without
+    /// key paths, and with key paths through the link); unrelated objects do not.
+    func testObserversSeeChangesOfLinkedObjects() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada", age: 36)
+        let other = APerson(id: 2, name: "Bob", age: 40)
+        let d1 = ADog(name: "Rex"), d2 = ADog(name: "Fido"), stray = ADog(name: "Stray")
+        try realm.write {
+            realm.add(p); realm.add(other); realm.add(stray)
+            p.dogs.append(objectsIn: [d1, d2])
+        }
+        var all: [[String]] = [], dogNames = 0, ownName = 0, dogsList = 0
+        var results: [[Int]] = []
+        let t1 = p.observe { (c: ObjectChange<APerson>) in if case .change(_, let props) = c { all.append(props.map(\.name)) } }
+        let t2 = p.observe(keyPaths: ["dogs.name"]) { (_: ObjectChange<APerson>) in dogNames += 1 }
+        let t3 = p.observe(keyPaths: ["name"]) { (_: ObjectChange<APerson>) in ownName += 1 }
+        let t4 = p.observe(keyPaths: ["dogs"]) { (_: ObjectChange<APerson>) in dogsList += 1 }
+        var initial = false
+        let t5 = realm.objects(APerson.self).observe { c in
+            switch c {
+            case .initial: initial = true
+            case .update(_, let d, let i, let m): XCTAssertEqual(d, []); XCTAssertEqual(i, []); results.append(m)
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        XCTAssertTrue(spin { initial })
+
+        try realm.write { d1.name = "renamed" }
+        XCTAssertEqual(all, [["dogs"]], "a linked dog's change reaches the person's observer")
+        XCTAssertEqual(dogNames, 1, "'dogs.name' fires for a dog's name")
+        XCTAssertEqual(ownName, 0, "'name' ignores the dogs")
+        XCTAssertEqual(dogsList, 0, "'dogs' watches the list, not the dogs' properties")
+        XCTAssertEqual(results, [[0]], "the person is modified in the results")
+
+        try realm.write { d2.weight = 9 }
+        XCTAssertEqual(all.count, 2)
+        XCTAssertEqual(dogNames, 1, "'dogs.name' ignores a dog's weight")
+        XCTAssertEqual(results, [[0], [0]])
+
+        try realm.write { stray.name = "still a stray" }
+        XCTAssertEqual(all.count, 2, "a dog nobody links to changes nothing for the person")
+        XCTAssertEqual(dogNames, 1)
+        XCTAssertEqual(results.count, 2)
+
+        try realm.write { p.dogs.append(stray) }
+        XCTAssertEqual(dogNames, 2, "'dogs.name' also fires for the list itself")
+        XCTAssertEqual(dogsList, 1)
+        XCTAssertEqual(ownName, 0)
+
+        // Two links away: the dog's owner (Bob) renamed reaches Ada through dogs.owner.
+        var ownerNames = 0
+        let t6 = p.observe(keyPaths: ["dogs.owner.name"]) { (_: ObjectChange<APerson>) in ownerNames += 1 }
+        try realm.write { d1.owner = other }
+        XCTAssertEqual(ownerNames, 1, "the dog's owner link changed")
+        try realm.write { other.age = 41 }
+        XCTAssertEqual(ownerNames, 1, "the owner's age is not watched")
+        try realm.write { other.name = "Robert" }
+        XCTAssertEqual(ownerNames, 2, "the owner's name is watched two links away")
+        // A to-one link is reported with the linked object.
+        var best: [PropertyChange] = []
+        let t7 = p.observe(keyPaths: ["best.name"]) { (c: ObjectChange<APerson>) in if case .change(_, let props) = c { best = props } }
+        try realm.write { p.best = d2 }
+        try realm.write { d2.name = "Fido II" }
+        XCTAssertEqual(best.map(\.name), ["best"])
+        XCTAssertEqual((best.first?.newValue as? ADog)?.name, "Fido II")
+        _ = (t1, t2, t3, t4, t5, t6, t7)
+    }
+
+    /// A List observer counts a dog as modified when an object it links to changed.
+    func testListObserverSeesChangesOfLinkedObjects() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada"), owner = APerson(id: 2, name: "Bob")
+        try realm.write {
+            realm.add(p); realm.add(owner)
+            p.dogs.append(objectsIn: [ADog(name: "a"), ADog(name: "b")])
+            p.dogs[1].owner = owner
+        }
+        var mods: [[Int]] = [], initial = false
+        let t = p.dogs.observe(keyPaths: ["owner.name"]) { c in
+            if case .initial = c { initial = true }
+            if case .update(_, _, _, let m) = c { mods.append(m) }
+        }
+        XCTAssertTrue(spin { initial })
+        try realm.write { owner.age = 50 }
+        XCTAssertEqual(mods, [])
+        try realm.write { owner.name = "Robert" }
+        XCTAssertEqual(mods, [[1]])
+        _ = t
+    }
+
+    /// Key paths name properties of the observed class, dotted through links; anything else
+    /// is refused with the key path and the class in the message.
+    func testObservedKeyPathsAreValidated() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let schema = realm.core.coordinator.db.schema
+        func resolve(_ paths: [String], _ cls: String = "APerson") throws -> WatchedPaths {
+            try WatchedPaths.resolve(paths, className: cls, schema: schema)
+        }
+        XCTAssertThrowsError(try resolve(["nosuch"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "nosuch", component: "nosuch", className: "APerson"))
+            XCTAssertTrue("\(e)".contains("'nosuch' is not a property of class 'APerson'"), "\(e)")
+        }
+        XCTAssertThrowsError(try resolve(["agee"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "agee", component: "agee", className: "APerson"))
+        }
+        XCTAssertThrowsError(try resolve(["name", "dogs.nmae"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "dogs.nmae", component: "nmae", className: "ADog"))
+        }
+        XCTAssertThrowsError(try resolve(["name.count"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .notALink(keyPath: "name.count", component: "name", className: "APerson"))
+        }
+        XCTAssertThrowsError(try resolve(["dogs."]))
+        let w = try resolve(["dogs.name", "dogs.weight", "age", "best.owner.name"])
+        XCTAssertEqual(w.properties, ["dogs", "age", "best"])
+        XCTAssertEqual(w.edges.map(\.property), ["best", "dogs"])
+        XCTAssertEqual(w.edges[1].target.properties, ["name", "weight"])
+        XCTAssertEqual(w.edges[0].target.edges.first?.target.properties, ["name"])
+        XCTAssertNoThrow(try resolve(["walkers.name"], "ADog"))
+        XCTAssertNil(try WatchedPaths.resolve(nil, className: "APerson", schema: schema).properties)
+    }
+
     func testReleasedTokenStopsDelivery() throws {
         let f = APIFixture()
         let realm = try Realm(configuration: f.config())
