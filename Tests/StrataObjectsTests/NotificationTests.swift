@@ -273,6 +273,12 @@ final class NotificationTests: XCTestCase {
         try realm.write { d2.name = "Fido II" }
         XCTAssertEqual(best.map(\.name), ["best"])
         XCTAssertEqual((best.first?.newValue as? ADog)?.name, "Fido II")
+        // An embedded object is a linked object too.
+        try realm.write { p.address = AAddress() }
+        let before = all.count
+        try realm.write { p.address!.street = "Main St" }
+        XCTAssertEqual(all.count, before + 1)
+        XCTAssertEqual(all.last, ["address"])
         _ = (t1, t2, t3, t4, t5, t6, t7)
     }
 
