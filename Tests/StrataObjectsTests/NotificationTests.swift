@@ -282,6 +282,40 @@ final class NotificationTests: XCTestCase {
         _ = (t1, t2, t3, t4, t5, t6, t7)
     }
 
+    /// Results larger than `CollectionObserver.directLinkLimit` find the objects a linked change
+    /// reaches by walking back through a reverse link map kept current from the records: links
+    /// moved, removed and added after it was built are followed.
+    func testLargeResultsFollowLinksMovedAfterTheFirstLinkedChange() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let n = CollectionObserver<ResultsSource<APerson>>.directLinkLimit + 100
+        try realm.write {
+            for i in 0..<n { let p = APerson(id: i, name: "p\(i)"); realm.add(p); p.dogs.append(ADog(name: "d\(i)")) }
+        }
+        let people = realm.objects(APerson.self)
+        var mods: [[Int]] = [], initial = false
+        let t = people.observe { c in
+            if case .initial = c { initial = true }
+            if case .update(_, let d, let i, let m) = c { XCTAssertEqual(d + i, []); mods.append(m) }
+        }
+        XCTAssertTrue(spin { initial })
+        let dog7 = people[7].dogs[0], dog9 = people[9].dogs[0]
+        try realm.write { dog7.name = "first" }                                  // builds the map
+        XCTAssertEqual(mods.last, [7])
+        try realm.write { people[7].dogs.removeAll(); people[500].dogs.append(dog7) }
+        XCTAssertEqual(mods.last, [7, 500], "the lists changed")
+        try realm.write { dog7.name = "moved" }
+        XCTAssertEqual(mods.last, [500], "the dog's new owner, not its old one")
+        try realm.write { dog9.weight = 4; dog7.weight = 5 }
+        XCTAssertEqual(mods.last, [9, 500])
+        let count = mods.count
+        let stray = ADog(name: "stray")
+        try realm.write { realm.add(stray) }
+        try realm.write { stray.name = "still stray" }
+        XCTAssertEqual(mods.count, count, "no person links to the stray")
+        _ = t
+    }
+
     /// A List observer counts a dog as modified when an object it links to changed.
     func testListObserverSeesChangesOfLinkedObjects() throws {
         let f = APIFixture()

@@ -313,8 +313,9 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     /// For collections of objects: what is watched in them and the objects they link to.
     let watched: WatchedPaths?
     /// Collections up to this size read their objects' links directly to find the objects a
-    /// linked change reaches (larger ones read the linking column once).
+    /// linked change reaches; larger ones walk back through `linkIndexes`.
     static var directLinkLimit: Int { 1_000 }
+    let linkIndexes = LinkIndexes()
 
     init(source: S, core: RealmCore, keyPaths: [String]?, watched: WatchedPaths?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
         self.source = source; self.core = core; self.block = block; self.watched = watched
@@ -324,9 +325,10 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
 
     /// The objects of the collection's class modified through their links (see `WatchedPaths`).
     private func linkedModified(_ txn: DBTransaction, _ changes: [String: ClassChangeSet], candidates: [ObjKey]) -> Set<ObjKey> {
+        linkIndexes.advance(txn, changes)
         guard let watched, watched.mayHaveLinkedChanges(changes) else { return [] }
         let c: [ObjKey]? = candidates.count <= Self.directLinkLimit ? candidates : nil
-        return watched.linkedChanges(changes, txn, candidates: c).values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
+        return watched.linkedChanges(changes, txn, candidates: c, indexes: linkIndexes).values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
     }
 
     /// Adds to `u`'s modifications the old indexes of `linked` objects that stayed.
@@ -381,15 +383,17 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
+            let records = try? txn.changes(since: lastVersion)
+            if records == nil { linkIndexes.advance(txn, nil) }
             if let rc = keyed {
-                if let changes = try? txn.changes(since: lastVersion) {
+                if let changes = records {
                     let old = lastKeys
                     let linked = linkedModified(txn, changes, candidates: old)
                     if let u = incrementalKeys(txn, rc, changes) { return Self.addingLinked(u, old: old, linked) }
                 }
                 return fullKeys(txn, rc)
             }
-            if let changes = try? txn.changes(since: lastVersion) {
+            if let changes = records {
                 let old = lastElements.map { v -> ObjKey in if case .object(let l) = v { return l.key }; return -1 }
                 let linked = linkedModified(txn, changes, candidates: old.filter { $0 != -1 })
                 if let u = incremental(txn, changes) { return Self.addingLinked(u, old: old, linked) }
@@ -1037,12 +1041,13 @@ final class WatchedPaths {
     /// modified none costs nothing). With candidates (an observed object, a collection of up to
     /// `CollectionObserver.directLinkLimit` objects), their links are read forward, each linked
     /// object visited once. Without, each level starts from the modified objects the records
-    /// name and walks the links back, reading the linking class's link column once per level
-    /// (the file keeps no backlink index).
+    /// name and walks the links back through `indexes` (reverse link maps kept current from the
+    /// records; without them, the linking class's link column is read once per level: the file
+    /// keeps no backlink index).
     func linkedChanges(_ changes: [String: ClassChangeSet], _ txn: DBTransaction,
-                       candidates: [ObjKey]?) -> [String: Set<ObjKey>] {
+                       candidates: [ObjKey]?, indexes: LinkIndexes? = nil) -> [String: Set<ObjKey>] {
         guard mayHaveLinkedChanges(changes) else { return [:] }
-        let walk = LinkWalk(changes: changes, txn: txn)
+        let walk = LinkWalk(changes: changes, txn: txn, indexes: indexes)
         var out: [String: Set<ObjKey>] = [:]
         for e in edges where walk.touches(e.target) {
             let found: Set<ObjKey>
@@ -1054,7 +1059,7 @@ final class WatchedPaths {
                 found = hits
             } else {
                 let targets = walk.changed(e.target)
-                found = targets.isEmpty ? [] : origins(of: targets, edge: e, txn, candidates: nil)
+                found = targets.isEmpty ? [] : origins(of: targets, edge: e, txn, indexes: indexes)
             }
             if !found.isEmpty { out[e.property] = found }
         }
@@ -1065,10 +1070,13 @@ final class WatchedPaths {
     private final class LinkWalk {
         let changes: [String: ClassChangeSet]
         let txn: DBTransaction
+        let indexes: LinkIndexes?
         private var modified: [ObjectIdentifier: KeyRanges] = [:]
         private var hits: [ObjectIdentifier: [ObjKey: Bool]] = [:]
         private var changedSets: [ObjectIdentifier: Set<ObjKey>] = [:]
-        init(changes: [String: ClassChangeSet], txn: DBTransaction) { self.changes = changes; self.txn = txn }
+        init(changes: [String: ClassChangeSet], txn: DBTransaction, indexes: LinkIndexes?) {
+            self.changes = changes; self.txn = txn; self.indexes = indexes
+        }
 
         /// The objects of `node`'s class whose watched own properties the records name.
         func modifiedKeys(_ node: WatchedPaths) -> KeyRanges {
@@ -1113,51 +1121,31 @@ final class WatchedPaths {
             var out = Set(modifiedKeys(node).keys)
             for e in node.edges where touches(e.target) {
                 let targets = changed(e.target)
-                if !targets.isEmpty { out.formUnion(node.origins(of: targets, edge: e, txn, candidates: nil)) }
+                if !targets.isEmpty { out.formUnion(node.origins(of: targets, edge: e, txn, indexes: indexes)) }
             }
             changedSets[id] = out
             return out
         }
     }
 
-    /// The objects of this class (among `candidates`, or all) whose link `edge` reaches one of `targets`.
-    fileprivate func origins(of targets: Set<ObjKey>, edge: Edge, _ txn: DBTransaction, candidates: [ObjKey]?) -> Set<ObjKey> {
+    /// The objects of this class whose link `edge` reaches one of `targets` (from `indexes`
+    /// when given, else by reading the link column).
+    fileprivate func origins(of targets: Set<ObjKey>, edge: Edge, _ txn: DBTransaction, indexes: LinkIndexes?) -> Set<ObjKey> {
         var out = Set<ObjKey>()
         if let origin = edge.originProperty {
             // Linking objects: the modified objects' own link property names the objects here.
             guard let p = txn.schema[edge.target.className]?[origin] else { return out }
-            let allowed = candidates.map(Set.init)
             for k in targets {
                 for v in Self.links(txn, edge.target.className, k, p) {
-                    if case .object(let l) = v, l.className == className, allowed?.contains(l.key) ?? true { out.insert(l.key) }
+                    if case .object(let l) = v, l.className == className { out.insert(l.key) }
                 }
             }
             return out
         }
         guard let p = txn.schema[className]?[edge.property] else { return out }
-        if let candidates {
-            for k in candidates where !out.contains(k) {
-                for v in Self.links(txn, className, k, p) {
-                    if case .object(let l) = v, targets.contains(l.key) { out.insert(k); break }
-                }
-            }
-            return out
-        }
-        guard let t = try? txn.table(className), let col = try? t.columnIndex(p.name) else { return out }
-        let target = edge.target.className
-        try? t.forEachCluster { c in
-            for r in 0..<c.count {
-                if p.collection == .single {
-                    if case .object(let l)? = try? t.value(c, row: r, column: col), targets.contains(l.key) { out.insert(c.key(r)) }
-                } else if let slot = try? t.collectionSlot(c, row: r, column: col), let cv = try? txn.decodeCollection(slot, p) {
-                    for i in 0..<cv.elements.count {
-                        if case .object(let l) = ValueCodec.read(cv.elements, i, type: .object, target: target), targets.contains(l.key) {
-                            out.insert(c.key(r)); break
-                        }
-                    }
-                }
-            }
-            return true
+        if let indexes { return indexes.origins(txn, className, p, of: targets) }
+        LinkIndexes.scan(txn, className, p) { origin, target in
+            if targets.contains(target) { out.insert(origin) }
         }
         return out
     }
@@ -1180,6 +1168,87 @@ extension RealmCore {
             return try WatchedPaths.resolve(keyPaths, className: className, schema: coordinator.db.schema, types: coordinator.typesByName)
         } catch {
             strataProgrammerError("\(error)")
+        }
+    }
+}
+
+/// Reverse link maps (linked object → linking objects) of the link columns a large collection's
+/// observer walks back through to find the objects a linked change reaches: built by one pass
+/// over the column on first use, then kept current from the change records (only the linking
+/// objects a commit inserted or whose link it changed are read), so later commits cost what they
+/// changed. Entries are verified on lookup, so links removed since need no bookkeeping.
+final class LinkIndexes {
+    private struct Index {
+        /// (linked object, linking object) pairs as of the build, sorted by linked object.
+        var targets: [ObjKey] = []
+        var origins: [ObjKey] = []
+        /// Links added since the build: linked object → linking objects.
+        var added: [ObjKey: [ObjKey]] = [:]
+        var addedCount = 0
+    }
+    private var indexes: [String: Index] = [:]
+
+    private static func id(_ cls: String, _ property: String) -> String { cls + "\u{0}" + property }
+
+    /// Every link of column `p` of `cls`: `body(linking object, linked object)`.
+    static func scan(_ txn: DBTransaction, _ cls: String, _ p: PropertySchema, _ body: (ObjKey, ObjKey) -> Void) {
+        guard let t = try? txn.table(cls), let col = try? t.columnIndex(p.name), let target = p.objectClassName else { return }
+        try? t.forEachCluster { c in
+            for r in 0..<c.count {
+                if p.collection == .single {
+                    if case .object(let l)? = try? t.value(c, row: r, column: col) { body(c.key(r), l.key) }
+                } else if let slot = try? t.collectionSlot(c, row: r, column: col), let cv = try? txn.decodeCollection(slot, p) {
+                    for i in 0..<cv.elements.count {
+                        if case .object(let l) = ValueCodec.read(cv.elements, i, type: .object, target: target) { body(c.key(r), l.key) }
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// Brings the built maps from the observer's last version to `txn`'s with the records of the
+    /// commits in between (nil: they do not reach back, and the maps are dropped).
+    func advance(_ txn: DBTransaction, _ changes: [String: ClassChangeSet]?) {
+        guard !indexes.isEmpty else { return }
+        guard let changes else { indexes = [:]; return }
+        for (id, var index) in indexes {
+            let parts = id.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let c = changes[parts[0]] else { continue }
+            guard !c.rewritten, let p = txn.schema[parts[0]]?[parts[1]] else { indexes[id] = nil; continue }
+            let touched = c.inserted.union(c.modified[parts[1]] ?? KeyRanges())
+            // Past a rebuild's worth of changes, the next use rebuilds.
+            guard touched.keyCount <= max(10_000, index.targets.count / 2) else { indexes[id] = nil; continue }
+            for k in touched.keys {
+                for v in WatchedPaths.links(txn, parts[0], k, p) {
+                    if case .object(let l) = v { index.added[l.key, default: []].append(k); index.addedCount += 1 }
+                }
+            }
+            if index.addedCount > max(10_000, index.targets.count / 2) { indexes[id] = nil; continue }
+            indexes[id] = index
+        }
+    }
+
+    /// The objects of `cls` whose link `p` now reaches one of `targets`.
+    func origins(_ txn: DBTransaction, _ cls: String, _ p: PropertySchema, of targets: Set<ObjKey>) -> Set<ObjKey> {
+        let id = Self.id(cls, p.name)
+        if indexes[id] == nil {
+            var pairs: [(ObjKey, ObjKey)] = []
+            Self.scan(txn, cls, p) { origin, target in pairs.append((target, origin)) }
+            pairs.sort { $0.0 < $1.0 }
+            indexes[id] = Index(targets: pairs.map(\.0), origins: pairs.map(\.1))
+        }
+        let index = indexes[id]!
+        var candidates = Set<ObjKey>()
+        for t in targets {
+            var lo = 0, hi = index.targets.count
+            while lo < hi { let m = (lo + hi) >> 1; if index.targets[m] < t { lo = m + 1 } else { hi = m } }
+            while lo < index.targets.count && index.targets[lo] == t { candidates.insert(index.origins[lo]); lo += 1 }
+            for o in index.added[t] ?? [] { candidates.insert(o) }
+        }
+        // Links removed since are not in the maps' bookkeeping: check each candidate now.
+        return candidates.filter { o in
+            WatchedPaths.links(txn, cls, o, p).contains { if case .object(let l) = $0 { return targets.contains(l.key) }; return false }
         }
     }
 }
