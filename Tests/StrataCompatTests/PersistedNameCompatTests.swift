@@ -45,4 +45,20 @@ final class PersistedNameCompatTests: XCTestCase {
         try realm.write { ann.firstName = "Anna" }
         XCTAssertEqual(realm.dynamicObjects("person_v2").filter("id == 1").first?["first_name"] as? String, "Anna")
     }
+
+    /// Observed key paths take the Swift names too.
+    func testObservedKeyPathsTakeTheSwiftNames() throws {
+        let dir = CompatDir()
+        let realm = try Realm(configuration: dir.config(types: [MappedPerson.self]))
+        let ann = MappedPerson(); ann.id = 1; ann.firstName = "Ann"
+        try realm.write { realm.add(ann) }
+        var named = 0, typed = 0
+        let t1 = ann.observe(keyPaths: ["firstName"]) { (_: ObjectChange<MappedPerson>) in named += 1 }
+        let t2 = ann.observe(keyPaths: [\MappedPerson.firstName]) { (_: ObjectChange<MappedPerson>) in typed += 1 }
+        try realm.write { ann.age = 41 }
+        try realm.write { ann.firstName = "Anna" }
+        XCTAssertEqual(named, 1)
+        XCTAssertEqual(typed, 1)
+        _ = (t1, t2)
+    }
 }

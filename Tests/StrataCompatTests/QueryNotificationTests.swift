@@ -224,10 +224,12 @@ final class QueryNotificationTests: XCTestCase {
                         let id = ids[rand(ids.count)], score = rand(1_000)
                         w.object(ofType: NoteMember.self, forPrimaryKey: id)!.score = score
                         scores[id] = score; modified.insert(id)
-                    default:  // a team's rank: every member of it moves in the rank order
+                    default:  // a team's rank: every member of it moves in the rank order, and
+                              // is modified (a change of a linked object, as in RealmSwift)
                         let t = rand(10), rank = rand(100)
                         w.object(ofType: NoteTeam.self, forPrimaryKey: t)!.rank = rank
                         ranks[t] = rank
+                        for (id, team) in teamOf where team == t { modified.insert(id) }
                     }
                 }
             }

@@ -178,6 +178,199 @@ final class NotificationTests: XCTestCase {
         _ = (token, t2)
     }
 
+    /// An observer closure without a type annotation (RealmSwift's documented form) receives
+    /// `ObjectChange<ObjectBase>`; on a queue, the object is made for the queue's realm with its
+    /// own class (it trapped making an `Object`).
+    func testUntypedObjectObserverOnAQueue() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada", age: 36)
+        try realm.write { realm.add(p) }
+        let lock = NSLock()
+        nonisolated(unsafe) var seen: (String?, [String])?
+        let token = p.observe(on: DispatchQueue(label: "untyped")) { change in
+            if case .change(let o, let props) = change {
+                lock.lock(); if seen == nil { seen = ((o as? APerson)?.name, props.map(\.name)) }; lock.unlock()
+            }
+        }
+        func got() -> Bool { lock.lock(); defer { lock.unlock() }; return seen != nil }
+        // The queue's realm registers asynchronously: commit until a change arrives.
+        var age = 37
+        while !got() && age < 137 {
+            try realm.write { p.age = age }
+            age += 1
+            _ = spin(until: 0.1) { got() }
+        }
+        lock.lock(); defer { lock.unlock() }
+        XCTAssertEqual(seen?.0, "Ada")
+        XCTAssertEqual(seen?.1, ["age"])
+        token.invalidate()
+    }
+
+    /// Changes of linked objects reach the observers of the objects linking to them (without
+    /// key paths, and with key paths through the link); unrelated objects do not.
+    func testObserversSeeChangesOfLinkedObjects() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada", age: 36)
+        let other = APerson(id: 2, name: "Bob", age: 40)
+        let d1 = ADog(name: "Rex"), d2 = ADog(name: "Fido"), stray = ADog(name: "Stray")
+        try realm.write {
+            realm.add(p); realm.add(other); realm.add(stray)
+            p.dogs.append(objectsIn: [d1, d2])
+        }
+        var all: [[String]] = [], dogNames = 0, ownName = 0, dogsList = 0
+        var results: [[Int]] = []
+        let t1 = p.observe { (c: ObjectChange<APerson>) in if case .change(_, let props) = c { all.append(props.map(\.name)) } }
+        let t2 = p.observe(keyPaths: ["dogs.name"]) { (_: ObjectChange<APerson>) in dogNames += 1 }
+        let t3 = p.observe(keyPaths: ["name"]) { (_: ObjectChange<APerson>) in ownName += 1 }
+        let t4 = p.observe(keyPaths: ["dogs"]) { (_: ObjectChange<APerson>) in dogsList += 1 }
+        var initial = false
+        let t5 = realm.objects(APerson.self).observe { c in
+            switch c {
+            case .initial: initial = true
+            case .update(_, let d, let i, let m): XCTAssertEqual(d, []); XCTAssertEqual(i, []); results.append(m)
+            case .error(let e): XCTFail("\(e)")
+            }
+        }
+        XCTAssertTrue(spin { initial })
+
+        try realm.write { d1.name = "renamed" }
+        XCTAssertEqual(all, [["dogs"]], "a linked dog's change reaches the person's observer")
+        XCTAssertEqual(dogNames, 1, "'dogs.name' fires for a dog's name")
+        XCTAssertEqual(ownName, 0, "'name' ignores the dogs")
+        XCTAssertEqual(dogsList, 0, "'dogs' watches the list, not the dogs' properties")
+        XCTAssertEqual(results, [[0]], "the person is modified in the results")
+
+        try realm.write { d2.weight = 9 }
+        XCTAssertEqual(all.count, 2)
+        XCTAssertEqual(dogNames, 1, "'dogs.name' ignores a dog's weight")
+        XCTAssertEqual(results, [[0], [0]])
+
+        try realm.write { stray.name = "still a stray" }
+        XCTAssertEqual(all.count, 2, "a dog nobody links to changes nothing for the person")
+        XCTAssertEqual(dogNames, 1)
+        XCTAssertEqual(results.count, 2)
+
+        try realm.write { p.dogs.append(stray) }
+        XCTAssertEqual(dogNames, 2, "'dogs.name' also fires for the list itself")
+        XCTAssertEqual(dogsList, 1)
+        XCTAssertEqual(ownName, 0)
+
+        // Two links away: the dog's owner (Bob) renamed reaches Ada through dogs.owner.
+        var ownerNames = 0
+        let t6 = p.observe(keyPaths: ["dogs.owner.name"]) { (_: ObjectChange<APerson>) in ownerNames += 1 }
+        try realm.write { d1.owner = other }
+        XCTAssertEqual(ownerNames, 1, "the dog's owner link changed")
+        try realm.write { other.age = 41 }
+        XCTAssertEqual(ownerNames, 1, "the owner's age is not watched")
+        try realm.write { other.name = "Robert" }
+        XCTAssertEqual(ownerNames, 2, "the owner's name is watched two links away")
+        // A to-one link is reported with the linked object.
+        var best: [PropertyChange] = []
+        let t7 = p.observe(keyPaths: ["best.name"]) { (c: ObjectChange<APerson>) in if case .change(_, let props) = c { best = props } }
+        try realm.write { p.best = d2 }
+        try realm.write { d2.name = "Fido II" }
+        XCTAssertEqual(best.map(\.name), ["best"])
+        XCTAssertEqual((best.first?.newValue as? ADog)?.name, "Fido II")
+        // An embedded object is a linked object too.
+        try realm.write { p.address = AAddress() }
+        let before = all.count
+        try realm.write { p.address!.street = "Main St" }
+        XCTAssertEqual(all.count, before + 1)
+        XCTAssertEqual(all.last, ["address"])
+        _ = (t1, t2, t3, t4, t5, t6, t7)
+    }
+
+    /// Results larger than `CollectionObserver.directLinkLimit` find the objects a linked change
+    /// reaches by walking back through a reverse link map kept current from the records: links
+    /// moved, removed and added after it was built are followed.
+    func testLargeResultsFollowLinksMovedAfterTheFirstLinkedChange() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let n = CollectionObserver<ResultsSource<APerson>>.directLinkLimit + 100
+        try realm.write {
+            for i in 0..<n { let p = APerson(id: i, name: "p\(i)"); realm.add(p); p.dogs.append(ADog(name: "d\(i)")) }
+        }
+        let people = realm.objects(APerson.self)
+        var mods: [[Int]] = [], initial = false
+        let t = people.observe { c in
+            if case .initial = c { initial = true }
+            if case .update(_, let d, let i, let m) = c { XCTAssertEqual(d + i, []); mods.append(m) }
+        }
+        XCTAssertTrue(spin { initial })
+        let dog7 = people[7].dogs[0], dog9 = people[9].dogs[0]
+        try realm.write { dog7.name = "first" }                                  // builds the map
+        XCTAssertEqual(mods.last, [7])
+        try realm.write { people[7].dogs.removeAll(); people[500].dogs.append(dog7) }
+        XCTAssertEqual(mods.last, [7, 500], "the lists changed")
+        try realm.write { dog7.name = "moved" }
+        XCTAssertEqual(mods.last, [500], "the dog's new owner, not its old one")
+        try realm.write { dog9.weight = 4; dog7.weight = 5 }
+        XCTAssertEqual(mods.last, [9, 500])
+        let count = mods.count
+        let stray = ADog(name: "stray")
+        try realm.write { realm.add(stray) }
+        try realm.write { stray.name = "still stray" }
+        XCTAssertEqual(mods.count, count, "no person links to the stray")
+        _ = t
+    }
+
+    /// A List observer counts a dog as modified when an object it links to changed.
+    func testListObserverSeesChangesOfLinkedObjects() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada"), owner = APerson(id: 2, name: "Bob")
+        try realm.write {
+            realm.add(p); realm.add(owner)
+            p.dogs.append(objectsIn: [ADog(name: "a"), ADog(name: "b")])
+            p.dogs[1].owner = owner
+        }
+        var mods: [[Int]] = [], initial = false
+        let t = p.dogs.observe(keyPaths: ["owner.name"]) { c in
+            if case .initial = c { initial = true }
+            if case .update(_, _, _, let m) = c { mods.append(m) }
+        }
+        XCTAssertTrue(spin { initial })
+        try realm.write { owner.age = 50 }
+        XCTAssertEqual(mods, [])
+        try realm.write { owner.name = "Robert" }
+        XCTAssertEqual(mods, [[1]])
+        _ = t
+    }
+
+    /// Key paths name properties of the observed class, dotted through links; anything else
+    /// is refused with the key path and the class in the message.
+    func testObservedKeyPathsAreValidated() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let schema = realm.core.coordinator.db.schema
+        func resolve(_ paths: [String], _ cls: String = "APerson") throws -> WatchedPaths {
+            try WatchedPaths.resolve(paths, className: cls, schema: schema)
+        }
+        XCTAssertThrowsError(try resolve(["nosuch"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "nosuch", component: "nosuch", className: "APerson"))
+            XCTAssertTrue("\(e)".contains("'nosuch' is not a property of class 'APerson'"), "\(e)")
+        }
+        XCTAssertThrowsError(try resolve(["agee"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "agee", component: "agee", className: "APerson"))
+        }
+        XCTAssertThrowsError(try resolve(["name", "dogs.nmae"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .unknownProperty(keyPath: "dogs.nmae", component: "nmae", className: "ADog"))
+        }
+        XCTAssertThrowsError(try resolve(["name.count"])) { e in
+            XCTAssertEqual(e as? ObservationKeyPathError, .notALink(keyPath: "name.count", component: "name", className: "APerson"))
+        }
+        XCTAssertThrowsError(try resolve(["dogs."]))
+        let w = try resolve(["dogs.name", "dogs.weight", "age", "best.owner.name"])
+        XCTAssertEqual(w.properties, ["dogs", "age", "best"])
+        XCTAssertEqual(w.edges.map(\.property), ["best", "dogs"])
+        XCTAssertEqual(w.edges[1].target.properties, ["name", "weight"])
+        XCTAssertEqual(w.edges[0].target.edges.first?.target.properties, ["name"])
+        XCTAssertNoThrow(try resolve(["walkers.name"], "ADog"))
+        XCTAssertNil(try WatchedPaths.resolve(nil, className: "APerson", schema: schema).properties)
+    }
+
     func testReleasedTokenStopsDelivery() throws {
         let f = APIFixture()
         let realm = try Realm(configuration: f.config())
@@ -190,6 +383,37 @@ final class NotificationTests: XCTestCase {
         try realm.write { realm.add(APerson(id: 2, name: "y")) }
         XCTAssertEqual(count, 2)
         _ = token
+    }
+
+    /// Releasing a token whose callback holds another token of the same realm releases that
+    /// token too; its `invalidate()` must not find the observer lock still held (it hung).
+    func testReleasingATokenWhoseCallbackHoldsAnotherTokenReturns() throws {
+        let f = APIFixture()
+        let cfg = f.config()
+        let finished = DispatchSemaphore(value: 0)
+        Thread {
+            let realm = try! Realm(configuration: cfg)
+            var outer: NotificationToken?
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.objects(APerson.self).observe { _ in _ = inner }
+            }
+            outer?.invalidate()
+            // Released rather than invalidated.
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.objects(APerson.self).observe { _ in _ = inner }
+            }
+            outer = nil
+            // A realm observer holding a collection token.
+            do {
+                let inner = realm.objects(ADog.self).observe { _ in }
+                outer = realm.observe { _, _ in _ = inner }
+            }
+            outer = nil
+            finished.signal()
+        }.start()
+        XCTAssertEqual(finished.wait(timeout: .now() + 20), .success, "invalidating the outer token never returned")
     }
 
     func testDeliveryOnAQueueAndFromAPollingThread() throws {

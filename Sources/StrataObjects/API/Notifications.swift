@@ -87,9 +87,14 @@ extension RealmCore {
     }
 
     func removeObserver(_ id: UInt64) {
+        // The entries are taken out under the lock and released after it: releasing a callback
+        // can release a token it captured, whose `invalidate()` takes this (non-recursive) lock.
         observerLock.lock()
-        observers[id] = nil; realmObservers[id] = nil; pendingInitial.remove(id)
+        let observer = observers.removeValue(forKey: id)
+        let realmObserver = realmObservers.removeValue(forKey: id)
+        pendingInitial.remove(id)
         observerLock.unlock()
+        withExtendedLifetime((observer, realmObserver)) {}
     }
 
     /// The core that delivers for `queue` (self when nil).
@@ -115,20 +120,23 @@ extension RealmCore {
     /// Registers on the realm of `actor` (created for it when needed); delivery runs there.
     func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, actor: any Actor,
                                                     _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
+        let watched = source.objectClassName.map { watchedPaths(keyPaths, className: $0) }
         let target = coordinator.core(for: .actor(actor))
-        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, block: block))
+        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, watched: watched, block: block))
     }
 
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, actor: any Actor,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let watched = watchedPaths(keyPaths, className: object._rlmClassInfo.className)
         let target = coordinator.core(for: .actor(actor))
-        return target.register(ObjectObserver(object: target.makeObject(T.self, key: object._rlmKey), core: target, keyPaths: keyPaths, block: block))
+        return target.register(ObjectObserver(object: sameObject(object, in: target), core: target, watched: watched, block: block))
     }
 
     func addCollectionObserver<S: CollectionSource>(_ source: S, keyPaths: [String]?, queue: DispatchQueue?,
                                                     _ block: @escaping (RealmCollectionChange<S.C>) -> Void) -> NotificationToken {
+        let watched = source.objectClassName.map { watchedPaths(keyPaths, className: $0) }
         let target = deliveryCore(queue)
-        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, block: block))
+        return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, watched: watched, block: block))
     }
 
     func addMapObserver<K, V>(_ map: Map<K, V>, owner: CollectionOwner, queue: DispatchQueue?,
@@ -140,9 +148,17 @@ extension RealmCore {
 
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, queue: DispatchQueue?,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
+        let watched = watchedPaths(keyPaths, className: object._rlmClassInfo.className)
         let target = deliveryCore(queue)
-        let obj = target === self ? object : target.makeObject(T.self, key: object._rlmKey)
-        return target.register(ObjectObserver(object: obj, core: target, keyPaths: keyPaths, block: block))
+        let obj = target === self ? object : sameObject(object, in: target)
+        return target.register(ObjectObserver(object: obj, core: target, watched: watched, block: block))
+    }
+
+    /// `object` as an accessor of `target`'s realm, of the object's own class: `T` may be a
+    /// base class (`Object` for an observer closure without a type annotation), which cannot
+    /// be instantiated.
+    private func sameObject<T: Object>(_ object: T, in target: RealmCore) -> T {
+        target.makeObject(type(of: object), key: object._rlmKey, className: object._rlmClassInfo.className)
     }
 
     /// Called on the watcher thread after each commit (any process).
@@ -236,11 +252,15 @@ protocol CollectionSource {
     /// For `Results`: their pipeline (the observer then keeps object keys and updates them
     /// from the change records).
     var resultsCore: ResultsCore? { get }
+    /// The class of the objects in the collection (nil for values): key paths are resolved
+    /// against it, and changes of the objects it links to count as modifications.
+    var objectClassName: String? { get }
     func rebound(to core: RealmCore) -> Self
 }
 
 extension CollectionSource {
     var resultsCore: ResultsCore? { nil }
+    var objectClassName: String? { nil }
 }
 
 /// A `ResultsStage` that can say its output depends on each object's own values only: a
@@ -290,10 +310,34 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     /// re-evaluated instead of updated object by object.
     static var localChangeLimit: Int { 256 }
 
-    init(source: S, core: RealmCore, keyPaths: [String]?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
-        self.source = source; self.core = core; self.block = block
-        properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
+    /// For collections of objects: what is watched in them and the objects they link to.
+    let watched: WatchedPaths?
+    /// Collections up to this size read their objects' links directly to find the objects a
+    /// linked change reaches; larger ones walk back through `linkIndexes`.
+    static var directLinkLimit: Int { 1_000 }
+    let linkIndexes = LinkIndexes()
+
+    init(source: S, core: RealmCore, keyPaths: [String]?, watched: WatchedPaths?, block: @escaping (RealmCollectionChange<S.C>) -> Void) {
+        self.source = source; self.core = core; self.block = block; self.watched = watched
+        properties = watched.map(\.properties) ?? keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
         keyed = source.resultsCore
+    }
+
+    /// The objects of the collection's class modified through their links (see `WatchedPaths`).
+    private func linkedModified(_ txn: DBTransaction, _ changes: [String: ClassChangeSet], candidates: [ObjKey]) -> Set<ObjKey> {
+        linkIndexes.advance(txn, changes)
+        guard let watched, watched.mayHaveLinkedChanges(changes) else { return [] }
+        let c: [ObjKey]? = candidates.count <= Self.directLinkLimit ? candidates : nil
+        return watched.linkedChanges(changes, txn, candidates: c, indexes: linkIndexes).values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
+    }
+
+    /// Adds to `u`'s modifications the old indexes of `linked` objects that stayed.
+    private static func addingLinked(_ u: ([Int], [Int], [Int]), old: [ObjKey], _ linked: Set<ObjKey>) -> ([Int], [Int], [Int]) {
+        guard !linked.isEmpty else { return u }
+        let deleted = Set(u.0)
+        var mods = Set(u.2)
+        for (i, k) in old.enumerated() where linked.contains(k) && !deleted.contains(i) { mods.insert(i) }
+        return (u.0, u.1, mods.sorted())
     }
 
     private func prints(_ txn: DBTransaction, _ className: String, _ keys: [ObjKey]) -> [Int] {
@@ -339,11 +383,21 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
+            let records = try? txn.changes(since: lastVersion)
+            if records == nil { linkIndexes.advance(txn, nil) }
             if let rc = keyed {
-                if let changes = try? txn.changes(since: lastVersion), let u = incrementalKeys(txn, rc, changes) { return u }
+                if let changes = records {
+                    let old = lastKeys
+                    let linked = linkedModified(txn, changes, candidates: old)
+                    if let u = incrementalKeys(txn, rc, changes) { return Self.addingLinked(u, old: old, linked) }
+                }
                 return fullKeys(txn, rc)
             }
-            if let changes = try? txn.changes(since: lastVersion), let u = incremental(txn, changes) { return u }
+            if let changes = records {
+                let old = lastElements.map { v -> ObjKey in if case .object(let l) = v { return l.key }; return -1 }
+                let linked = linkedModified(txn, changes, candidates: old.filter { $0 != -1 })
+                if let u = incremental(txn, changes) { return Self.addingLinked(u, old: old, linked) }
+            }
             return full(txn)
         }
         guard notify, let u = update, !(u.deletions.isEmpty && u.insertions.isEmpty && u.modifications.isEmpty) else { return }
@@ -696,6 +750,7 @@ struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
     var collection: Results<T> { results }
     var uniqueElements: Bool { true }
     var resultsCore: ResultsCore? { results.core }
+    var objectClassName: String? { results.core.className }
     func elements(_ txn: DBTransaction) throws -> [Value] {
         let c = results.core.className
         return try results.core.evaluate(txn).map { .object(ObjectLink(className: c, key: $0)) }
@@ -707,6 +762,7 @@ struct ListSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
     var collection: List<E> { List<E>(owner: owner) }
     var uniqueElements: Bool { false }
+    var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
     func rebound(to core: RealmCore) -> ListSource<E> {
         ListSource(owner: CollectionOwner(core: core, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget))
@@ -717,9 +773,18 @@ struct SetSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
     var collection: MutableSet<E> { MutableSet<E>(owner: owner) }
     var uniqueElements: Bool { true }
+    var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
     func rebound(to core: RealmCore) -> SetSource<E> {
         SetSource(owner: CollectionOwner(core: core, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget))
+    }
+}
+
+extension CollectionOwner {
+    /// The class a collection of links holds (nil for values).
+    var linkTarget: String? {
+        guard let p = core.coordinator.db.schema[className]?[property], p.type == .object else { return nil }
+        return p.objectClassName
     }
 }
 
@@ -772,9 +837,12 @@ final class ObjectObserver<T: Object>: CoreObserver {
     var lastVersion: UInt64 = 0
     var gone = false
 
-    init(object: T, core: RealmCore, keyPaths: [String]?, block: @escaping (ObjectChange<T>) -> Void) {
-        self.object = object; self.core = core; self.block = block
-        properties = keyPaths.map { Set($0.map { String($0.split(separator: ".").first ?? "") }) }
+    /// What is watched in the object and the objects it links to.
+    let watched: WatchedPaths
+
+    init(object: T, core: RealmCore, watched: WatchedPaths, block: @escaping (ObjectChange<T>) -> Void) {
+        self.object = object; self.core = core; self.block = block; self.watched = watched
+        properties = watched.properties
     }
 
     /// Each watched property's value(s); nil when the object is gone.
@@ -805,13 +873,16 @@ final class ObjectObserver<T: Object>: CoreObserver {
         lastGeneration = core.generationValue
         // The change records say whether this object was touched at all (O(changes · log n)).
         let key = object._rlmKey, className = object._rlmClassInfo.className
+        // The link properties through which a watched linked object changed.
+        var viaLinks: [String] = []
         let untouched: Bool = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
             guard let changes = try? txn.changes(since: lastVersion) else { return false }
-            guard let c = changes[className] else { return true }
-            if c.rewritten { return false }
-            return !c.inserted.contains(key) && !c.deleted.contains(key) && !c.modifiedKeys(properties: properties).contains(key)
+            if changes.values.contains(where: \.rewritten) { return false }
+            viaLinks = watched.linkedChanges(changes, txn, candidates: [key]).filter { $0.value.contains(key) }.map(\.key)
+            guard let c = changes[className] else { return viaLinks.isEmpty }
+            return !c.inserted.contains(key) && !c.deleted.contains(key) && !c.modifiedKeys(properties: properties).contains(key) && viaLinks.isEmpty
         }
         if untouched { return }
         guard let now = snapshot() else {
@@ -833,6 +904,17 @@ final class ObjectObserver<T: Object>: CoreObserver {
                 changes.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
             }
         }
+        // Links whose objects changed while the link itself did not: reported by the link's
+        // name; a to-one link with the (same) linked object as old and new value.
+        for p in info.properties where viaLinks.contains(p.name) && !changes.contains(where: { $0.name == p.name }) {
+            if p.schema.collection == .single, let vt = p.valueType as? any _StrataValue.Type, let v = now[p.name]?.first {
+                func decode<V: _StrataValue>(_ t: V.Type) -> Any? { unwrapAny(V._strataDecode(v, _StrataContext(core: core))) }
+                let linked = decode(vt)
+                changes.append(PropertyChange(name: p.name, oldValue: linked, newValue: linked))
+            } else {
+                changes.append(PropertyChange(name: p.name, oldValue: nil, newValue: nil))
+            }
+        }
         last = now
         guard notify, !changes.isEmpty else { return }
         block(.change(object, changes))
@@ -842,4 +924,331 @@ final class ObjectObserver<T: Object>: CoreObserver {
 /// Runs a scheduled delivery on the actor a realm is isolated to.
 func deliverIsolated(to actor: isolated any Actor, _ core: RealmCore?) {
     core?.deliverScheduled()
+}
+
+// MARK: - key paths and linked objects
+
+/// A key path given to `observe(keyPaths:)` that does not name properties of the observed class.
+enum ObservationKeyPathError: Error, Equatable, CustomStringConvertible {
+    /// `component` of `keyPath` is not a property of `className`.
+    case unknownProperty(keyPath: String, component: String, className: String)
+    /// `component` of `keyPath` is followed by more components but is not a link.
+    case notALink(keyPath: String, component: String, className: String)
+
+    var description: String {
+        switch self {
+        case .unknownProperty(let kp, let c, let cls):
+            return "invalid key path '\(kp)' for observe(keyPaths:): '\(c)' is not a property of class '\(cls)'; give property names of the observed objects, dotted through links ('dogs.name')"
+        case .notALink(let kp, let c, let cls):
+            return "invalid key path '\(kp)' for observe(keyPaths:): '\(cls).\(c)' is not a link, so nothing can follow it; end the key path at '\(c)'"
+        }
+    }
+}
+
+/// What an observer watches in objects of one class: which of their own properties count, and
+/// which links it follows into which properties of the linked objects. Built from the key paths
+/// (`"dogs.name"`: the `dogs` list itself and the names of the dogs in it) or, without key
+/// paths, every property and every link up to `maxDepth` links away (as realm-core does).
+final class WatchedPaths {
+    /// How many links away changes of linked objects are seen without key paths.
+    static let maxDepth = 4
+
+    /// A link followed from the class: a link property of it (`forward`), or linking objects
+    /// (`backlink`: the objects of the target class whose `originProperty` links here).
+    struct Edge {
+        let property: String
+        let originProperty: String?
+        let target: WatchedPaths
+    }
+
+    let className: String
+    /// Own properties whose change counts; nil: all of them.
+    let properties: Set<String>?
+    /// The links followed.
+    let edges: [Edge]
+    /// The classes reached through `edges` (to skip commits that modified none of them).
+    let linkedClasses: Set<String>
+
+    init(className: String, properties: Set<String>?, edges: [Edge]) {
+        self.className = className; self.properties = properties; self.edges = edges
+        var reached = Set<String>()
+        for e in edges { reached.insert(e.target.className); reached.formUnion(e.target.linkedClasses) }
+        linkedClasses = reached
+    }
+
+    /// Resolves `keyPaths` (nil: everything) for objects of `className`. Throws for a component
+    /// that is not a property of its class, or that is followed by more components without being
+    /// a link. Key paths use the Swift property names (`propertiesMapping()` is applied).
+    static func resolve(_ keyPaths: [String]?, className: String, schema: Schema,
+                        types: [String: ObjectBase.Type] = [:]) throws -> WatchedPaths {
+        guard let keyPaths else {
+            var memo: [String: WatchedPaths] = [:]
+            return everything(className, depth: maxDepth, schema: schema, memo: &memo)
+        }
+        final class Node { var properties = Set<String>(); var links: [String: (origin: String?, node: Node, target: String)] = [:] }
+        let root = Node()
+        for keyPath in keyPaths {
+            var node = root, cls = className
+            let parts = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            for (i, part) in parts.enumerated() {
+                let name = types[cls]?.propertiesMapping()[part] ?? part
+                guard let p = schema[cls]?[name] else {
+                    throw ObservationKeyPathError.unknownProperty(keyPath: keyPath, component: part, className: cls)
+                }
+                node.properties.insert(name)
+                guard i < parts.count - 1 else { break }
+                guard p.type == .object || p.type == .linkingObjects, let target = p.objectClassName else {
+                    throw ObservationKeyPathError.notALink(keyPath: keyPath, component: part, className: cls)
+                }
+                if node.links[name] == nil {
+                    node.links[name] = (p.type == .linkingObjects ? p.linkOriginPropertyName : nil, Node(), target)
+                }
+                node = node.links[name]!.node
+                cls = target
+            }
+        }
+        func build(_ n: Node, _ cls: String) -> WatchedPaths {
+            WatchedPaths(className: cls, properties: n.properties,
+                         edges: n.links.sorted { $0.key < $1.key }.map { Edge(property: $0.key, originProperty: $0.value.origin, target: build($0.value.node, $0.value.target)) })
+        }
+        return build(root, className)
+    }
+
+    private static func everything(_ cls: String, depth: Int, schema: Schema, memo: inout [String: WatchedPaths]) -> WatchedPaths {
+        let id = "\(depth)/\(cls)"
+        if let m = memo[id] { return m }
+        var edges: [Edge] = []
+        if depth > 0, let os = schema[cls] {
+            for p in os.properties where p.type == .object {
+                guard let t = p.objectClassName else { continue }
+                edges.append(Edge(property: p.name, originProperty: nil, target: everything(t, depth: depth - 1, schema: schema, memo: &memo)))
+            }
+        }
+        let w = WatchedPaths(className: cls, properties: nil, edges: edges)
+        memo[id] = w
+        return w
+    }
+
+    /// Whether a commit with `changes` modified a linked object this tree reaches (by class).
+    func mayHaveLinkedChanges(_ changes: [String: ClassChangeSet]) -> Bool {
+        guard !edges.isEmpty else { return false }
+        return linkedClasses.contains { changes[$0].map { !$0.modified.isEmpty } ?? false }
+    }
+
+    /// The objects of this class (among `candidates`, or all) that reach, through the watched
+    /// links, a linked object whose watched properties `changes` modified; per followed link of
+    /// this class. Only links into classes the commit modified are followed (a commit that
+    /// modified none costs nothing). With candidates (an observed object, a collection of up to
+    /// `CollectionObserver.directLinkLimit` objects), their links are read forward, each linked
+    /// object visited once. Without, each level starts from the modified objects the records
+    /// name and walks the links back through `indexes` (reverse link maps kept current from the
+    /// records; without them, the linking class's link column is read once per level: the file
+    /// keeps no backlink index).
+    func linkedChanges(_ changes: [String: ClassChangeSet], _ txn: DBTransaction,
+                       candidates: [ObjKey]?, indexes: LinkIndexes? = nil) -> [String: Set<ObjKey>] {
+        guard mayHaveLinkedChanges(changes) else { return [:] }
+        let walk = LinkWalk(changes: changes, txn: txn, indexes: indexes)
+        var out: [String: Set<ObjKey>] = [:]
+        for e in edges where walk.touches(e.target) {
+            let found: Set<ObjKey>
+            if let candidates {
+                var hits = Set<ObjKey>()
+                for k in candidates where !hits.contains(k) {
+                    if walk.linked(className, k, e).contains(where: { walk.hit(e.target, $0) }) { hits.insert(k) }
+                }
+                found = hits
+            } else {
+                let targets = walk.changed(e.target)
+                found = targets.isEmpty ? [] : origins(of: targets, edge: e, txn, indexes: indexes)
+            }
+            if !found.isEmpty { out[e.property] = found }
+        }
+        return out
+    }
+
+    /// One evaluation of `linkedChanges`: the records, and what was found per node.
+    private final class LinkWalk {
+        let changes: [String: ClassChangeSet]
+        let txn: DBTransaction
+        let indexes: LinkIndexes?
+        private var modified: [ObjectIdentifier: KeyRanges] = [:]
+        private var hits: [ObjectIdentifier: [ObjKey: Bool]] = [:]
+        private var changedSets: [ObjectIdentifier: Set<ObjKey>] = [:]
+        init(changes: [String: ClassChangeSet], txn: DBTransaction, indexes: LinkIndexes?) {
+            self.changes = changes; self.txn = txn; self.indexes = indexes
+        }
+
+        /// The objects of `node`'s class whose watched own properties the records name.
+        func modifiedKeys(_ node: WatchedPaths) -> KeyRanges {
+            if let m = modified[ObjectIdentifier(node)] { return m }
+            let m = changes[node.className].map { $0.modifiedKeys(properties: node.properties) } ?? KeyRanges()
+            modified[ObjectIdentifier(node)] = m
+            return m
+        }
+
+        /// Whether the commit may have changed something `node` watches.
+        func touches(_ node: WatchedPaths) -> Bool { !modifiedKeys(node).isEmpty || node.mayHaveLinkedChanges(changes) }
+
+        /// The objects an edge from object `key` of class `cls` leads to.
+        func linked(_ cls: String, _ key: ObjKey, _ e: Edge) -> [ObjKey] {
+            if let origin = e.originProperty {
+                return (try? txn.backlinks(cls, key, originClass: e.target.className, originProperty: origin)) ?? []
+            }
+            guard let p = txn.schema[cls]?[e.property] else { return [] }
+            return WatchedPaths.links(txn, cls, key, p).compactMap { if case .object(let l) = $0 { return l.key }; return nil }
+        }
+
+        /// Whether object `key` of `node`'s class changed in what `node` watches (forward).
+        func hit(_ node: WatchedPaths, _ key: ObjKey) -> Bool {
+            let id = ObjectIdentifier(node)
+            if let h = hits[id]?[key] { return h }
+            hits[id, default: [:]][key] = false
+            var h = modifiedKeys(node).contains(key)
+            if !h {
+                for e in node.edges where touches(e.target) {
+                    if linked(node.className, key, e).contains(where: { hit(e.target, $0) }) { h = true; break }
+                }
+            }
+            hits[id]![key] = h
+            return h
+        }
+
+        /// Every object of `node`'s class changed in what `node` watches (backward).
+        func changed(_ node: WatchedPaths) -> Set<ObjKey> {
+            let id = ObjectIdentifier(node)
+            if let c = changedSets[id] { return c }
+            changedSets[id] = []
+            var out = Set(modifiedKeys(node).keys)
+            for e in node.edges where touches(e.target) {
+                let targets = changed(e.target)
+                if !targets.isEmpty { out.formUnion(node.origins(of: targets, edge: e, txn, indexes: indexes)) }
+            }
+            changedSets[id] = out
+            return out
+        }
+    }
+
+    /// The objects of this class whose link `edge` reaches one of `targets` (from `indexes`
+    /// when given, else by reading the link column).
+    fileprivate func origins(of targets: Set<ObjKey>, edge: Edge, _ txn: DBTransaction, indexes: LinkIndexes?) -> Set<ObjKey> {
+        var out = Set<ObjKey>()
+        if let origin = edge.originProperty {
+            // Linking objects: the modified objects' own link property names the objects here.
+            guard let p = txn.schema[edge.target.className]?[origin] else { return out }
+            for k in targets {
+                for v in Self.links(txn, edge.target.className, k, p) {
+                    if case .object(let l) = v, l.className == className { out.insert(l.key) }
+                }
+            }
+            return out
+        }
+        guard let p = txn.schema[className]?[edge.property] else { return out }
+        if let indexes { return indexes.origins(txn, className, p, of: targets) }
+        LinkIndexes.scan(txn, className, p) { origin, target in
+            if targets.contains(target) { out.insert(origin) }
+        }
+        return out
+    }
+
+    /// The values of link property `p` of one object (none when it is gone).
+    fileprivate static func links(_ txn: DBTransaction, _ cls: String, _ key: ObjKey, _ p: PropertySchema) -> [Value] {
+        switch p.collection {
+        case .single: return [(try? txn.value(cls, key, p.name)) ?? .null]
+        case .list, .set: return (try? txn.list(cls, key, p.name)) ?? []
+        case .map: return ((try? txn.map(cls, key, p.name)) ?? []).map(\.value)
+        }
+    }
+}
+
+extension RealmCore {
+    /// `keyPaths` resolved for objects of `className`; an invalid key path traps with its message
+    /// (RealmSwift raises an exception for it), on the thread that registers the observer.
+    func watchedPaths(_ keyPaths: [String]?, className: String) -> WatchedPaths {
+        do {
+            return try WatchedPaths.resolve(keyPaths, className: className, schema: coordinator.db.schema, types: coordinator.typesByName)
+        } catch {
+            strataProgrammerError("\(error)")
+        }
+    }
+}
+
+/// Reverse link maps (linked object → linking objects) of the link columns a large collection's
+/// observer walks back through to find the objects a linked change reaches: built by one pass
+/// over the column on first use, then kept current from the change records (only the linking
+/// objects a commit inserted or whose link it changed are read), so later commits cost what they
+/// changed. Entries are verified on lookup, so links removed since need no bookkeeping.
+final class LinkIndexes {
+    private struct Index {
+        /// (linked object, linking object) pairs as of the build, sorted by linked object.
+        var targets: [ObjKey] = []
+        var origins: [ObjKey] = []
+        /// Links added since the build: linked object → linking objects.
+        var added: [ObjKey: [ObjKey]] = [:]
+        var addedCount = 0
+    }
+    private var indexes: [String: Index] = [:]
+
+    private static func id(_ cls: String, _ property: String) -> String { cls + "\u{0}" + property }
+
+    /// Every link of column `p` of `cls`: `body(linking object, linked object)`.
+    static func scan(_ txn: DBTransaction, _ cls: String, _ p: PropertySchema, _ body: (ObjKey, ObjKey) -> Void) {
+        guard let t = try? txn.table(cls), let col = try? t.columnIndex(p.name), let target = p.objectClassName else { return }
+        try? t.forEachCluster { c in
+            for r in 0..<c.count {
+                if p.collection == .single {
+                    if case .object(let l)? = try? t.value(c, row: r, column: col) { body(c.key(r), l.key) }
+                } else if let slot = try? t.collectionSlot(c, row: r, column: col), let cv = try? txn.decodeCollection(slot, p) {
+                    for i in 0..<cv.elements.count {
+                        if case .object(let l) = ValueCodec.read(cv.elements, i, type: .object, target: target) { body(c.key(r), l.key) }
+                    }
+                }
+            }
+            return true
+        }
+    }
+
+    /// Brings the built maps from the observer's last version to `txn`'s with the records of the
+    /// commits in between (nil: they do not reach back, and the maps are dropped).
+    func advance(_ txn: DBTransaction, _ changes: [String: ClassChangeSet]?) {
+        guard !indexes.isEmpty else { return }
+        guard let changes else { indexes = [:]; return }
+        for (id, var index) in indexes {
+            let parts = id.split(separator: "\u{0}", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let c = changes[parts[0]] else { continue }
+            guard !c.rewritten, let p = txn.schema[parts[0]]?[parts[1]] else { indexes[id] = nil; continue }
+            let touched = c.inserted.union(c.modified[parts[1]] ?? KeyRanges())
+            // Past a rebuild's worth of changes, the next use rebuilds.
+            guard touched.keyCount <= max(10_000, index.targets.count / 2) else { indexes[id] = nil; continue }
+            for k in touched.keys {
+                for v in WatchedPaths.links(txn, parts[0], k, p) {
+                    if case .object(let l) = v { index.added[l.key, default: []].append(k); index.addedCount += 1 }
+                }
+            }
+            if index.addedCount > max(10_000, index.targets.count / 2) { indexes[id] = nil; continue }
+            indexes[id] = index
+        }
+    }
+
+    /// The objects of `cls` whose link `p` now reaches one of `targets`.
+    func origins(_ txn: DBTransaction, _ cls: String, _ p: PropertySchema, of targets: Set<ObjKey>) -> Set<ObjKey> {
+        let id = Self.id(cls, p.name)
+        if indexes[id] == nil {
+            var pairs: [(ObjKey, ObjKey)] = []
+            Self.scan(txn, cls, p) { origin, target in pairs.append((target, origin)) }
+            pairs.sort { $0.0 < $1.0 }
+            indexes[id] = Index(targets: pairs.map(\.0), origins: pairs.map(\.1))
+        }
+        let index = indexes[id]!
+        var candidates = Set<ObjKey>()
+        for t in targets {
+            var lo = 0, hi = index.targets.count
+            while lo < hi { let m = (lo + hi) >> 1; if index.targets[m] < t { lo = m + 1 } else { hi = m } }
+            while lo < index.targets.count && index.targets[lo] == t { candidates.insert(index.origins[lo]); lo += 1 }
+            for o in index.added[t] ?? [] { candidates.insert(o) }
+        }
+        // Links removed since are not in the maps' bookkeeping: check each candidate now.
+        return candidates.filter { o in
+            WatchedPaths.links(txn, cls, o, p).contains { if case .object(let l) = $0 { return targets.contains(l.key) }; return false }
+        }
+    }
 }

@@ -547,8 +547,11 @@ open class Object: ObjectBase {
     }
 
     /// Calls `block` on the object's thread (or `queue`) after each commit that changes this
-    /// object, with the changed properties (old and new values), or `.deleted`.
-    /// `keyPaths` limits the properties that trigger it.
+    /// object, with the changed properties (old and new values), or `.deleted`. A change of a
+    /// linked object (up to four links away) is reported as a change of the link property.
+    /// `keyPaths` limits the properties that trigger it; dotted paths reach through links
+    /// (`"dogs.name"`: the list and its dogs' names). An unknown property in a key path traps,
+    /// naming it and the class.
     public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         guard let core = _rlmCore, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
