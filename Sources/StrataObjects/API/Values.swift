@@ -73,6 +73,19 @@ extension _StrataInteger {
     static var _strataZero: Self { 0 }
 }
 extension _StrataInteger {
+    /// Like the other primitives, plus a range check: a value that does not fit (300 for an
+    /// `Int8`) is an error, never truncated.
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        guard let v = anyToValue(any) else {
+            throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(type(of: any))")
+        }
+        let c = try ValueCodec.coerce(v, to: .int, optional: false, target: nil, where: "a \(Self.self) property")
+        guard case .int(let i) = c else { throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(v)") }
+        guard let r = Self(exactly: i) else {
+            throw ObjectError.integerOutOfRange("a \(Self.self) property", value: i, type: "\(Self.self)", min: Int64(Self.min), max: Int64(Self.max))
+        }
+        return r
+    }
     /// Reads the column directly (no `Value`); the general read otherwise.
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
         if let i = object._rlmFastRead(index, { v, r in v.layout == .int && !v.isNull(r) ? v.int(r) : nil }) {
