@@ -26,7 +26,10 @@ final class SameThreadWriteTests: XCTestCase {
                 let r2 = try Realm(configuration: c2)
                 r1.beginWrite()
                 r1.add(APerson(id: 1, name: "kept"))
-                do { try r2.write { r2.add(ADog(name: "never")) } } catch { errors.append("\(error)") }
+                do { try r2.write { r2.add(ADog(name: "never")) } } catch {
+                    errors.append("\(error)")
+                    XCTAssertEqual((error as? Realm.Error)?.underlyingError as? StorageError, .writeAlreadyOpenOnThisThread(path: c.fileURL!.path))
+                }
                 XCTAssertFalse(r2.isInWriteTransaction)
                 do { _ = try r1.database.write() } catch { errors.append("\(error)") }
                 // The first write is unharmed; once it is committed the second realm writes.
@@ -65,5 +68,31 @@ final class SameThreadWriteTests: XCTestCase {
             } catch { XCTFail("\(error)") }
         }
         XCTAssertEqual(result, .writeAlreadyOpenOnThisThread(path: path))
+    }
+
+    /// A transaction begun by a thread that has ended (handed over, as `asyncWrite` does) does
+    /// not make a later thread — which may reuse the ended thread's `pthread_t` — look like its
+    /// holder: that thread waits for the lock, as it should.
+    func testALaterThreadWaitsForATransactionHandedOver() throws {
+        let dir = TempDir()
+        let store = try Store(path: dir.path("h.strata"))
+        for _ in 0..<5 {
+            nonisolated(unsafe) var handed: WriteTransaction?
+            let begun = DispatchSemaphore(value: 0)
+            Thread.detachNewThread { handed = try? store.beginWrite(); begun.signal() }
+            begun.wait()
+            let w = try XCTUnwrap(handed)
+            usleep(20_000)   // the first thread has ended
+            nonisolated(unsafe) var outcome: String?
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                do { try store.beginWrite().abort(); outcome = "waited" } catch { outcome = "\(error)" }
+                done.signal()
+            }
+            usleep(100_000)
+            _ = try w.commit()
+            XCTAssertEqual(done.wait(timeout: .now() + 20), .success)
+            XCTAssertEqual(outcome, "waited")
+        }
     }
 }
