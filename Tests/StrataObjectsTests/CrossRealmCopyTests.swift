@@ -15,6 +15,10 @@ final class CrossRealmCopyTests: XCTestCase {
             p.dogs.append(objectsIn: [rex, fido])
             p.address = AAddress(); p.address!.street = "Main"; p.address!.geo = AGeo(); p.address!.geo!.lat = 1.5
             p.tags.insert("t")
+            let old = AAddress(); old.city = "Old Town"
+            p.previous.append(old)
+            p.extra = .object(fido)
+            p.scores["s"] = 3
             a.add(p)
             rex.owner = p   // a cycle: person → dog → person
         }
@@ -28,6 +32,8 @@ final class CrossRealmCopyTests: XCTestCase {
             XCTAssertEqual(copy.dogs.first, copy.best, "one copy per source object")
             XCTAssertEqual(copy.best?.owner, copy, "the cycle leads back to the copy")
             XCTAssertEqual(copy.address?.street, "Main"); XCTAssertEqual(copy.address?.geo?.lat, 1.5)
+            XCTAssertEqual(copy.previous.map(\.city), ["Old Town"]); XCTAssertEqual(copy.scores["s"], 3)
+            XCTAssertEqual(copy.extra.object(ADog.self), copy.dogs.last, "a mixed link is copied too")
             XCTAssertEqual(b.objects(APerson.self).count, 1)
             XCTAssertEqual(b.objects(ADog.self).count, 2)
             XCTAssertEqual(a.objects(ADog.self).count, 2, "the source is unchanged")
