@@ -36,4 +36,26 @@ final class IntegerRangeTests: XCTestCase {
             guard case .integerOutOfRange("'AllTypes.i32'", 1 << 40, "Int32", _, _) = $0 as? ObjectError else { return XCTFail("\($0)") }
         }
     }
+
+    /// The dynamic API of a realm that declares the class checks the declared Swift type too.
+    func testDynamicAPIChecksTheDeclaredRange() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config(types: [AllTypes.self, APerson.self]))
+        try realm.write {
+            let o = realm.dynamicCreate("AllTypes", value: ["key": "k", "i8": 127, "i64": Int64.max, "intList": [1 << 40]])
+            XCTAssertThrowsError(try o.setDynamicValue(300, forKey: "i8")) {
+                XCTAssertEqual("\($0)", "'AllTypes.i8' holds Int8 values (-128...127), not 300: give a value in that range, or declare the property with a wider type (Int)")
+            }
+            XCTAssertThrowsError(try o.setDynamicValue(-40_000, forKey: "i16")) {
+                guard case .integerOutOfRange("'AllTypes.i16'", -40_000, "Int16", _, _) = $0 as? ObjectError else { return XCTFail("\($0)") }
+            }
+            XCTAssertThrowsError(try o.setDynamicValue(1 << 31, forKey: "oi8")) {
+                guard case .integerOutOfRange("'AllTypes.oi8'", 1 << 31, "Int8", _, _) = $0 as? ObjectError else { return XCTFail("\($0)") }
+            }
+            try o.setDynamicValue(-128, forKey: "i8")
+            try o.setDynamicValue(1 << 50, forKey: "i")   // Int and List<Int> hold any Int64
+        }
+        let typed = try XCTUnwrap(realm.object(ofType: AllTypes.self, forPrimaryKey: "k"))
+        XCTAssertEqual(typed.i8, -128); XCTAssertEqual(typed.i, 1 << 50); XCTAssertEqual(Array(typed.intList), [1 << 40])
+    }
 }
