@@ -218,6 +218,8 @@ public enum ObjectError: Error, Equatable, CustomStringConvertible, Sendable {
     case wrongType(String, expected: String, got: String)
     /// A String or Data value over the 16 MB limit.
     case valueTooLarge(String, Int)
+    /// An integer outside the range of the property's sized integer type (300 for an `Int8`).
+    case integerOutOfRange(String, value: Int64, type: String, min: Int64, max: Int64)
     /// An object with this primary key already exists (and the update policy is `.error`).
     case duplicatePrimaryKey(className: String, value: String)
     /// An object of a class with a primary key was created without one.
@@ -242,6 +244,8 @@ public enum ObjectError: Error, Equatable, CustomStringConvertible, Sendable {
         case .nullNotAllowed(let w): return "\(w) is not optional: nil is not allowed"
         case .wrongType(let w, let e, let g): return "\(w) holds \(e) values, not \(g)"
         case .valueTooLarge(let w, let n): return "\(w): a value of \(n) bytes is larger than the 16 MB limit for String and Data"
+        case .integerOutOfRange(let w, let v, let t, let lo, let hi):
+            return "\(w) holds \(t) values (\(lo)...\(hi)), not \(v): give a value in that range, or declare the property with a wider type (Int)"
         case .duplicatePrimaryKey(let c, let v): return "an object of class '\(c)' with primary key \(v) already exists; use update: .modified or .all to update it"
         case .missingPrimaryKey(let c): return "class '\(c)' has a primary key: give a value for it"
         case .primaryKeyChange(let c): return "the primary key of an existing '\(c)' object cannot be changed; delete it and create a new one"

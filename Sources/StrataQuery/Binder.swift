@@ -311,14 +311,17 @@ struct Binder {
         QueryError(kind: .typeMismatch, message: "Cannot compare \(l.text) with \(r.text)")
     }
 
-    /// Converts a constant toward the type of the other side when that is lossless and useful:
-    /// integers become doubles/floats/decimals for such properties, strings become data.
+    /// Converts a constant toward the type of the other side: integers become
+    /// doubles/floats/decimals for such properties, strings become data. A double compared with
+    /// a Float property (or Float elements, `self` of a Float collection) becomes the nearest
+    /// Float, as realm-core parses a constant as the column's type: `f == 0.1` matches a stored
+    /// `Float(0.1)`, and `f > 0.1` does not, for every operator alike.
     private func convert(_ v: QueryValue, toward type: QueryPropertyType?) -> QueryValue {
         switch (v, type) {
         case (.int(let i), .double?): return .double(Double(i))
         case (.int(let i), .float?): return .float(Float(i))
         case (.int(let i), .decimal?): return .decimal(Decimal128(storage: DecimalValue(i)))
-        case (.double(let d), .float?) where Double(Float(d)) == d: return .float(Float(d))
+        case (.double(let d), .float?): return .float(Float(d))
         // As realm-core converts a double for a decimal comparison: 15 significant digits.
         case (.double(let d), .decimal?) where d.isFinite: return .decimal(Decimal128(floatLiteral: d))
         case (.string(let s), .data?): return .data(Array(s.utf8))

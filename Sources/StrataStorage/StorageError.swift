@@ -48,6 +48,9 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     case writeLockTimeout(path: String, holder: WriteLockHolder?)
     /// The wait for the write lock was cancelled (`WriteLockWaitCancellation`).
     case writeLockWaitCancelled(path: String)
+    /// `beginWrite` on a thread that already holds this file's write lock (through this or
+    /// another handle of it in this process): waiting would never end.
+    case writeAlreadyOpenOnThisThread(path: String)
     /// The file, its lock file or its directory may not be written by this process (`operation`
     /// names what was refused). Opening read-only needs no write permission on the file.
     case permissionDenied(path: String, operation: String)
@@ -90,6 +93,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .writeLockTimeout(let p, let h):
             return "\(p): gave up waiting for the write lock" + (h.map { ", held by \($0)" } ?? "") + "; retry later, or end that process if it is stuck"
         case .writeLockWaitCancelled(let p): return "\(p): the wait for the write lock was cancelled; nothing was written"
+        case .writeAlreadyOpenOnThisThread(let p):
+            return "\(p): this thread already has a write transaction open on this file (another Realm or Database of it); commit or cancel it first"
         }
     }
 }

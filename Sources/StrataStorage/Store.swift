@@ -511,9 +511,20 @@ public final class Store: @unchecked Sendable {
     /// `StoreOptions.onWriteLockWait` once with the holder; it throws
     /// `StorageError.writeLockTimeout` after `StoreOptions.writeLockTimeout`, and
     /// `.writeLockWaitCancelled` as soon as `cancellation` is cancelled. The wait uses no CPU.
+    ///
+    /// When the calling thread already holds this file's write lock (a write transaction it
+    /// began through this or another handle of the file, not ended) and the wait has neither a
+    /// timeout nor a cancellation, it throws `StorageError.writeAlreadyOpenOnThisThread` at once
+    /// instead of waiting for itself forever.
     public func beginWrite(label: String = "", cancellation: WriteLockWaitCancellation? = nil) throws -> WriteTransaction {
         if options.readOnly { throw StorageError.readOnly(path: path) }
+        // The calling thread holding the lock already would wait for itself forever (unless the
+        // wait can end on its own: a timeout, a cancellation).
+        if options.writeLockTimeout == nil && cancellation == nil && WriteLockThreads.isHeldByCurrentThread(lockPath) {
+            throw StorageError.writeAlreadyOpenOnThisThread(path: path)
+        }
         try takeWriteLock(cancellation: cancellation)
+        WriteLockThreads.taken(lockPath)
         do {
             // Another process may have shrunk the file (compaction): refresh the cached size.
             _ = try fileSize()
@@ -529,6 +540,7 @@ public final class Store: @unchecked Sendable {
         if options.readOnly { throw StorageError.readOnly(path: path) }
         guard writerGate.wait(timeout: .now()) == .success else { return nil }
         if let lock, !lock.tryLockWriter() { writerGate.signal(); return nil }
+        WriteLockThreads.taken(lockPath)
         do { _ = try fileSize(); return try WriteTransaction(store: self, label: label) } catch { endWrite(); throw error }
     }
 
@@ -570,6 +582,7 @@ public final class Store: @unchecked Sendable {
     /// Releases the writer lock. `lockFileChecked`: the caller has just checked the lock file's
     /// size (publishing a commit does), so releasing does not check it again.
     func endWrite(lockFileChecked: Bool = false) {
+        WriteLockThreads.released(lockPath)
         lock?.unlockWriter(sizeChecked: lockFileChecked)
         writerGate.signal()
     }
@@ -661,5 +674,43 @@ public final class Store: @unchecked Sendable {
         }
         defer { lock.endExclusive() }
         return try body()
+    }
+}
+
+
+/// Which thread of this process holds the write lock of each file (by lock file path, so that
+/// several handles of one file count as one): `beginWrite` on the holding thread throws
+/// `StorageError.writeAlreadyOpenOnThisThread` instead of waiting for itself. The thread that
+/// took the lock is the holder until the transaction ends (wherever it ends). Threads are told
+/// apart by a number given once per thread and never reused (a `pthread_t` is reused by later
+/// threads).
+enum WriteLockThreads {
+    private static let mutex = NSLock()
+    nonisolated(unsafe) private static var holders: [String: UInt] = [:]
+    nonisolated(unsafe) private static var nextID: UInt = 1
+    private static let idKey: pthread_key_t = {
+        var k = pthread_key_t()
+        pthread_key_create(&k, nil)
+        return k
+    }()
+
+    /// The calling thread's number.
+    private static func currentThread() -> UInt {
+        if let p = pthread_getspecific(idKey) { return UInt(bitPattern: p) }
+        mutex.lock(); let id = nextID; nextID += 1; mutex.unlock()
+        pthread_setspecific(idKey, UnsafeRawPointer(bitPattern: id))
+        return id
+    }
+    static func isHeldByCurrentThread(_ lockPath: String) -> Bool {
+        let me = currentThread()
+        mutex.lock(); defer { mutex.unlock() }
+        return holders[lockPath] == me
+    }
+    static func taken(_ lockPath: String) {
+        let me = currentThread()
+        mutex.lock(); holders[lockPath] = me; mutex.unlock()
+    }
+    static func released(_ lockPath: String) {
+        mutex.lock(); holders[lockPath] = nil; mutex.unlock()
     }
 }

@@ -351,7 +351,12 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let m = Self()
-        if let d = unwrapAny(any) as? [String: Any] { for (k, v) in d { m.storage[Key(_mapKeyString: k)] = try Value._strataFromAny(v) } }
+        let u = unwrapAny(any)
+        if let d = u as? [String: Any] { for (k, v) in d { m.storage[Key(_mapKeyString: k)] = try Value._strataFromAny(v) } }
+        // Another map (the property of an object given to `create(_:value:)`): its entries.
+        else if let other = u as? _UnmanagedMap {
+            for (k, v) in other._entriesForAdd { m.storage[Key(_mapKeyString: k)] = try Value._strataFromAny(v) }
+        }
         return m
     }
     var _entriesForAdd: [(String, any _StrataValue)] { entries.map { ($0.key._mapKeyString, $0.value as any _StrataValue) } }

@@ -495,12 +495,20 @@ final class RealmCore: @unchecked Sendable {
     var generationValue: Int { generation }
 
     func beginWrite() {
+        do { try beginWriteUnlessHeld() } catch { strataProgrammerError("\(error)") }
+    }
+
+    /// `beginWrite`, throwing `StorageError.writeAlreadyOpenOnThisThread` (and staying out of a
+    /// write) when this thread already writes to the file through another Realm or Database.
+    func beginWriteUnlessHeld() throws {
         if isFrozen { strataProgrammerError("Cannot begin a write transaction on a frozen Realm") }
         verify()
         if isInWrite { strataProgrammerError("The Realm is already in a write transaction") }
         if hasPendingChanges && !delivering { _ = refresh() }
         do {
             beginWrite(using: try coordinator.db.write(label: "realm"))
+        } catch let e as StorageError where e == .writeAlreadyOpenOnThisThread(path: coordinator.db.store.path) {
+            throw e
         } catch {
             // The write cannot begin (a damaged block of the newest version, an I/O error): the
             // realm is in a failed write, as when a change fails — changes are ignored, reads

@@ -131,21 +131,24 @@ public final class DynamicObject: Object {
         if p.isPrimaryKey { throw ObjectError.primaryKeyChange(className: _dynamicClassName) }
         let cls = _dynamicClassName, key = _rlmKey
         let what = "'\(cls).\(name)'"
-        try core.writeThrowing { txn, adder in
+        let c = core
+        // A value checked against the Swift type the app declares for the property, if any.
+        func checked(_ v: Value) throws -> Value { try c.checkDeclaredRange(cls, name, v); return v }
+        try c.writeThrowing { txn, adder in
             switch p.collection {
             case .single:
                 if p.type == .object, let target = p.objectClassName, txn.schema[target]?.isEmbedded == true,
                    let dict = unwrapAny(any as Any) as? [String: Any] {
                     _ = try txn.setEmbedded(cls, key, name, try DynamicObject.values(dict, adder: adder, what: what))
                 } else {
-                    try txn.set(cls, key, name, try DynamicObject.value(any, adder: adder, what: what))
+                    try txn.set(cls, key, name, try checked(DynamicObject.value(any, adder: adder, what: what)))
                 }
             case .list, .set:
                 guard let arr = DynamicObject.array(any) else { throw ObjectError.wrongType(what, expected: "an array", got: "\(type(of: any))") }
-                try txn.setList(cls, key, name, try arr.map { try DynamicObject.value($0, adder: adder, what: "an element of \(what)") })
+                try txn.setList(cls, key, name, try arr.map { try checked(DynamicObject.value($0, adder: adder, what: "an element of \(what)")) })
             case .map:
                 guard let dict = DynamicObject.dictionary(any) else { throw ObjectError.wrongType(what, expected: "a dictionary", got: "\(type(of: any))") }
-                try txn.setMap(cls, key, name, try dict.map { ($0.key, try DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)")) })
+                try txn.setMap(cls, key, name, try dict.map { ($0.key, try checked(DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)"))) })
             }
         }
     }
@@ -265,6 +268,8 @@ extension Realm {
             for (name, any) in given {
                 guard let p = os[name] else { throw ObjectError.unknownProperty(className: typeName, property: name) }
                 let what = "'\(typeName).\(name)'"
+                // A value checked against the Swift type the app declares for the property, if any.
+                func checked(_ v: Value) throws -> Value { try core.checkDeclaredRange(typeName, name, v); return v }
                 switch p.collection {
                 case .single:
                     if p.type == .object, let t = p.objectClassName, txn.schema[t]?.isEmbedded == true,
@@ -275,14 +280,14 @@ extension Realm {
                         let linked = Realm(core: core).dynamicCreate(t, value: dict, update: update)
                         singles[name] = .object(ObjectLink(className: t, key: linked._rlmKey))
                     } else {
-                        singles[name] = try DynamicObject.value(any, adder: adder, what: what)
+                        singles[name] = try checked(DynamicObject.value(any, adder: adder, what: what))
                     }
                 case .list, .set:
                     guard let arr = DynamicObject.array(any) else { throw ObjectError.wrongType(what, expected: "an array", got: "\(type(of: any))") }
-                    collections[name] = try arr.map { try DynamicObject.value($0, adder: adder, what: "an element of \(what)") }
+                    collections[name] = try arr.map { try checked(DynamicObject.value($0, adder: adder, what: "an element of \(what)")) }
                 case .map:
                     guard let dict = DynamicObject.dictionary(any) else { throw ObjectError.wrongType(what, expected: "a dictionary", got: "\(type(of: any))") }
-                    maps[name] = try dict.map { ($0.key, try DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)")) }
+                    maps[name] = try dict.map { ($0.key, try checked(DynamicObject.value($0.value, adder: adder, what: "value '\($0.key)' of \(what)"))) }
                 }
             }
             return try txn.create(typeName, values: singles, update: update, embedded: embedded, collections: collections, maps: maps)

@@ -478,7 +478,10 @@ open class ObjectBase: CustomStringConvertible {
 
     private func _rlmTypedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
         func open<T: _Persistable>(_ t: T.Type) throws -> any _Persistable { try T._strataFromAny(any as Any) }
-        return try open(p.valueType)
+        do { return try open(p.valueType) } catch ObjectError.integerOutOfRange(_, let v, let t, let lo, let hi) {
+            // Named by the property (the conversion does not know it).
+            throw ObjectError.integerOutOfRange("'\(_rlmClassInfo.className).\(p.name)'", value: v, type: t, min: lo, max: hi)
+        }
     }
 
     private func _rlmSetTyped(_ v: any _Persistable, _ p: PropInfo) {

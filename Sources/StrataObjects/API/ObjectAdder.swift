@@ -13,6 +13,32 @@ final class ObjectAdder {
 
     init(core: RealmCore, txn: DBTransaction) { self.core = core; self.txn = txn }
 
+    /// True while `create(_:value:update:)` runs: objects managed by another Realm (or frozen)
+    /// that it meets are copied (`foreignCopy`) instead of refused, as in RealmSwift.
+    @exclusivity(unchecked) private var copiesForeign = false
+    /// The unmanaged copy made of each foreign object in this `create` (one per row: a cycle of
+    /// links is copied once).
+    @exclusivity(unchecked) private var foreignCopies: [ForeignRow: ObjectBase] = [:]
+    private struct ForeignRow: Hashable {
+        let core: ObjectIdentifier
+        let className: String
+        let key: ObjKey
+    }
+
+    /// In `create`: for an object managed by another Realm (or frozen), an unmanaged copy of
+    /// its values (its links, lists, embedded objects still the originals, copied in turn when
+    /// the copy is added). Nil for any other object.
+    private func foreignCopy(_ o: ObjectBase) throws -> ObjectBase? {
+        guard copiesForeign, !(o is DynamicObject), let c = o._rlmCore, c !== core,
+              c.coordinator !== core.coordinator || c.isFrozen else { return nil }
+        let row = ForeignRow(core: ObjectIdentifier(c), className: o._rlmClassInfo.className, key: o._rlmKey)
+        if let copy = foreignCopies[row] { return copy }
+        let copy = type(of: o).init()
+        foreignCopies[row] = copy
+        try Self.apply(o, to: copy)
+        return copy
+    }
+
     private var ctx: _StrataContext { _StrataContext(core: core, adder: self) }
 
     private func isMine(_ o: ObjectBase) -> Bool {
@@ -192,6 +218,7 @@ final class ObjectAdder {
 
     /// Adds `o` (unless already managed here) and returns its key.
     func add(_ o: ObjectBase) throws -> ObjKey {
+        if copiesForeign, let copy = try foreignCopy(o) { return try add(copy) }
         if isMine(o) { return o._rlmKey }
         if !inProgress.isEmpty, let k = inProgress[ObjectIdentifier(o)] { return k }
         let info = o._rlmClassInfo
@@ -326,7 +353,8 @@ final class ObjectAdder {
 
     /// Sets (or clears) the embedded object of a to-one property, creating it from `child`.
     func assignEmbedded(parentClass: String, parentKey: ObjKey, property: String, child: ObjectBase?) throws {
-        guard let child else { try txn.setEmbedded(parentClass, parentKey, property, nil); return }
+        guard var child else { try txn.setEmbedded(parentClass, parentKey, property, nil); return }
+        if let copy = try foreignCopy(child) { child = copy }
         if child._rlmCore != nil {
             if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._rlmKey { return }
             strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
@@ -347,7 +375,8 @@ final class ObjectAdder {
             var created: [(ObjectBase, ClassInfo, ObjKey, [Any])] = []
             let current = Set(try txn.list(owner.className, owner.key, owner.property))
             for e in elements {
-                guard let o = unwrapAny(e) as? ObjectBase else { continue }
+                guard var o = unwrapAny(e) as? ObjectBase else { continue }
+                if let copy = try foreignCopy(o) { o = copy }
                 if o._rlmCore != nil {
                     let link = Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))
                     guard isMine(o), current.contains(link) else {
@@ -418,12 +447,25 @@ final class ObjectAdder {
     }
 
     func create<T: Object>(_ type: T.Type, value: Any, update: UpdatePolicy) throws -> T {
+        // Objects of other Realms among the values are copied (recursively); the copies made
+        // are forgotten when the outermost `create` returns.
+        let outermost = !copiesForeign
+        copiesForeign = true
+        defer { if outermost { copiesForeign = false; foreignCopies = [:] } }
         let info = ClassInfo.of(type)
         let given = try Self.normalize(value, info)
+        // The object made from an object of another Realm is its copy (links back to it lead here).
+        func copying(_ o: T) -> T {
+            if let source = value as? ObjectBase, let c = source._rlmCore, source._rlmClassInfo === info,
+               c.coordinator !== core.coordinator || c.isFrozen {
+                foreignCopies[ForeignRow(core: ObjectIdentifier(c), className: info.className, key: source._rlmKey)] = o
+            }
+            return o
+        }
         if update != .error, let pk = info.properties.first(where: { $0.schema.isPrimaryKey }),
            let pkAny = given.first(where: { $0.0 == pk.index })?.1, let pkValue = anyToValue(pkAny),
            let existing = try txn.find(info.className, primaryKey: pkValue) {
-            let obj = core.makeObject(type, key: existing)
+            let obj = copying(core.makeObject(type, key: existing))
             policy = update; defer { policy = .error }
             for (i, v) in given where i != pk.index {
                 let p = info.properties[i]
@@ -435,7 +477,7 @@ final class ObjectAdder {
             }
             return obj
         }
-        let obj = T()
+        let obj = copying(T())
         for (i, v) in given { try obj._rlmSetValue(v, at: i) }
         policy = update; defer { policy = .error }
         _ = try add(obj)

@@ -178,7 +178,8 @@ public struct Realm: Equatable {
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         try requireWritable()
-        beginWrite()
+        // This thread writing to the file through another Realm or Database: an error, not a wait.
+        do { try core.beginWriteUnlessHeld() } catch { throw Realm.Error.wrapping(error, path: core.coordinator.path) }
         // A write that could not begin throws here, before the block runs.
         if core.failedWrite != nil { try commitWrite(withoutNotifying: tokens) }
         let r: Result
@@ -192,7 +193,10 @@ public struct Realm: Equatable {
 
     /// Begins a write transaction (waits for writers in other threads and processes) and
     /// advances the realm to the newest version. On a read-only realm this traps; `write`
-    /// throws `Realm.Error.readOnly` instead. When the write cannot begin (a damaged block of the
+    /// throws `Realm.Error.readOnly` instead. When this thread already has a write transaction
+    /// open on the file (another Realm or Database of it), this traps with that message and
+    /// `write` throws it (a `Realm.Error` whose `underlyingError` is
+    /// `StorageError.writeAlreadyOpenOnThisThread`): waiting would never end. When the write cannot begin (a damaged block of the
     /// newest version, an I/O error) the realm is in a failed write: its changes are ignored and
     /// `commitWrite` throws the error (`write` throws it before running its block).
     public func beginWrite() {

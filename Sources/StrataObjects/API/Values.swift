@@ -73,6 +73,19 @@ extension _StrataInteger {
     static var _strataZero: Self { 0 }
 }
 extension _StrataInteger {
+    /// Like the other primitives, plus a range check: a value that does not fit (300 for an
+    /// `Int8`) is an error, never truncated.
+    public static func _strataFromAny(_ any: Any) throws -> Self {
+        guard let v = anyToValue(any) else {
+            throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(type(of: any))")
+        }
+        let c = try ValueCodec.coerce(v, to: .int, optional: false, target: nil, where: "a \(Self.self) property")
+        guard case .int(let i) = c else { throw ObjectError.wrongType("a value", expected: "\(Self.self)", got: "\(v)") }
+        guard let r = Self(exactly: i) else {
+            throw ObjectError.integerOutOfRange("a \(Self.self) property", value: i, type: "\(Self.self)", min: Int64(Self.min), max: Int64(Self.max))
+        }
+        return r
+    }
     /// Reads the column directly (no `Value`); the general read otherwise.
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self {
         if let i = object._rlmFastRead(index, { v, r in v.layout == .int && !v.isNull(r) ? v.int(r) : nil }) {
@@ -86,6 +99,44 @@ extension Int8: _StrataInteger {}
 extension Int16: _StrataInteger {}
 extension Int32: _StrataInteger {}
 extension Int64: _StrataInteger {}
+
+/// A property type holding integers narrower than the file's (Int8/16/32, their optionals and
+/// collections of them): the range the dynamic API checks values against (`checkDeclaredRange`).
+protocol _StrataNarrowInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { get }
+}
+extension _StrataNarrowInteger where Self: _StrataInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { ("\(Self.self)", Int64(Self.min), Int64(Self.max)) }
+}
+extension Int8: _StrataNarrowInteger {}
+extension Int16: _StrataNarrowInteger {}
+extension Int32: _StrataNarrowInteger {}
+extension Optional: _StrataNarrowInteger where Wrapped: _StrataNarrowInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { Wrapped._strataIntegerBounds }
+}
+extension List: _StrataNarrowInteger where Element: _StrataNarrowInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { Element._strataIntegerBounds }
+}
+extension MutableSet: _StrataNarrowInteger where Element: _StrataNarrowInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { Element._strataIntegerBounds }
+}
+extension Map: _StrataNarrowInteger where Value: _StrataNarrowInteger {
+    static var _strataIntegerBounds: (type: String, min: Int64, max: Int64) { Value._strataIntegerBounds }
+}
+
+extension RealmCore {
+    /// Throws `ObjectError.integerOutOfRange` when `value` is an integer outside the range of
+    /// the Swift type the app declares for `className.property` (an Int8/16/32 property, or a
+    /// collection of them): the dynamic API writes by name, but the typed API would read it.
+    func checkDeclaredRange(_ className: String, _ property: String, _ value: Value) throws {
+        guard case .int(let i) = value, let t = coordinator.typesByName[className] else { return }
+        let info = ClassInfo.of(t)
+        guard let index = info.nameToIndex[property],
+              let b = (info.properties[index].valueType as? _StrataNarrowInteger.Type)?._strataIntegerBounds,
+              i < b.min || i > b.max else { return }
+        throw ObjectError.integerOutOfRange("'\(className).\(property)'", value: i, type: b.type, min: b.min, max: b.max)
+    }
+}
 
 extension Float: _StrataPrimitive {
     static var _strataPrimitiveType: PropertyType { .float }
