@@ -401,8 +401,10 @@ final class DamageTests: XCTestCase {
                 outcomes["compaction refused", default: 0] += 1
             }
         }
-        // The sweep must have hit damage that matters, not only free space.
-        XCTAssertGreaterThan(outcomes["read refused", default: 0], rounds / 10, "seed \(seed): \(outcomes)")
+        // The sweep must have hit damage that matters, not only free space: about 16% of the
+        // rounds make a read fail (42-56 of 300 over random seeds; seed 14033926427803030834
+        // gives 30), so the bound is a twentieth, far below any seed's share.
+        XCTAssertGreaterThan(outcomes["read refused", default: 0], rounds / 20, "seed \(seed): \(outcomes)")
         print("damaged-file sweep, seed \(seed): \(outcomes)")
     }
 }
