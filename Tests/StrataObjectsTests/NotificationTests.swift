@@ -339,6 +339,31 @@ final class NotificationTests: XCTestCase {
         _ = t
     }
 
+    /// Deleting the object that owns a list reports every element as deleted, once (realm-core's
+    /// ListNotifier does the same); later commits report nothing.
+    func testListObserverReportsAllDeletedWhenItsOwnerIsDeleted() throws {
+        let f = APIFixture()
+        let realm = try Realm(configuration: f.config())
+        let p = APerson(id: 1, name: "Ada"), other = APerson(id: 2, name: "Bob")
+        try realm.write {
+            realm.add(p); realm.add(other)
+            p.dogs.append(objectsIn: [ADog(name: "a"), ADog(name: "b"), ADog(name: "c")])
+        }
+        var deletions: [[Int]] = [], initial = false, updates = 0
+        let t = p.dogs.observe { c in
+            if case .initial = c { initial = true }
+            if case .update(_, let d, _, _) = c { deletions.append(d); updates += 1 }
+        }
+        XCTAssertTrue(spin { initial })
+        try realm.write { realm.delete(p) }
+        XCTAssertTrue(spin { updates == 1 })
+        XCTAssertEqual(deletions, [[0, 1, 2]])
+        try realm.write { other.name = "Robert" }
+        try realm.write { realm.add(APerson(id: 3, name: "Cy")) }
+        XCTAssertEqual(updates, 1, "nothing after the owner is gone")
+        _ = t
+    }
+
     /// Key paths name properties of the observed class, dotted through links; anything else
     /// is refused with the key path and the class in the message.
     func testObservedKeyPathsAreValidated() throws {

@@ -641,9 +641,19 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         return (deletions, insertions, mods)
     }
 
+    /// The collection's elements now. A list or set whose owning object was deleted reads as
+    /// empty, so its observer reports every element it had as deleted, once (as realm-core
+    /// does), and nothing after that.
+    private func currentElements(_ txn: DBTransaction) -> [Value]? {
+        do { return try source.elements(txn) } catch let e as ObjectError {
+            if case .noSuchObject = e { return [] }
+            return nil
+        } catch { return nil }
+    }
+
     /// The whole comparison (fingerprints of every object).
     private func full(_ txn: DBTransaction) -> ([Int], [Int], [Int])? {
-        guard let e = try? source.elements(txn) else { return nil }
+        guard let e = currentElements(txn) else { return nil }
         let p = e.count <= Self.fingerprintLimit ? prints(txn, e) : nil
         let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
         var mods: [Int] = []
@@ -661,7 +671,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         }
         if changes.values.contains(where: \.rewritten) { return nil }
         // Re-read the collection; modifications from the records.
-        guard let e = try? source.elements(txn) else { return nil }
+        guard let e = currentElements(txn) else { return nil }
         let d = CollectionDiff.compute(old: lastElements, new: e, unique: source.uniqueElements)
         var modifiedByClass: [String: KeyRanges] = [:]
         for (c, set) in changes { modifiedByClass[c] = set.modifiedKeys(properties: properties).union(set.inserted).union(set.deleted) }
