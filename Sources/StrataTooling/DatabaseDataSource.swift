@@ -235,9 +235,18 @@ package final class DatabaseDataSource: BrowserDataSource {
         try checkWritable()
         let p = try editableProperty(object.className, property)
         guard try wrap({ try txn.exists(object.className, object.key) }) else { throw BrowserError("\(object.className) #\(object.key) does not exist (deleted?)") }
-        let value = try parseEdit(text, p, elementOnly: false)
+        let current = try wrap { try txn.value(object.className, object.key, property) }
+        var value = try parseEdit(text, p, elementOnly: false)
+        // An AnyRealmValue keeps the type of the value it holds when the text reads as that
+        // type: the prompt shows a date, UUID, ObjectId, Decimal128 or Float as text, which the
+        // AnyRealmValue guess (number, bool, else string) would turn into a String or a Double.
+        if p.type == .mixed, let type = Self.keptMixedType(current),
+           let typed = try? ValueParser.scalar(text, type: type, what: p.name, data: .hex) {
+            value = typed
+        }
+        // Unchanged (Enter on the pre-filled prompt): nothing to write, no commit.
+        if value == current { return }
         if p.isPrimaryKey {
-            if try wrap({ try txn.value(object.className, object.key, property) }) == value { return }
             throw BrowserError("the primary key of an existing \(object.className) cannot be changed; add a new object instead")
         }
         try write(changed: [object]) { w in try w.set(object.className, object.key, property, value) }
@@ -267,12 +276,26 @@ package final class DatabaseDataSource: BrowserDataSource {
         _ = try newObjectField(try objectSchema(className), property, text)
     }
 
+    /// The type an AnyRealmValue edit keeps when the text reads as it (the types the
+    /// AnyRealmValue guess of `ValueParser.mixed` would not give back).
+    static func keptMixedType(_ v: Value) -> PropertyType? {
+        switch v {
+        case .date: return .date
+        case .uuid: return .uuid
+        case .objectId: return .objectId
+        case .decimal: return .decimal128
+        case .float: return .float
+        default: return nil
+        }
+    }
+
     /// The value of one field of a new object (nil: left out, the property's default or null).
     private func newObjectField(_ os: ObjectSchema, _ name: String, _ text: String) throws -> Value? {
         guard let p = os[name] else { throw BrowserError("\(os.className) has no property '\(name)'") }
         guard p.collection == .single, p.type != .linkingObjects else { return nil }
         if schemaIsEmbedded(p) { return nil }
-        if text.isEmpty && p.isOptional && p.type != .string { return nil }
+        // Empty is null for every optional property, strings included (the form says so).
+        if text.isEmpty && p.isOptional { return nil }
         return try parseEdit(text, p, elementOnly: false)
     }
 

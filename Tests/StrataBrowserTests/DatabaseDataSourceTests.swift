@@ -211,6 +211,72 @@ final class DatabaseDataSourceTests: XCTestCase {
         }
     }
 
+    /// An AnyRealmValue holding a date or UUID keeps its type through the edit prompt (the
+    /// AnyRealmValue guess would make its text a String), and Enter on the unchanged prompt
+    /// commits nothing.
+    func testAnyRealmValueEditKeepsTheValuesTypeAndUnchangedTextCommitsNothing() throws {
+        let event = try {
+            let db = try Database(path: path)
+            defer { db.close() }
+            let t = try db.read()
+            defer { t.end() }
+            return ObjectRef(className: "Event", key: try XCTUnwrap(try t.objectKeys("Event").first))
+        }()
+        let date = try Timestamp(iso8601: "1677-09-21T00:12:43.145224192Z")
+        let uuid = UUID()
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let props = try source.properties(className: "Event").map(\.name)
+        let column = try XCTUnwrap(props.firstIndex(of: "extra"))
+        func stored() throws -> Value {
+            let db = try Database(path: path)
+            defer { db.close() }
+            let t = try db.read()
+            defer { t.end() }
+            return try t.value("Event", event.key, "extra")
+        }
+        for original in [Value.date(date), .uuid(uuid)] {
+            let db = try Database(path: path)
+            let w = try db.write()
+            try w.set("Event", event.key, "extra", original)
+            try w.commit()
+            db.close()
+            _ = source.pollChanges()
+            let before = source.status().version
+            let text = try source.object(event).values[column].editText
+            try source.setValue(text: text, property: "extra", of: event)
+            XCTAssertEqual(try stored(), original, "Enter on '\(text)' keeps the value")
+            XCTAssertTrue(source.pollChanges().isEmpty)
+            XCTAssertEqual(source.status().version, before, "no commit for an unchanged value")
+        }
+        // Text that is not the held type's: the AnyRealmValue guess (here a String).
+        try source.setValue(text: "2024-01-01T00:00:00Z", property: "extra", of: event)
+        XCTAssertEqual(try stored(), .string("2024-01-01T00:00:00Z"), "not a UUID: the AnyRealmValue guess applies")
+        // A date held: another date's text stays a date.
+        let db = try Database(path: path)
+        let w = try db.write()
+        try w.set("Event", event.key, "extra", .date(date))
+        try w.commit()
+        db.close()
+        _ = source.pollChanges()
+        try source.setValue(text: "2030-05-06T07:08:09Z", property: "extra", of: event)
+        XCTAssertEqual(try stored(), .date(try Timestamp(iso8601: "2030-05-06T07:08:09Z")))
+        try source.setValue(text: "hello", property: "extra", of: event)
+        XCTAssertEqual(try stored(), .string("hello"))
+    }
+
+    /// The add form says "empty = null" for optional properties, strings included.
+    func testAddFormEmptyOptionalStringIsNull() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let ref = try source.createObject(className: "Company", values: ["name": "Empty Web", "country": "X", "website": ""])
+        let db = try Database(path: path)
+        defer { db.close() }
+        let t = try db.read()
+        defer { t.end() }
+        XCTAssertEqual(try t.value("Company", ref.key, "website"), .null)
+    }
+
     func testReadOnlyRefusesEveryEdit() throws {
         let source = try DatabaseDataSource(path: path, readOnly: true)
         defer { source.close() }

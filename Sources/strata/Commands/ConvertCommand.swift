@@ -163,6 +163,13 @@ final class RealmConverter {
                     var values: [String: Value] = [:]
                     for (p, v) in zip(c.properties, o.values) where isPlain(p) {
                         values[p.name] = try storable("\(c.name).\(p.name) of #\(o.key)") { try value(v, keys: [:]) }
+                        // A required date cannot be left out (it would read as 1970, a made-up
+                        // date): it becomes the nearest end of the range, as through the Swift
+                        // API, and is listed as such.
+                        if values[p.name] == nil, !p.isNullable, case let .timestamp(seconds, _) = v, let last = skipped.popLast() {
+                            values[p.name] = .date(seconds < 0 ? Timestamp.min : Timestamp.max)
+                            skipped.append(Skipped(place: last.place, reason: Self.requiredDateReason, detail: last.detail))
+                        }
                     }
                     map[o.key] = try w.create(c.name, values: values)
                     done += 1
@@ -249,6 +256,9 @@ final class RealmConverter {
             }
         }
     }
+
+    /// How a required date outside the range is listed (it is stored as the nearest end).
+    static let requiredDateReason = "date outside the dates Strata stores, in a required property: stored as the nearest end (\(TimestampError.rangeText))"
 
     /// A value Strata cannot hold; the converter leaves it out and lists it.
     struct Unstorable: Error {

@@ -61,6 +61,13 @@ struct Import: StrataSubcommand {
         // Like sqlite3, `--create` makes the database file when it does not exist yet.
         let key = try common.key()
         let fileExists = pathExists(file)
+        // Nothing to import: no class (and no file) is made from an input without rows.
+        let empty = kind == .json ? jsonRows.isEmpty : records.count <= 1
+        if empty && create, !fileExists || (try? openDatabase(file, readOnly: true, label: "strata import", key: key))
+            .map({ d -> Bool in defer { d.close() }; return d.schema[className] == nil }) ?? false {
+            try out.line("imported 0 objects into \(className) (the input has no rows: nothing to commit, no class \(fileExists ? "" : "or file ")created)")
+            return 0
+        }
         var db: Database? = nil
         if !fileExists && !create {
             throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
