@@ -296,7 +296,12 @@ package final class DatabaseDataSource: BrowserDataSource {
         if schemaIsEmbedded(p) { return nil }
         // Empty is null for every optional property, strings included (the form says so).
         if text.isEmpty && p.isOptional { return nil }
-        return try parseEdit(text, p, elementOnly: false)
+        let value = try parseEdit(text, p, elementOnly: false)
+        // A primary key already taken is refused at its own field, not after the last one.
+        if p.isPrimaryKey, try wrap({ try txn.find(os.className, primaryKey: value) }) != nil {
+            throw BrowserError("\(os.className) already has an object with \(p.name) \(text.trimmingCharacters(in: .whitespaces)); type another value (or edit that object)")
+        }
+        return value
     }
 
     package func deleteObject(_ ref: ObjectRef) throws {

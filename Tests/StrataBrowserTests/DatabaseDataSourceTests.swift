@@ -265,6 +265,18 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertEqual(try stored(), .string("hello"))
     }
 
+    /// A primary key already taken is refused at its field of the add form, in the browser's words.
+    func testAddFormRefusesATakenPrimaryKeyAtItsField() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        XCTAssertThrowsError(try source.checkNewObjectField(className: "Person", property: "id", text: "3")) { error in
+            let message = (error as? BrowserError)?.message ?? "\(error)"
+            XCTAssertTrue(message.contains("already has an object with id 3"), message)
+            XCTAssertFalse(message.contains("update:"), "no Swift API advice: \(message)")
+        }
+        XCTAssertNoThrow(try source.checkNewObjectField(className: "Person", property: "id", text: "987654"))
+    }
+
     /// The add form says "empty = null" for optional properties, strings included.
     func testAddFormEmptyOptionalStringIsNull() throws {
         let source = try DatabaseDataSource(path: path)
