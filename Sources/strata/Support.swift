@@ -291,3 +291,20 @@ func removeDatabaseFiles(_ path: String) {
     unlink(path)
     unlink(path + ".lock")
 }
+
+/// All of `path`'s bytes read with a plain read loop, so a FIFO, `/dev/fd/N` (a shell's process
+/// substitution) or `/dev/stdin` works as well as a regular file; nil when it cannot be opened
+/// or read (a directory, no such file).
+func readWholeFile(_ path: String) -> Data? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { Glibc.close(fd) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 { data.append(contentsOf: buffer[..<n]) }
+        else if n == 0 { return data }
+        else if errno != EINTR { return nil }
+    }
+}

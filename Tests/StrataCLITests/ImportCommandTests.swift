@@ -136,6 +136,28 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new2.strata")))
     }
 
+    /// A FIFO (a shell's `<(cat x.csv)` is one, as /dev/fd/N) is read to its end: it was
+    /// "cannot read the input file" (exit 4).
+    func testImportReadsAFIFO() throws {
+        let file = try makeDemo()
+        let before = try count(file, "Company")
+        let fifo = path("in.csv")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Thread {
+            // Written in pieces: the reader sees several short reads before the end.
+            guard let h = FileHandle(forWritingAtPath: fifo) else { return }
+            for piece in ["name,country\nFifo ", "One,NZ\n", "Fifo Two,FR\n"] {
+                h.write(Data(piece.utf8))
+                usleep(20_000)
+            }
+            try? h.close()
+        }
+        writer.start()
+        let r = try StrataCLI.run(["import", file, "--class", "Company", fifo, "--format", "csv"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try count(file, "Company"), before + 2)
+    }
+
     /// `--create` infers a number type only for text that reads back the same: leading zeros,
     /// `+`, integers beyond Int64 or that a Double would round stay text in CSV (they became
     /// 1234 and 9.223372036854776e+18); in JSON such an integer is refused, not rounded.

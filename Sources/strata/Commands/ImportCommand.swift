@@ -22,7 +22,7 @@ struct Import: StrataSubcommand {
     func run(output out: CommandOutput) throws -> Int32 {
         if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
         let data: Data?
-        if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: input) }
+        if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = readWholeFile(input) }
         guard let data else {
             throw CLIError("\(input): cannot read the input file; check the path", code: ExitCode32.badInput)
         }
