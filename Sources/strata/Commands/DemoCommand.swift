@@ -72,6 +72,13 @@ func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEvent
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
     removeDatabaseFiles(temporary)
+    // An interrupt (Ctrl-C) removes the hidden database and its lock file.
+    TemporaryFiles.register(temporary)
+    TemporaryFiles.register(temporary + ".lock")
+    defer {
+        TemporaryFiles.unregister(temporary)
+        TemporaryFiles.unregister(temporary + ".lock")
+    }
     do {
         try DemoDatabase.create(at: temporary, events: events, encryptionKey: encryptionKey, progress: progress)
     } catch {
