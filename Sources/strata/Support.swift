@@ -140,7 +140,7 @@ final class FileOutput: FileDescriptorOutput {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            if e == ENOENT { return try temporary(beside: target, mode: nil) }
+            if e == ENOENT { return try temporary(beside: target, given: path, mode: nil) }
             if e == EISDIR { throw refuse("is a directory") }
             throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
@@ -160,7 +160,7 @@ final class FileOutput: FileDescriptorOutput {
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             Glibc.close(fd)
-            return try temporary(beside: target, mode: st.st_mode & 0o7777)
+            return try temporary(beside: target, given: path, mode: st.st_mode & 0o7777)
         case S_IFIFO, S_IFCHR:
             return (fd, nil)
         default:
@@ -169,8 +169,9 @@ final class FileOutput: FileDescriptorOutput {
         }
     }
 
-    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask).
-    private static func temporary(beside target: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
+    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask);
+    /// `given`: the path as the user wrote it (for messages).
+    private static func temporary(beside target: String, given: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
         let url = URL(fileURLWithPath: target)
         var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
         // Registered as it is made: an interrupt from here on removes it.
@@ -181,6 +182,7 @@ final class FileOutput: FileDescriptorOutput {
         }
         guard fd >= 0 else {
             let e = errno
+            try refuseUnwritableDirectory(given.contains("/") ? String(given[..<given.lastIndex(of: "/")!]) : ".", errno: e)
             throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -385,4 +387,25 @@ func readWholeFile(_ path: String) -> Data? {
         else if n == 0 { return data }
         else if errno != EINTR { return nil }
     }
+}
+
+/// Refuses (exit 5) to go on when `path`, a file the command is about to create, is in a
+/// directory this user cannot create files in: said with the directory as given and what to
+/// do, before any temporary or lock file is attempted (the engine's message named those).
+func requireWritableDirectory(for path: String) throws {
+    let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    let shown = directory.isEmpty ? "/" : directory
+    guard access(shown, F_OK) == 0, access(shown, W_OK | X_OK) != 0 else { return }
+    try refuseUnwritableDirectory(shown, errno: errno)
+}
+
+/// Throws the exit-5 refusal for `errno` EACCES, EPERM or EROFS met creating a file in `directory`.
+func refuseUnwritableDirectory(_ directory: String, errno e: Int32) throws {
+    let why: String
+    switch e {
+    case EACCES, EPERM: why = "permission denied"
+    case EROFS: why = "read-only file system"
+    default: return
+    }
+    throw CLIError("cannot create files in \(directory) (\(why)); choose a writable directory", code: ExitCode32.refused)
 }

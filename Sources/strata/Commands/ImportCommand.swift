@@ -65,6 +65,7 @@ struct Import: StrataSubcommand {
         if !fileExists && !create {
             throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
         }
+        if !fileExists { try requireWritableDirectory(for: file) }
         if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
         defer { db?.close() }
         var createdFile = false
