@@ -580,7 +580,9 @@ package final class DatabaseDataSource: BrowserDataSource {
         }
         invalidateCaches()
         let me = getpid()
-        let records = ((try? store.recentCommits(limit: 256)) ?? []).filter { $0.version > oldVersion && $0.version <= txn.version }.reversed()
+        // `database.store`, not `store`: a schema change reopened the file and closed the old
+        // store, whose commit list then came back empty ("by pid 0: new version").
+        let records = ((try? database.store.recentCommits(limit: 256)) ?? []).filter { $0.version > oldVersion && $0.version <= txn.version }.reversed()
         if let first = records.first, first.version > oldVersion + 1 {
             events.append(ChangeEvent(version: first.version - 1, pid: 0, isExternal: true,
                                       summary: "\(first.version - 1 - oldVersion) earlier commits"))

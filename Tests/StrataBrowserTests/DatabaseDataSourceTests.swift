@@ -257,6 +257,27 @@ final class DatabaseDataSourceTests: XCTestCase {
         other.close()
     }
 
+    /// A commit from another handle that adds a class (as `strata import --create` does) makes
+    /// the browser reopen the file; its Log entry still names the committing pid and what
+    /// changed (it was "by pid 0: new version").
+    func testSchemaChangingCommitFromASecondHandleIsSummarisedWithItsPid() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let other = try Database(path: path)
+        defer { other.close() }
+        let live = ObjectSchema(className: "Live2", properties: [PropertySchema(name: "n", type: .int)])
+        let w = try other.write(label: "strata import", adding: [live])
+        _ = try w.create("Live2", values: ["n": .int(1)])
+        _ = try w.create("Live2", values: ["n": .int(2)])
+        let version = try w.commit()
+        let events = source.pollChanges()
+        XCTAssertEqual(events.count, 1, "\(events)")
+        XCTAssertEqual(events.first?.version, version)
+        XCTAssertEqual(events.first?.pid, getpid())
+        XCTAssertTrue(events.first?.summary.contains("Live2: 2 inserted") == true, events.first?.summary ?? "")
+        XCTAssertEqual(source.classes().first { $0.name == "Live2" }?.count.value, 2)
+    }
+
     func testBacklinksAndCollections() throws {
         let source = try DatabaseDataSource(path: path)
         defer { source.close() }
@@ -335,3 +356,4 @@ final class DatabaseBrowsingMeasurements: XCTestCase {
         print("MEASURE events: \(source.classes().first { $0.name == "Event" }!.count.value)")
     }
 }
+
