@@ -278,6 +278,30 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertEqual(source.classes().first { $0.name == "Live2" }?.count.value, 2)
     }
 
+    /// A handle opening or closing the file (a second browser, an import ending) wakes the
+    /// browser without a commit and the status bar's count follows (it stayed as it was until
+    /// the next commit).
+    func testParticipantCountFollowsHandlesOpeningAndClosingWithoutACommit() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 80, rows: 24))
+        let before = app.status.participants
+        let woke = LockedFlag()
+        source.setChangeHandler { woke.set() }
+        func waitForWake(line: UInt = #line) {
+            let deadline = Date().addingTimeInterval(10)
+            while !woke.take() { guard Date() < deadline else { return XCTFail("no wake-up within 10 s", line: line) }; usleep(10_000) }
+        }
+        let other = try Database(path: path)
+        waitForWake()
+        app.processChanges()
+        XCTAssertEqual(app.status.participants, before + 1, "a second handle is counted")
+        other.close()
+        waitForWake()
+        app.processChanges()
+        XCTAssertEqual(app.status.participants, before, "a closed handle is no longer counted")
+    }
+
     func testBacklinksAndCollections() throws {
         let source = try DatabaseDataSource(path: path)
         defer { source.close() }
@@ -357,3 +381,10 @@ final class DatabaseBrowsingMeasurements: XCTestCase {
     }
 }
 
+/// A flag set from another thread and taken (read and cleared) by the test.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
+}
