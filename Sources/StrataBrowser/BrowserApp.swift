@@ -128,6 +128,8 @@ package final class BrowserApp {
         pollFilter()
         pollWriteLockWait()
         let events = dataSource.pollChanges()
+        // A handle opened or closed without a commit: the status bar's count changes alone.
+        status = dataSource.status()
         guard !events.isEmpty else { return }
         let now = clock()
         for event in events {

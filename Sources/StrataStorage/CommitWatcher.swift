@@ -9,6 +9,10 @@ final class CommitWatcher: @unchecked Sendable {
     private let lock: LockFile
     private let mutex = NSLock()
     private var observers: [UInt64: @Sendable (UInt64) -> Void] = [:]
+    /// Called when the live participants (handles with the file open) change.
+    private var participantObservers: [UInt64: @Sendable () -> Void] = [:]
+    /// The live participants' slots at the last check (nil: not checked yet).
+    private var lastParticipants: [Int]?
     private var nextID: UInt64 = 1
     private var stopping = false
     private let exited = DispatchSemaphore(value: 0)
@@ -33,7 +37,30 @@ final class CommitWatcher: @unchecked Sendable {
         return id
     }
 
-    func remove(_ id: UInt64) { mutex.lock(); observers[id] = nil; mutex.unlock() }
+    /// Adds a callback for changes of the participants, checked at each wake-up (every commit,
+    /// and the 1 s timeout): a second browser opening the file, an import ending.
+    func addParticipantObserver(_ cb: @escaping @Sendable () -> Void) -> UInt64 {
+        mutex.lock(); defer { mutex.unlock() }
+        let id = nextID; nextID += 1
+        participantObservers[id] = cb
+        // The baseline is taken now: a handle opened right after this call is a change.
+        if lastParticipants == nil { lastParticipants = lock.participants().filter(\.isAlive).map(\.slot) }
+        return id
+    }
+
+    func remove(_ id: UInt64) { mutex.lock(); observers[id] = nil; participantObservers[id] = nil; mutex.unlock() }
+
+    /// Calls the participant observers when the live participants differ from the last check.
+    private func checkParticipants() {
+        mutex.lock(); let cbs = Array(participantObservers.values); mutex.unlock()
+        guard !cbs.isEmpty else { return }
+        let now = lock.participants().filter(\.isAlive).map(\.slot)
+        mutex.lock()
+        let changed = lastParticipants.map { $0 != now } ?? false
+        lastParticipants = now
+        mutex.unlock()
+        if changed { for cb in cbs { cb() } }
+    }
 
     private func run(seen initialSeen: UInt32, lastVersion initialVersion: UInt64) {
         mutex.lock(); watcherThread = pthread_self(); mutex.unlock()
@@ -43,6 +70,7 @@ final class CommitWatcher: @unchecked Sendable {
             mutex.lock(); let stop = stopping; mutex.unlock()
             if stop { break }
             lock.waitForCommit(seen: seen, timeoutMs: 1000)
+            checkParticipants()
             let now = lock.commitSequence
             if now == seen { continue }
             seen = now

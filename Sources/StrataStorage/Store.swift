@@ -650,7 +650,19 @@ public final class Store: @unchecked Sendable {
         return watcher!.add(callback)
     }
 
-    /// Stops the callback registered with `addCommitObserver` under `id`.
+    /// Calls `callback` (on the commit watcher's thread) when the handles that have the file open
+    /// change (one opened or closed, in any process), as the watcher sees at its wake-ups: each
+    /// commit, and its 1 s timeout; no thread or timer of its own. Returns a token for
+    /// `removeCommitObserver`.
+    public func addParticipantsObserver(_ callback: @escaping @Sendable () -> Void) -> UInt64 {
+        stateLock.lock()
+        defer { stateLock.unlock() }
+        guard let lock, !closed else { return 0 }
+        if watcher == nil { watcher = CommitWatcher(lock: lock) }
+        return watcher!.addParticipantObserver(callback)
+    }
+
+    /// Stops the callback registered with `addCommitObserver` or `addParticipantsObserver` under `id`.
     public func removeCommitObserver(_ id: UInt64) {
         stateLock.lock(); let w = watcher; stateLock.unlock()
         w?.remove(id)

@@ -21,6 +21,8 @@ package final class DatabaseDataSource: BrowserDataSource {
     private let path: String
     private let handler = ChangeHandlerBox()
     private var observer: UInt64 = 0
+    /// Wakes the browser when a handle opens or closes the file (the status bar's count).
+    private var participantsObserver: UInt64 = 0
     /// Versions committed through this data source, with the objects each changed.
     private var local: [UInt64: (changed: [ObjectRef], deleted: [ObjectRef])] = [:]
     private var cachedStatus: FileStatus?
@@ -62,18 +64,21 @@ package final class DatabaseDataSource: BrowserDataSource {
     deinit {
         stopFilters()
         database.store.removeCommitObserver(observer)
+        database.store.removeCommitObserver(participantsObserver)
         txn.end()
     }
 
     private func startObserving() {
         let box = handler
         observer = database.store.addCommitObserver { _ in box.fire() }
+        participantsObserver = database.store.addParticipantsObserver { box.fire() }
     }
 
     /// Ends the snapshot and closes the file.
     package func close() {
         stopFilters()
         database.store.removeCommitObserver(observer)
+        database.store.removeCommitObserver(participantsObserver)
         txn.end()
         database.close()
     }
@@ -81,7 +86,12 @@ package final class DatabaseDataSource: BrowserDataSource {
     // MARK: File
 
     package func status() -> FileStatus {
-        if let cachedStatus { return cachedStatus }
+        if var cachedStatus {
+            // Handles come and go without a commit: the count is read again (shared memory).
+            if !isCompacting { cachedStatus.participants = max(1, database.store.participants().count) }
+            self.cachedStatus = cachedStatus
+            return cachedStatus
+        }
         if isCompacting { return FileStatus(version: txn.version, totalBytes: 0, usedBytes: 0, freeBytes: 0, lockedBytes: 0, participants: 1) }
         let status: FileStatus
         // This process has the file open even when it is not in the lock file (read-only
@@ -608,7 +618,9 @@ package final class DatabaseDataSource: BrowserDataSource {
         }
         invalidateCaches()
         let me = getpid()
-        let records = ((try? store.recentCommits(limit: 256)) ?? []).filter { $0.version > oldVersion && $0.version <= txn.version }.reversed()
+        // `database.store`, not `store`: a schema change reopened the file and closed the old
+        // store, whose commit list then came back empty ("by pid 0: new version").
+        let records = ((try? database.store.recentCommits(limit: 256)) ?? []).filter { $0.version > oldVersion && $0.version <= txn.version }.reversed()
         if let first = records.first, first.version > oldVersion + 1 {
             events.append(ChangeEvent(version: first.version - 1, pid: 0, isExternal: true,
                                       summary: "\(first.version - 1 - oldVersion) earlier commits"))
@@ -684,6 +696,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         options.create = false
         let fresh = try Database(path: path, options: options)
         database.store.removeCommitObserver(observer)
+        database.store.removeCommitObserver(participantsObserver)
         txn.end()
         database.close()
         database = fresh

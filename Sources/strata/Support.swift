@@ -112,6 +112,7 @@ final class FileOutput: FileDescriptorOutput {
             let e = errno
             throw CLIError("\(r.target): cannot replace the output file (\(String(cString: strerror(e)))); check the directory's permissions", code: ExitCode32.io)
         }
+        TemporaryFiles.unregister(r.temporary)
         replacing = nil
     }
 
@@ -121,6 +122,7 @@ final class FileOutput: FileDescriptorOutput {
         guard let r = replacing else { return }
         Glibc.close(fd)
         unlink(r.temporary)
+        TemporaryFiles.unregister(r.temporary)
         replacing = nil
     }
 
@@ -138,7 +140,7 @@ final class FileOutput: FileDescriptorOutput {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            if e == ENOENT { return try temporary(beside: target, mode: nil) }
+            if e == ENOENT { return try temporary(beside: target, given: path, mode: nil) }
             if e == EISDIR { throw refuse("is a directory") }
             throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
@@ -158,7 +160,7 @@ final class FileOutput: FileDescriptorOutput {
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             Glibc.close(fd)
-            return try temporary(beside: target, mode: st.st_mode & 0o7777)
+            return try temporary(beside: target, given: path, mode: st.st_mode & 0o7777)
         case S_IFIFO, S_IFCHR:
             return (fd, nil)
         default:
@@ -167,13 +169,20 @@ final class FileOutput: FileDescriptorOutput {
         }
     }
 
-    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask).
-    private static func temporary(beside target: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
+    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask);
+    /// `given`: the path as the user wrote it (for messages).
+    private static func temporary(beside target: String, given: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
         let url = URL(fileURLWithPath: target)
         var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        // Registered as it is made: an interrupt from here on removes it.
+        let fd = TemporaryFiles.withSignalsBlocked {
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 { TemporaryFiles.register(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) }
+            return fd
+        }
         guard fd >= 0 else {
             let e = errno
+            try refuseUnwritableDirectory(given.contains("/") ? String(given[..<given.lastIndex(of: "/")!]) : ".", errno: e)
             throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -290,4 +299,113 @@ func pathExists(_ path: String) -> Bool {
 func removeDatabaseFiles(_ path: String) {
     unlink(path)
     unlink(path + ".lock")
+}
+
+/// Temporary files a command is writing (export's `.NAME.XXXXXX`, the demo's hidden database and
+/// its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
+/// (the shell's 128+signal status), so an interrupted command leaves no temporary behind.
+/// The handler only calls `unlink` on paths prepared as C strings when they were registered.
+enum TemporaryFiles {
+    private static let capacity = 16
+    /// Slots of `strdup`ed paths (nil: free); read by the signal handler.
+    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
+        let p = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
+        p.initialize(repeating: nil, count: capacity)
+        return p
+    }()
+    nonisolated(unsafe) private static var installed = false
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Runs `body` with SIGINT, SIGTERM and SIGHUP held back (they arrive afterwards).
+    static func withSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var set = sigset_t(), old = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return try body()
+    }
+
+    /// Removes `path` if the process is interrupted before `unregister(path)`.
+    static func register(_ path: String) {
+        withSignalsBlocked {
+            installHandlers()
+            for i in 0..<capacity where slots[i] == nil {
+                slots[i] = strdup(path)
+                return
+            }
+        }
+    }
+
+    /// `path` is no longer removed on a signal (it was renamed, linked or removed).
+    static func unregister(_ path: String) {
+        withSignalsBlocked {
+            for i in 0..<capacity {
+                if let p = slots[i], String(cString: p) == path {
+                    slots[i] = nil
+                    free(p)
+                }
+            }
+        }
+    }
+
+    private static func installHandlers() {
+        guard !installed else { return }
+        installed = true
+        for s in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in
+                // Async-signal-safe only: unlink, then die by the same signal.
+                for i in 0..<TemporaryFiles.capacity {
+                    if let p = TemporaryFiles.slots[i] { unlink(p) }
+                }
+                Glibc.signal(signal, SIG_DFL)
+                raise(signal)
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0
+            var old = sigaction()
+            // A signal the process was started ignoring (nohup's SIGHUP) stays ignored.
+            if sigaction(s, nil, &old) == 0 && unsafeBitCast(old.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
+            sigaction(s, &action, nil)
+        }
+    }
+}
+
+/// All of `path`'s bytes read with a plain read loop, so a FIFO, `/dev/fd/N` (a shell's process
+/// substitution) or `/dev/stdin` works as well as a regular file; nil when it cannot be opened
+/// or read (a directory, no such file).
+func readWholeFile(_ path: String) -> Data? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { Glibc.close(fd) }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if n > 0 { data.append(contentsOf: buffer[..<n]) }
+        else if n == 0 { return data }
+        else if errno != EINTR { return nil }
+    }
+}
+
+/// Refuses (exit 5) to go on when `path`, a file the command is about to create, is in a
+/// directory this user cannot create files in: said with the directory as given and what to
+/// do, before any temporary or lock file is attempted (the engine's message named those).
+func requireWritableDirectory(for path: String) throws {
+    let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+    let shown = directory.isEmpty ? "/" : directory
+    guard access(shown, F_OK) == 0, access(shown, W_OK | X_OK) != 0 else { return }
+    try refuseUnwritableDirectory(shown, errno: errno)
+}
+
+/// Throws the exit-5 refusal for `errno` EACCES, EPERM or EROFS met creating a file in `directory`.
+func refuseUnwritableDirectory(_ directory: String, errno e: Int32) throws {
+    let why: String
+    switch e {
+    case EACCES, EPERM: why = "permission denied"
+    case EROFS: why = "read-only file system"
+    default: return
+    }
+    throw CLIError("cannot create files in \(directory) (\(why)); choose a writable directory", code: ExitCode32.refused)
 }

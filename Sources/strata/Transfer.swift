@@ -522,9 +522,41 @@ enum SchemaInference {
         if nodes.isEmpty { return .string }
         if nodes.allSatisfy({ if case .bool = $0 { return true }; return false }) { return .bool }
         if nodes.allSatisfy({ if case .number(let t) = $0 { return Int64(t) != nil }; return false }) { return .int }
-        if nodes.allSatisfy({ if case .number = $0 { return true }; return false }) { return .double }
+        if nodes.allSatisfy({ if case .number = $0 { return true }; return false }) {
+            // A Double would round an integer it cannot hold exactly (9223372036854775808):
+            // refused, not changed silently.
+            for case .number(let t) in nodes where !exactAsDouble(t) {
+                let why = Int64(t) == nil ? "does not fit an Int (64-bit)" : "is in a column with fractions"
+                throw InputError("'\(name)': \(t) \(why) and a Double would round it; write it as a JSON string to keep it as text, or create the class with a schema first")
+            }
+            return .double
+        }
         if nodes.allSatisfy({ if case .string = $0 { return true }; return false }) { return .string }
         throw InputError("cannot infer a type for '\(name)' (mixed or nested values); create the class with a schema first")
+    }
+
+    /// JSON's number syntax: `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?` (no `+`, leading
+    /// zeros, `nan`, `inf` or hex that `Double(_:)` also reads).
+    static func isPlainNumber(_ text: String) -> Bool {
+        var b = Array(text.utf8)[...]
+        func digits() -> Int { let n = b.prefix { $0 >= 0x30 && $0 <= 0x39 }.count; b = b.dropFirst(n); return n }
+        if b.first == UInt8(ascii: "-") { b = b.dropFirst() }
+        if b.first == UInt8(ascii: "0") { b = b.dropFirst() } else if digits() == 0 { return false }
+        if b.first == UInt8(ascii: ".") { b = b.dropFirst(); if digits() == 0 { return false } }
+        if b.first == UInt8(ascii: "e") || b.first == UInt8(ascii: "E") {
+            b = b.dropFirst()
+            if b.first == UInt8(ascii: "+") || b.first == UInt8(ascii: "-") { b = b.dropFirst() }
+            if digits() == 0 { return false }
+        }
+        return b.isEmpty
+    }
+
+    /// False for an integer (no fraction or exponent) beyond Int64 or that a Double would not hold
+    /// exactly.
+    static func exactAsDouble(_ text: String) -> Bool {
+        guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else { return true }
+        guard let int = Int64(text), let d = Double(text) else { return false }
+        return Int64(exactly: d) == int
     }
 
     static func infer(className: String, csvHeader: [String], records: [CSV.Record]) throws -> ObjectSchema {
@@ -534,8 +566,10 @@ enum SchemaInference {
             let texts = fields.filter { !($0.text.isEmpty && !$0.quoted) }.map(\.text)
             let type: PropertyType
             if texts.isEmpty { type = .string }
-            else if texts.allSatisfy({ Int64($0) != nil }) { type = .int }
-            else if texts.allSatisfy({ Double($0) != nil }) { type = .double }
+            // Only text that reads back the same (no leading zeros or '+', no integer a Double
+            // would round) becomes a number; anything else stays text.
+            else if texts.allSatisfy({ Int64($0).map { String($0) } == $0 }) { type = .int }
+            else if texts.allSatisfy({ isPlainNumber($0) && exactAsDouble($0) }) { type = .double }
             else if texts.allSatisfy({ $0 == "true" || $0 == "false" }) { type = .bool }
             else { type = .string }
             return PropertySchema(name: name, type: type, isOptional: optional)

@@ -335,6 +335,51 @@ final class DatabaseDataSourceTests: XCTestCase {
         other.close()
     }
 
+    /// A commit from another handle that adds a class (as `strata import --create` does) makes
+    /// the browser reopen the file; its Log entry still names the committing pid and what
+    /// changed (it was "by pid 0: new version").
+    func testSchemaChangingCommitFromASecondHandleIsSummarisedWithItsPid() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let other = try Database(path: path)
+        defer { other.close() }
+        let live = ObjectSchema(className: "Live2", properties: [PropertySchema(name: "n", type: .int)])
+        let w = try other.write(label: "strata import", adding: [live])
+        _ = try w.create("Live2", values: ["n": .int(1)])
+        _ = try w.create("Live2", values: ["n": .int(2)])
+        let version = try w.commit()
+        let events = source.pollChanges()
+        XCTAssertEqual(events.count, 1, "\(events)")
+        XCTAssertEqual(events.first?.version, version)
+        XCTAssertEqual(events.first?.pid, getpid())
+        XCTAssertTrue(events.first?.summary.contains("Live2: 2 inserted") == true, events.first?.summary ?? "")
+        XCTAssertEqual(source.classes().first { $0.name == "Live2" }?.count.value, 2)
+    }
+
+    /// A handle opening or closing the file (a second browser, an import ending) wakes the
+    /// browser without a commit and the status bar's count follows (it stayed as it was until
+    /// the next commit).
+    func testParticipantCountFollowsHandlesOpeningAndClosingWithoutACommit() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 80, rows: 24))
+        let before = app.status.participants
+        let woke = LockedFlag()
+        source.setChangeHandler { woke.set() }
+        func waitForWake(line: UInt = #line) {
+            let deadline = Date().addingTimeInterval(10)
+            while !woke.take() { guard Date() < deadline else { return XCTFail("no wake-up within 10 s", line: line) }; usleep(10_000) }
+        }
+        let other = try Database(path: path)
+        waitForWake()
+        app.processChanges()
+        XCTAssertEqual(app.status.participants, before + 1, "a second handle is counted")
+        other.close()
+        waitForWake()
+        app.processChanges()
+        XCTAssertEqual(app.status.participants, before, "a closed handle is no longer counted")
+    }
+
     func testBacklinksAndCollections() throws {
         let source = try DatabaseDataSource(path: path)
         defer { source.close() }
@@ -412,4 +457,12 @@ final class DatabaseBrowsingMeasurements: XCTestCase {
         print("MEASURE key-to-frame ms: median \(times[times.count / 2]) p95 \(times[times.count * 95 / 100]) max \(times.last!)")
         print("MEASURE events: \(source.classes().first { $0.name == "Event" }!.count.value)")
     }
+}
+
+/// A flag set from another thread and taken (read and cleared) by the test.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    func take() -> Bool { lock.lock(); defer { value = false; lock.unlock() }; return value }
 }

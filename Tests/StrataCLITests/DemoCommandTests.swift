@@ -32,6 +32,40 @@ final class DemoCommandTests: CLITestCase {
         XCTAssertEqual(churn.terminationStatus, 0)
     }
 
+    /// Starts `strata args…`, waits until a file whose name starts with `prefix` appears in the
+    /// test directory, sends `signal` and waits for the end: the process ends by that signal and
+    /// no hidden temporary remains (they accumulated: only SIGPIPE was handled).
+    func assertInterruptLeavesNoTemporary(_ args: [String], prefix: String, signal: Int32, line: UInt = #line) throws {
+        let p = Process()
+        p.executableURL = StrataCLI.binary
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(60)
+        func hidden() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".") } }
+        while p.isRunning && Date() < deadline && !hidden().contains(where: { $0.hasPrefix(prefix) }) { usleep(1_000) }
+        guard p.isRunning else { throw XCTSkip("\(args) ended before it could be interrupted") }
+        usleep(100_000)
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "\(args)", line: line)
+        XCTAssertEqual(p.terminationStatus, signal, "\(args)", line: line)
+        XCTAssertEqual(hidden(), [], "\(args): temporaries left behind", line: line)
+    }
+
+    func testInterruptedDemoAndExportLeaveNoTemporaryFiles() throws {
+        try assertInterruptLeavesNoTemporary(["demo", path("x.strata"), "--objects", "2000000"], prefix: ".x.strata.demo-tmp", signal: SIGINT)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.strata")))
+        let file = try makeDemo(events: 200_000)
+        let out = try write("old\n", to: "big.json")
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            try assertInterruptLeavesNoTemporary(["export", file, "--class", "Event", "--output", out], prefix: ".big.json.", signal: signal)
+            XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "old\n", "the old output is intact")
+        }
+    }
+
     /// Two churn writers on one file: each reads the next id inside its write transaction, so
     /// neither dies on a duplicate primary key.
     func testConcurrentChurnWritersDoNotCollideOnPrimaryKeys() throws {

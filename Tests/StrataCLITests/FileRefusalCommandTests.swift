@@ -56,6 +56,46 @@ final class FileRefusalCommandTests: CLITestCase {
         XCTAssertEqual(try listing(), before, "no directory or file was created")
     }
 
+    /// A new file in a directory this user cannot write: exit 5 naming the directory as given
+    /// (copy and export exited 7; import --create, demo and convert named a lock file and
+    /// suggested --read-only for a file that does not exist), nothing created.
+    func testNewFileInAnUnwritableDirectoryIsRefusedWithExit5NamingTheDirectory() throws {
+        let demo = try makeDemo()
+        chmod(demo, 0o644)
+        let csv = try write("a\n1\n", to: "in.csv")
+        let realm = path("all-types.realm")
+        try FileManager.default.copyItem(atPath: RealmFileCommandTests.fixtures.appendingPathComponent("all-types.realm").path, toPath: realm)
+        chmod(realm, 0o644)
+        let locked = dir.appendingPathComponent("rofs")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        chmod(dir.path, 0o755)
+        chmod(locked.path, 0o555)
+        defer { chmod(locked.path, 0o755) }
+        func run(_ args: [String]) throws -> StrataCLI.Result {
+            guard getuid() == 0 else { return try StrataCLI.run(args, in: dir) }
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("running as root without setpriv") }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", StrataCLI.binary.path] + args
+            process.currentDirectoryURL = dir
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return StrataCLI.Result(code: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
+        }
+        for args in [["copy", "demo.strata", "rofs/c.strata"], ["export", "demo.strata", "--class", "Company", "--output", "rofs/e.json"],
+                     ["import", "rofs/i.strata", "--class", "I", "in.csv", "--create"], ["demo", "rofs/x.strata"],
+                     ["convert", "all-types.realm", "rofs/r.strata"]] {
+            let r = try run(args)
+            XCTAssertEqual(r.code, 5, "\(args): \(r.stderr)")
+            XCTAssertEqual(r.stderr, "strata: cannot create files in rofs (permission denied); choose a writable directory\n", "\(args)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked.path), [], "nothing created")
+    }
+
     func testNotWritableDatabaseIsRefusedWithExit5AndTheReadOnlyHint() throws {
         let demo = try makeDemo()
         let locked = dir.appendingPathComponent("locked")

@@ -136,6 +136,56 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("new2.strata")))
     }
 
+    /// A FIFO (a shell's `<(cat x.csv)` is one, as /dev/fd/N) is read to its end: it was
+    /// "cannot read the input file" (exit 4).
+    func testImportReadsAFIFO() throws {
+        let file = try makeDemo()
+        let before = try count(file, "Company")
+        let fifo = path("in.csv")
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let writer = Thread {
+            // Written in pieces: the reader sees several short reads before the end.
+            guard let h = FileHandle(forWritingAtPath: fifo) else { return }
+            for piece in ["name,country\nFifo ", "One,NZ\n", "Fifo Two,FR\n"] {
+                h.write(Data(piece.utf8))
+                usleep(20_000)
+            }
+            try? h.close()
+        }
+        writer.start()
+        let r = try StrataCLI.run(["import", file, "--class", "Company", fifo, "--format", "csv"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        XCTAssertEqual(try count(file, "Company"), before + 2)
+    }
+
+    /// `--create` infers a number type only for text that reads back the same: leading zeros,
+    /// `+`, integers beyond Int64 or that a Double would round stay text in CSV (they became
+    /// 1234 and 9.223372036854776e+18); in JSON such an integer is refused, not rounded.
+    func testCreateInfersTextForValuesANumberWouldChange() throws {
+        let file = path("inf.strata")
+        let csv = try write("zip,big,plus,d,odd,i,x\n01234,9223372036854775807,+5,1.5,nan,7,0x10\n00042,9223372036854775808,6,9007199254740993,1,-8,1\n", to: "inf.csv")
+        let r = try StrataCLI.run(["import", file, "--class", "I", csv, "--create"])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let db = try Database(path: file)
+        defer { db.close() }
+        let types = Dictionary(uniqueKeysWithValues: db.schema["I"]!.properties.map { ($0.name, $0.type) })
+        XCTAssertEqual(types, ["zip": .string, "big": .string, "plus": .string, "d": .string, "odd": .string, "i": .int, "x": .string])
+        let e = try StrataCLI.run(["export", file, "--class", "I", "--format", "csv"])
+        XCTAssertEqual(e.code, 0, e.stderr)
+        XCTAssertTrue(e.stdout.contains("01234,9223372036854775807,+5,1.5,nan,7,0x10"), e.stdout)
+        XCTAssertTrue(e.stdout.contains("00042,9223372036854775808,6,9007199254740993,1,-8,1"), e.stdout)
+        // Plain doubles are still doubles.
+        let ok = try write("f\n1.5\n-2e3\n3\n", to: "ok.csv")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "F", ok, "--create"]).code, 0)
+        // JSON: a number is a number; one an Int cannot hold and a Double would round is refused.
+        for (name, text) in [("j1.json", "[{\"n\": 1}, {\"n\": 9223372036854775808}]"), ("j2.json", "[{\"n\": 1.5}, {\"n\": 9007199254740993}]")] {
+            let j = try StrataCLI.run(["import", path("j.strata"), "--class", "J", try write(text, to: name), "--create"])
+            XCTAssertEqual(j.code, 4, j.stderr)
+            XCTAssertTrue(j.stderr.contains("a Double would round it") && j.stderr.contains("'n'"), j.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path("j.strata")))
+        }
+    }
+
     /// `--create` adds the class in the import's own transaction: a failed import leaves no
     /// class and no commit (it left an empty class and a migration commit).
     func testFailedCreateLeavesNoClassAndNoCommit() throws {

@@ -31,6 +31,7 @@ struct Copy: StrataSubcommand {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
+        try requireWritableDirectory(for: destination)
         let db = try common.open(source, readOnly: true, label: "strata copy")
         defer { db.close() }
         let before = try db.store.fileSize()

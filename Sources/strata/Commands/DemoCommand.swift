@@ -31,6 +31,7 @@ struct Demo: StrataSubcommand {
             throw CLIError("\(file) already exists; choose a new file name (or add --churn to keep writing to an existing demo database)", code: ExitCode32.refused)
         }
         if !exists {
+            try requireWritableDirectory(for: file)
             let bar = ProgressBar()
             let started = Date()
             do {
@@ -72,6 +73,13 @@ func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEvent
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
     removeDatabaseFiles(temporary)
+    // An interrupt (Ctrl-C) removes the hidden database and its lock file.
+    TemporaryFiles.register(temporary)
+    TemporaryFiles.register(temporary + ".lock")
+    defer {
+        TemporaryFiles.unregister(temporary)
+        TemporaryFiles.unregister(temporary + ".lock")
+    }
     do {
         try DemoDatabase.create(at: temporary, events: events, encryptionKey: encryptionKey, progress: progress)
     } catch {

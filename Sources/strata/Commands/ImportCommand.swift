@@ -22,7 +22,7 @@ struct Import: StrataSubcommand {
     func run(output out: CommandOutput) throws -> Int32 {
         if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
         let data: Data?
-        if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = FileManager.default.contents(atPath: input) }
+        if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = readWholeFile(input) }
         guard let data else {
             throw CLIError("\(input): cannot read the input file; check the path", code: ExitCode32.badInput)
         }
@@ -72,6 +72,7 @@ struct Import: StrataSubcommand {
         if !fileExists && !create {
             throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
         }
+        if !fileExists { try requireWritableDirectory(for: file) }
         if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
         defer { db?.close() }
         var createdFile = false
