@@ -11,6 +11,24 @@ final class FileRefusalCommandTests: CLITestCase {
     static let realmFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("StrataRealmTests/Fixtures")
 
+    /// Runs `strata args…` as a user file modes apply to: as nobody (setpriv) when the test runs
+    /// as root, which ignores them; stderr only.
+    private func runAsNobody(_ args: [String], in directory: URL? = nil) throws -> StrataCLI.Result {
+        guard getuid() == 0 else { return try StrataCLI.run(args, in: directory) }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("running as root without setpriv") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", StrataCLI.binary.path] + args
+        if let directory { process.currentDirectoryURL = directory }
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let data = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return StrataCLI.Result(code: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
+    }
+
     private func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
     private func bytes(_ file: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file)) }
 
@@ -71,21 +89,7 @@ final class FileRefusalCommandTests: CLITestCase {
         chmod(dir.path, 0o755)
         chmod(locked.path, 0o555)
         defer { chmod(locked.path, 0o755) }
-        func run(_ args: [String]) throws -> StrataCLI.Result {
-            guard getuid() == 0 else { return try StrataCLI.run(args, in: dir) }
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("running as root without setpriv") }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", StrataCLI.binary.path] + args
-            process.currentDirectoryURL = dir
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return StrataCLI.Result(code: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
-        }
+        func run(_ args: [String]) throws -> StrataCLI.Result { try runAsNobody(args, in: dir) }
         for args in [["copy", "demo.strata", "rofs/c.strata"], ["export", "demo.strata", "--class", "Company", "--output", "rofs/e.json"],
                      ["import", "rofs/i.strata", "--class", "I", "in.csv", "--create"], ["demo", "rofs/x.strata"],
                      ["convert", "all-types.realm", "rofs/r.strata"]] {
@@ -105,21 +109,7 @@ final class FileRefusalCommandTests: CLITestCase {
         chmod(file, 0o444)
         chmod(locked.path, 0o555)
         defer { chmod(locked.path, 0o755) }
-        // Root ignores modes: run the command as nobody (setpriv) when the test runs as root.
-        func run(_ args: [String]) throws -> StrataCLI.Result {
-            guard getuid() == 0 else { return try StrataCLI.run(args) }
-            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("running as root without setpriv") }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", StrataCLI.binary.path] + args
-            let err = Pipe()
-            process.standardError = err
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let data = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return StrataCLI.Result(code: process.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
-        }
+        func run(_ args: [String]) throws -> StrataCLI.Result { try runAsNobody(args) }
         for args in [["compact", file], ["compact", "--online", file]] {
             let r = try run(args)
             XCTAssertEqual(r.code, 5, "\(args): \(r.stderr)")
