@@ -106,9 +106,7 @@ extension Store {
                           output: ((_ path: String) throws -> FileIO)? = nil) throws {
         let destination = try encryptionKey.map { try PageCrypto(key: $0) }
         if FileManager.default.fileExists(atPath: toPath) { throw CompactionError.destinationExists(path: toPath) }
-        let directory = (toPath as NSString).deletingLastPathComponent
-        var d = stat()
-        if !directory.isEmpty && stat(directory, &d) != 0 && errno == ENOENT { throw StorageError.directoryNotFound(path: directory) }
+        try Store.requireDirectory(of: toPath)
         let tmp = toPath + ".writecopy-tmp"
         unlink(tmp)
         let read = try beginRead(label: "writeCopy")

@@ -139,9 +139,7 @@ public final class Store: @unchecked Sendable {
             if exists && (st.st_mode & S_IFMT) != S_IFREG { throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st.st_mode)) }
             if !exists && (!options.create || options.readOnly) { throw StorageError.fileNotFound(path: path) }
             if !exists {
-                let directory = (path as NSString).deletingLastPathComponent
-                var d = stat()
-                if !directory.isEmpty && stat(directory, &d) != 0 && errno == ENOENT { throw StorageError.directoryNotFound(path: directory) }
+                try Store.requireDirectory(of: path)
             } else {
                 // A file that is not a Strata database is refused before its lock file is
                 // created, so refusing it leaves nothing beside it.
@@ -213,6 +211,14 @@ public final class Store: @unchecked Sendable {
             throw StorageError.notADatabase(path: path)
         }
         if !magic.first && !magic.second { throw StorageError.notADatabase(path: path) }
+    }
+
+    /// Throws `directoryNotFound` when the directory a new file at `path` would go in does not
+    /// exist (Strata creates files, never their directories).
+    static func requireDirectory(of path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        var d = stat()
+        if !directory.isEmpty && stat(directory, &d) != 0 && errno == ENOENT { throw StorageError.directoryNotFound(path: directory) }
     }
 
     /// Whether `path` is a regular file with Strata's magic at the start of either meta slot
@@ -686,43 +692,5 @@ public final class Store: @unchecked Sendable {
         }
         defer { lock.endExclusive() }
         return try body()
-    }
-}
-
-
-/// Which thread of this process holds the write lock of each file (by lock file path, so that
-/// several handles of one file count as one): `beginWrite` on the holding thread throws
-/// `StorageError.writeAlreadyOpenOnThisThread` instead of waiting for itself. The thread that
-/// took the lock is the holder until the transaction ends (wherever it ends). Threads are told
-/// apart by a number given once per thread and never reused (a `pthread_t` is reused by later
-/// threads).
-enum WriteLockThreads {
-    private static let mutex = NSLock()
-    nonisolated(unsafe) private static var holders: [String: UInt] = [:]
-    nonisolated(unsafe) private static var nextID: UInt = 1
-    private static let idKey: pthread_key_t = {
-        var k = pthread_key_t()
-        pthread_key_create(&k, nil)
-        return k
-    }()
-
-    /// The calling thread's number.
-    private static func currentThread() -> UInt {
-        if let p = pthread_getspecific(idKey) { return UInt(bitPattern: p) }
-        mutex.lock(); let id = nextID; nextID += 1; mutex.unlock()
-        pthread_setspecific(idKey, UnsafeRawPointer(bitPattern: id))
-        return id
-    }
-    static func isHeldByCurrentThread(_ lockPath: String) -> Bool {
-        let me = currentThread()
-        mutex.lock(); defer { mutex.unlock() }
-        return holders[lockPath] == me
-    }
-    static func taken(_ lockPath: String) {
-        let me = currentThread()
-        mutex.lock(); holders[lockPath] = me; mutex.unlock()
-    }
-    static func released(_ lockPath: String) {
-        mutex.lock(); holders[lockPath] = nil; mutex.unlock()
     }
 }

@@ -182,7 +182,7 @@ final class FileOutput: FileDescriptorOutput {
         }
         guard fd >= 0 else {
             let e = errno
-            try refuseUnwritableDirectory(given.contains("/") ? String(given[..<given.lastIndex(of: "/")!]) : ".", errno: e)
+            try refuseUnwritableDirectory(directoryAsGiven(given), errno: e)
             throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -393,10 +393,17 @@ func readWholeFile(_ path: String) -> Data? {
 /// directory this user cannot create files in: said with the directory as given and what to
 /// do, before any temporary or lock file is attempted (the engine's message named those).
 func requireWritableDirectory(for path: String) throws {
-    let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-    let shown = directory.isEmpty ? "/" : directory
+    let shown = directoryAsGiven(path)
     guard access(shown, F_OK) == 0, access(shown, W_OK | X_OK) != 0 else { return }
     try refuseUnwritableDirectory(shown, errno: errno)
+}
+
+/// The directory part of `path` as the user wrote it (`.` for a bare name, `/` for the root), for
+/// messages that name it.
+func directoryAsGiven(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    let directory = String(path[..<slash])
+    return directory.isEmpty ? "/" : directory
 }
 
 /// Throws the exit-5 refusal for `errno` EACCES, EPERM or EROFS met creating a file in `directory`.

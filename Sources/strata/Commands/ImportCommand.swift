@@ -61,13 +61,7 @@ struct Import: StrataSubcommand {
         // Like sqlite3, `--create` makes the database file when it does not exist yet.
         let key = try common.key()
         let fileExists = pathExists(file)
-        // Nothing to import: no class (and no file) is made from an input without rows.
         let empty = kind == .json ? jsonRows.isEmpty : records.count <= 1
-        if empty && create, !fileExists || (try? openDatabase(file, readOnly: true, label: "strata import", key: key))
-            .map({ d -> Bool in defer { d.close() }; return d.schema[className] == nil }) ?? false {
-            try out.line("imported 0 objects into \(className) (the input has no rows: nothing to commit, no class \(fileExists ? "" : "or file ")created)")
-            return 0
-        }
         var db: Database? = nil
         if !fileExists && !create {
             throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
@@ -75,6 +69,11 @@ struct Import: StrataSubcommand {
         if !fileExists { try requireWritableDirectory(for: file) }
         if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
         defer { db?.close() }
+        // Nothing to import: no class (and no file) is made from an input without rows.
+        if empty && db?.schema[className] == nil && create {
+            try out.line("imported 0 objects into \(className) (the input has no rows: nothing to commit, no class \(fileExists ? "" : "or file ")created)")
+            return 0
+        }
         var createdFile = false
         // A class made from the data is added in the import's own write transaction: the class
         // and its objects commit together, or (a bad row, a crash) neither is there.
