@@ -237,6 +237,43 @@ extension Query where T: _QueryMap, T.Value: PersistableEnum, T.Value.RawValue: 
     public var rawValue: Query<Map<T.Key, T.Value.RawValue>> { Query<Map<T.Key, T.Value.RawValue>>(node) }
 }
 
+extension Query where T: PersistableEnum {
+    /// The stored value (the raw value), as RealmSwift's `persistableValue`.
+    public var persistableValue: Query<T.RawValue> { Query<T.RawValue>(node) }
+}
+
+// MARK: custom persistable types
+
+extension Query where T: CustomPersistable {
+    /// The stored value, for what the type cannot express (`$0.temperature.persistableValue > 20`).
+    public var persistableValue: Query<T.PersistedType> { Query<T.PersistedType>(node) }
+}
+
+extension Query where T: FailableCustomPersistable {
+    /// The stored value (`$0.url.persistableValue.starts(with: "https:")`).
+    public var persistableValue: Query<T.PersistedType> { Query<T.PersistedType>(node) }
+}
+
+extension Query where T: _QueryOptional, T.Wrapped: CustomPersistable {
+    /// The stored value of an optional property (nil when the property is nil).
+    public var persistableValue: Query<T.Wrapped.PersistedType?> { Query<T.Wrapped.PersistedType?>(node) }
+}
+
+extension Query where T: _QueryOptional, T.Wrapped: FailableCustomPersistable {
+    /// The stored value of an optional property (nil when the property is nil).
+    public var persistableValue: Query<T.Wrapped.PersistedType?> { Query<T.Wrapped.PersistedType?>(node) }
+}
+
+extension Query where T: RealmCollection, T.Element: CustomPersistable, T.Element.PersistedType: RealmCollectionValue {
+    /// The stored values of a collection (`$0.readings.persistableValue > 30`: any of them).
+    public var persistableValue: Query<List<T.Element.PersistedType>> { Query<List<T.Element.PersistedType>>(node) }
+}
+
+extension Query where T: RealmCollection, T.Element: FailableCustomPersistable, T.Element.PersistedType: RealmCollectionValue {
+    /// The stored values of a collection.
+    public var persistableValue: Query<List<T.Element.PersistedType>> { Query<List<T.Element.PersistedType>>(node) }
+}
+
 // MARK: collections (List, MutableSet, LinkingObjects)
 
 extension Query where T: RealmCollection {
