@@ -212,6 +212,44 @@ extension Query where T: _QueryBinary {
     public func equals(_ s: String, options: StringOptions = []) -> Query<Bool> { stringOp("==", s, options) }
     /// `!=` on strings with `[c]`/`[d]` from `options`.
     public func notEquals(_ s: String, options: StringOptions = []) -> Query<Bool> { stringOp("!=", s, options) }
+
+    /// `BEGINSWITH` binary data.
+    public func starts(with d: Data, options: StringOptions = []) -> Query<Bool> { stringOp("BEGINSWITH", d, options) }
+    /// `ENDSWITH` binary data.
+    public func ends(with d: Data, options: StringOptions = []) -> Query<Bool> { stringOp("ENDSWITH", d, options) }
+    /// `CONTAINS` binary data.
+    public func contains(_ d: Data, options: StringOptions = []) -> Query<Bool> { stringOp("CONTAINS", d, options) }
+
+    private func columnOp<U>(_ op: String, _ column: Query<U>, _ options: StringOptions) -> Query<Bool> {
+        Query<Bool>(.comparison(node, op + options.modifier, column.node))
+    }
+    /// `BEGINSWITH` another property (`$0.name.starts(with: $0.prefix)`).
+    public func starts<U: _QueryBinary>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> { columnOp("BEGINSWITH", column, options) }
+    /// `ENDSWITH` another property.
+    public func ends<U: _QueryBinary>(with column: Query<U>, options: StringOptions = []) -> Query<Bool> { columnOp("ENDSWITH", column, options) }
+    /// `CONTAINS` another property.
+    public func contains<U: _QueryBinary>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> { columnOp("CONTAINS", column, options) }
+    /// `LIKE` another property.
+    public func like<U: _QueryBinary>(_ column: Query<U>, caseInsensitive: Bool = false) -> Query<Bool> {
+        columnOp("LIKE", column, caseInsensitive ? .caseInsensitive : [])
+    }
+    /// `==` another property, with `[c]`/`[d]` from `options`.
+    public func equals<U: _QueryBinary>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> { columnOp("==", column, options) }
+    /// `!=` another property, with `[c]`/`[d]` from `options`.
+    public func notEquals<U: _QueryBinary>(_ column: Query<U>, options: StringOptions = []) -> Query<Bool> { columnOp("!=", column, options) }
+}
+
+// MARK: ranges of optionals
+
+extension Query where T: _QueryOptional, T.Wrapped: Comparable {
+    /// `BETWEEN {low, high}` on an optional property (nil is in no range).
+    public func contains(_ range: ClosedRange<T.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.between(node, range.lowerBound, range.upperBound))
+    }
+    /// `property >= low AND property < high` on an optional property.
+    public func contains(_ range: Range<T.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(.comparison(node, ">=", .constant(range.lowerBound)), .comparison(node, "<", .constant(range.upperBound))))
+    }
 }
 
 // MARK: enums
@@ -335,6 +373,19 @@ extension Query where T: RealmCollection, T.Element: Comparable {
     }
 }
 
+extension Query where T: RealmCollection, T.Element: _QueryOptional, T.Element.Wrapped: Comparable {
+    /// Every non-nil element lies in the range (`@min >= low AND @max <= high`).
+    public func contains(_ range: ClosedRange<T.Element.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(.comparison(appending("@min"), ">=", .constant(range.lowerBound)),
+                         .comparison(appending("@max"), "<=", .constant(range.upperBound))))
+    }
+    /// Every non-nil element lies in the half-open range (`@min >= low AND @max < high`).
+    public func contains(_ range: Range<T.Element.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(.comparison(appending("@min"), ">=", .constant(range.lowerBound)),
+                         .comparison(appending("@max"), "<", .constant(range.upperBound))))
+    }
+}
+
 // MARK: key path aggregates
 
 extension Query where T: _QueryNumeric {
@@ -391,6 +442,19 @@ extension Query where T: _QueryMap, T.Value: Comparable {
     }
     /// Every value lies in the half-open range (`@min >= low AND @max < high`).
     public func contains(_ range: Range<T.Value>) -> Query<Bool> {
+        Query<Bool>(.and(.comparison(appending("@min"), ">=", .constant(range.lowerBound)),
+                         .comparison(appending("@max"), "<", .constant(range.upperBound))))
+    }
+}
+
+extension Query where T: _QueryMap, T.Value: _QueryOptional, T.Value.Wrapped: Comparable {
+    /// Every non-nil value lies in the range (`@min >= low AND @max <= high`).
+    public func contains(_ range: ClosedRange<T.Value.Wrapped>) -> Query<Bool> {
+        Query<Bool>(.and(.comparison(appending("@min"), ">=", .constant(range.lowerBound)),
+                         .comparison(appending("@max"), "<=", .constant(range.upperBound))))
+    }
+    /// Every non-nil value lies in the half-open range (`@min >= low AND @max < high`).
+    public func contains(_ range: Range<T.Value.Wrapped>) -> Query<Bool> {
         Query<Bool>(.and(.comparison(appending("@min"), ">=", .constant(range.lowerBound)),
                          .comparison(appending("@max"), "<", .constant(range.upperBound))))
     }
