@@ -173,6 +173,9 @@ package enum QueryKeyPathComponent: Hashable, Sendable {
     case mapValues
     /// A collection operator.
     case aggregate(QueryAggregate)
+    /// `@type`: the type of the value (realm-core's `TypeOfValue`), compared with type names
+    /// (`mixed.@type == 'string'`); last in a key path.
+    case typeOf
 }
 
 /// `owner.name`, `dogs.@avg.age`, `@links.Person.dogs.@count`, `$d.age` (inside a SUBQUERY).

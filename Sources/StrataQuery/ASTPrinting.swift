@@ -74,6 +74,7 @@ extension QueryKeyPath: CustomStringConvertible {
                 case .allBacklinks: s += "@links"
                 case .mapKeys: s += "@keys"
                 case .mapValues: s += "@values"
+                case .typeOf: s += "@type"
                 case .aggregate(let a): s += "@" + a.rawValue
                 case .mapKey: break
                 }

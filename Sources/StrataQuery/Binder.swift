@@ -159,6 +159,7 @@ struct Binder {
     }
 
     private mutating func bind(_ c: QueryComparison) throws(QueryError) -> BoundComparison {
+        if c.left.isTypeOf || c.right.isTypeOf { return try bindTypeComparison(c) }
         var left = try operand(c.left)
         var right = try operand(c.right)
         var op = c.op
@@ -218,6 +219,93 @@ struct Binder {
             if case .constant(let v) = left { left = .constant(convert(v, toward: rightSide.type)) }
         }
         return BoundComparison(bound(left), op, bound(right), options: c.options, quantifier: quantifier)
+    }
+
+    /// `x.@type == 'string'`, `x.@type != 'numeric'`, `x.@type IN {'int', 'double'}`,
+    /// `x.@type == y.@type`: the path yields one `QueryTypeOfValue` bit per value, so a name
+    /// comparison becomes `IN` the name's bits (`!=`: the other bits, so that ANY/ALL/NONE keep
+    /// their meaning).
+    private mutating func bindTypeComparison(_ c: QueryComparison) throws(QueryError) -> BoundComparison {
+        guard c.op == .equal || c.op == .notEqual || c.op == .in else {
+            throw QueryError(kind: .unsupported, message: "@type can only be compared with ==, != or IN, not '\(c.op.rawValue)' (in '\(c)')")
+        }
+        guard c.options.isEmpty else {
+            throw QueryError(kind: .unsupported, message: "The [c]/[d] options do not apply to @type (in '\(c)'): type names are compared without regard to case")
+        }
+        var (typeSide, other) = (c.left, c.right)
+        if !typeSide.isTypeOf {
+            guard c.op != .in else {
+                throw QueryError(kind: .unsupported, message: "Write 'x.@type IN {...}' with @type on the left (in '\(c)')")
+            }
+            swap(&typeSide, &other)
+        }
+        guard case .keyPath(let typePath) = typeSide else { preconditionFailure("isTypeOf implies a key path") }
+        let path = try bindPath(typePath)
+        func quantifier(_ otherToMany: Bool) throws(QueryError) -> QueryQuantifier? {
+            if let q = c.quantifier {
+                guard path.isToMany else {
+                    throw QueryError(kind: .unsupported, message: "'\(q.rawValue)' needs a key path through a collection, but '\(typePath)' is a single value")
+                }
+                if q != .anyOf, otherToMany {
+                    throw QueryError(kind: .unsupported, message: "'\(q.rawValue)' compares each element with a single value, but '\(other)' is a collection")
+                }
+                return q
+            }
+            return path.isToMany || otherToMany ? .anyOf : nil
+        }
+        if case .keyPath(let otherPath) = other {
+            guard other.isTypeOf else {
+                throw QueryError(kind: .typeMismatch, message: "Cannot compare '\(typePath)' with the value of '\(otherPath)': compare @type with type names ('string') or with another '.@type'")
+            }
+            guard c.op != .in else {
+                throw QueryError(kind: .unsupported, message: "IN after @type needs type names {'int', 'double'}, not '\(otherPath)'")
+            }
+            let bound = try bindPath(otherPath)
+            return BoundComparison(.path(path), c.op, .path(bound), quantifier: try quantifier(bound.isToMany))
+        }
+        // Type names: literals (checked with their position by the parser) or arguments.
+        var names: [(name: String, argument: Int?)] = []
+        func name(_ e: QueryExpression) throws(QueryError) {
+            switch e {
+            case .constant(.string(let s)): names.append((s, nil))
+            case .argument(let n):
+                switch try argument(n) {
+                case .string(let s): names.append((s, n))
+                case .list(let items) where c.op == .in:
+                    for item in items {
+                        guard case .string(let s) = item else {
+                            throw QueryError(kind: .argument, message: "Argument $\(n) for @type must hold type names such as 'string', but holds \(item.spoken)")
+                        }
+                        names.append((s, n))
+                    }
+                case let v:
+                    throw QueryError(kind: .argument, message: "Argument $\(n) for @type must be a type name such as 'string', but is \(v.spoken)")
+                }
+            default:
+                throw QueryError(kind: .typeMismatch, message: "@type is compared with type names such as 'string', not with '\(e)'")
+            }
+        }
+        switch other {
+        case .list(let items):
+            guard c.op != .notEqual else {
+                throw QueryError(kind: .unsupported, message: "Use NOT (x.@type IN {...}) rather than != with a list (in '\(c)')")
+            }
+            for item in items { try name(item) }
+        default:
+            try name(other)
+        }
+        var mask = 0
+        for (n, arg) in names {
+            guard let m = QueryTypeOfValue.mask(named: n) else {
+                let message = QueryTypeOfValue.unknownName(n)
+                if let arg { throw QueryError(kind: .argument, message: "Argument $\(arg): \(message)") }
+                throw QueryError(kind: .typeMismatch, message: message.prefix(1).uppercased() + message.dropFirst())
+            }
+            mask |= m
+        }
+        if c.op == .notEqual { mask = QueryTypeOfValue.all & ~mask }
+        let bits = QueryTypeOfValue.bits(of: mask).map { QueryValue.int(Int64($0)) }
+        return BoundComparison(.path(path), .in, .values(bits), quantifier: try quantifier(false))
     }
 
     private func bound(_ o: Operand) -> BoundOperand {
@@ -390,6 +478,9 @@ struct Binder {
                 let rest = comps[comps.index(after: next)...]
                 switch element {
                 case .object(let cls):
+                    if rest.contains(.typeOf) {
+                        throw QueryError(kind: .unsupported, message: "@type cannot follow @\(op.rawValue) in '\(path)': the aggregate is a number")
+                    }
                     guard !rest.isEmpty else {
                         throw QueryError(kind: .unsupported, message: "@\(op.rawValue) on a collection of '\(cls)' objects needs a property: '\(path).property'")
                     }
@@ -488,6 +579,21 @@ struct Binder {
                     throw QueryError(kind: .unsupported, message: "'@links' alone can only be followed by @count in '\(path)'")
                 }
                 try collection(.allBacklinks, element: .value(.int))
+            case (_, .typeOf):
+                guard comps.index(after: i) == comps.endIndex else {
+                    throw QueryError(kind: .unsupported, message: "Nothing can follow @type in '\(path)'")
+                }
+                guard !steps.isEmpty || path.variable != nil else {
+                    throw QueryError(kind: .unsupported, message: "@type needs a property before it: 'property.@type'")
+                }
+                let declared: Int?
+                switch ctx {
+                case .object: declared = QueryTypeOfValue.objectLink
+                case .value(let t): declared = QueryTypeOfValue.bit(ofDeclared: t)
+                }
+                steps.append(.typeOf(declared: declared))
+                ctx = .value(.int)
+                i += 1
             case (.value(let t), .aggregate(let op)) where (op == .size || op == .count) && (t == .string || t == .data || t == .any):
                 steps.append(.size)
                 ctx = .value(.int)
@@ -545,4 +651,12 @@ func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         }
     }
     return d[a.count][b.count]
+}
+
+extension QueryExpression {
+    /// True for a key path ending with `@type`.
+    var isTypeOf: Bool {
+        if case .keyPath(let k) = self, k.components.last == .typeOf { return true }
+        return false
+    }
 }

@@ -133,6 +133,9 @@ package indirect enum BoundPathStep: Hashable, Sendable {
     case size
     /// A collection operator applied to one collection of the current object.
     case aggregate(BoundAggregate)
+    /// `@type`: the `QueryTypeOfValue` bit of the value, as an int; `declared` for a typed
+    /// property (whatever its value), nil for mixed values (the bit of each value).
+    case typeOf(declared: Int?)
 
     /// True for the steps that can yield several items.
     package var isToMany: Bool {

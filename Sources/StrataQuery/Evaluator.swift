@@ -171,6 +171,13 @@ package struct QueryEvaluator<Access: QueryObjectAccess> {
             out.append(.value(aggregate(agg, item)))
             return
         }
+        if case .typeOf(let declared) = step {
+            switch item {
+            case .object: out.append(.value(.int(Int64(QueryTypeOfValue.objectLink))))
+            case .value(let v): out.append(.value(.int(Int64(declared ?? QueryTypeOfValue.bit(of: v)))))
+            }
+            return
+        }
         if case .size = step {
             guard case .value(let v) = item else { return }
             switch v {
@@ -214,7 +221,7 @@ package struct QueryEvaluator<Access: QueryObjectAccess> {
             for entry in access.map(of: o, property: p) { out.append(.value(entry.value)) }
         case .mapKeys(let p):
             for entry in access.map(of: o, property: p) { out.append(.value(.string(entry.key))) }
-        case .size, .aggregate:
+        case .size, .aggregate, .typeOf:
             break  // handled above
         }
     }

@@ -11,7 +11,7 @@
 ///     atom       := '(' predicate ')' | TRUEPREDICATE | FALSEPREDICATE | comparison
 ///     comparison := (ANY|SOME|ALL|NONE)? expr op ('[' c|d|cd ']')? expr
 ///     expr       := keyPath | literal | $n | '{' expr, ... '}' | SUBQUERY '(' keyPath ',' $v ',' predicate ')' '.' '@count'
-///     keyPath    := (name | $v | @links ...) ('.' (name | @op) | '[' string ']')*
+///     keyPath    := (name | $v | @links ...) ('.' (name | @op) | '[' string ']')*   (@op: @count … @type)
 ///
 /// Keywords are recognised by position, so properties may be named `sort`, `limit`, `asc`...
 /// Only the value keywords (`true false nil null TRUEPREDICATE FALSEPREDICATE ANY SOME ALL NONE
@@ -182,6 +182,7 @@ struct Parser {
             guard case .keyPath = left else { throw error("a key path after \(q.rawValue)", at: leftToken) }
         }
         let opToken = current
+        let opIndex = pos
         guard let op = parseOperator() else {
             throw error("a comparison operator after '\(tokens[leftIndex..<pos].map(\.text).joined())'")
         }
@@ -198,7 +199,9 @@ struct Parser {
             }
             advance(); advance(); advance()
         }
+        let rightIndex = pos
         let right = try parseExpression(what: "a value after '\(opToken.text)'")
+        try checkTypeNames(left, leftIndex..<opIndex, right, rightIndex..<pos)
         if op == .between {
             if case .argument = right { return QueryComparison(left, op, right, options: options, quantifier: quantifier) }
             guard case .list(let items) = right, items.count == 2 else {
@@ -206,6 +209,37 @@ struct Parser {
             }
         }
         return QueryComparison(left, op, right, options: options, quantifier: quantifier)
+    }
+
+    /// In a comparison with `@type`, the constants on the other side must be type names
+    /// (`'string'`, `{'int', 'double'}`): an unknown name or another constant is an error at
+    /// its position.
+    private func checkTypeNames(_ left: QueryExpression, _ leftTokens: Range<Int>,
+                                _ right: QueryExpression, _ rightTokens: Range<Int>) throws(QueryError) {
+        func isTypeOf(_ e: QueryExpression) -> Bool {
+            if case .keyPath(let k) = e, k.components.last == .typeOf { return true }
+            return false
+        }
+        func check(_ e: QueryExpression, _ range: Range<Int>) throws(QueryError) {
+            switch e {
+            case .constant, .list: break
+            default: return
+            }
+            for t in tokens[range] {
+                switch t.kind {
+                case .literal(.string(let name)):
+                    if QueryTypeOfValue.mask(named: name) == nil { throw .syntax(at: t.offset, QueryTypeOfValue.unknownName(name)) }
+                case .literal:
+                    throw .syntax(at: t.offset, "@type is compared with type names such as 'string' or {'int', 'double'}, not with '\(t.text)'")
+                case .identifier where constantKeyword(t) != nil:
+                    throw .syntax(at: t.offset, "@type is compared with type names such as 'string' or 'null', not with '\(t.text)'")
+                default:
+                    break
+                }
+            }
+        }
+        if isTypeOf(left) { try check(right, rightTokens) }
+        if isTypeOf(right) { try check(left, leftTokens) }
     }
 
     private mutating func parseOperator() -> QueryOperator? {
@@ -371,9 +405,10 @@ struct Parser {
             path.components.append(.backlinks(className: cls, property: prop))
         case "keys": path.components.append(.mapKeys)
         case "values": path.components.append(.mapValues)
+        case "type": path.components.append(.typeOf)
         default:
             guard let agg = QueryAggregate(rawValue: name) else {
-                throw .syntax(at: t.offset, "unknown collection operator '\(t.text)': expected @count, @size, @sum, @min, @max, @avg, @keys, @values or @links")
+                throw .syntax(at: t.offset, "unknown collection operator '\(t.text)': expected @count, @size, @sum, @min, @max, @avg, @keys, @values, @type or @links")
             }
             path.components.append(.aggregate(agg))
         }

@@ -32,7 +32,7 @@ final class ErrorTests: XCTestCase {
                        "Invalid query at position 17: unknown string comparison option '[x]': expected [c], [d] or [cd]")
         XCTAssertEqual(syntaxError("age >[c] 3"), "Invalid query at position 6: the option [c] cannot be used with '>'")
         XCTAssertEqual(syntaxError("dogs.@foo > 1"),
-                       "Invalid query at position 6: unknown collection operator '@foo': expected @count, @size, @sum, @min, @max, @avg, @keys, @values or @links")
+                       "Invalid query at position 6: unknown collection operator '@foo': expected @count, @size, @sum, @min, @max, @avg, @keys, @values, @type or @links")
         XCTAssertEqual(syntaxError("d > 2024-13-01@10:00:00"), "Invalid query at position 5: invalid date '2024-13-01@10:00:00'")
         XCTAssertEqual(syntaxError("o == oid(123)"), "Invalid query at position 6: invalid ObjectId '123': expected 24 hexadecimal digits")
         XCTAssertEqual(syntaxError("a == 99999999999999999999"), "Invalid query at position 6: integer '99999999999999999999' is out of range")

@@ -42,7 +42,7 @@ extension BoundKeyPath {
 extension BoundPathStep {
     var isLocal: Bool {
         switch self {
-        case .value, .values, .mapValue, .mapValues, .mapKeys, .size: return true
+        case .value, .values, .mapValue, .mapValues, .mapKeys, .size, .typeOf: return true
         case .link, .links, .backlinks, .allBacklinks, .linkMapValue, .linkMapValues: return false
         case .aggregate(let a): return a.collection.isLocal && a.elementPath.isEmpty
         }
