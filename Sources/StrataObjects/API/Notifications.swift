@@ -757,7 +757,7 @@ enum CollectionDiff {
 
 struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
     let results: Results<T>
-    var collection: Results<T> { results }
+    var collection: Results<T> { results.current }
     var uniqueElements: Bool { true }
     var resultsCore: ResultsCore? { results.core }
     var objectClassName: String? { results.core.className }
@@ -770,7 +770,7 @@ struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
 
 struct ListSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
-    var collection: List<E> { List<E>(owner: owner) }
+    var collection: List<E> { List<E>(owner: owner.current) }
     var uniqueElements: Bool { false }
     var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
@@ -781,7 +781,7 @@ struct ListSource<E: RealmCollectionValue>: CollectionSource {
 
 struct SetSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
-    var collection: MutableSet<E> { MutableSet<E>(owner: owner) }
+    var collection: MutableSet<E> { MutableSet<E>(owner: owner.current) }
     var uniqueElements: Bool { true }
     var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
@@ -819,7 +819,7 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
     }
     func deliverInitial() {
         last = snapshot() ?? [:]; lastGeneration = owner.core.generationValue
-        block(.initial(Map<K, V>(owner: owner)))
+        block(.initial(Map<K, V>(owner: owner.current)))
     }
     func deliverChanges(notify: Bool) {
         if owner.core.generationValue == lastGeneration { return }
@@ -830,14 +830,16 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
         let mod = now.keys.filter { last[$0] != nil && last[$0] != now[$0] }.sorted()
         last = now
         guard notify, !(del.isEmpty && ins.isEmpty && mod.isEmpty) else { return }
-        block(.update(Map<K, V>(owner: owner), deletions: del, insertions: ins, modifications: mod))
+        block(.update(Map<K, V>(owner: owner.current), deletions: del, insertions: ins, modifications: mod))
     }
 }
 
 // MARK: - object observers
 
 final class ObjectObserver<T: Object>: CoreObserver {
-    let object: T
+    /// The observed object; replaced by a new accessor of the same row when the realm was
+    /// invalidated since (the observer outlives `invalidate()`, its block gets a usable object).
+    var object: T
     unowned let core: RealmCore
     let properties: Set<String>?
     let block: (ObjectChange<T>) -> Void
@@ -927,6 +929,9 @@ final class ObjectObserver<T: Object>: CoreObserver {
         }
         last = now
         guard notify, !changes.isEmpty else { return }
+        if object._rlmEpoch != core.readEpoch {
+            object = core.makeObject(type(of: object), key: key, className: className)
+        }
         block(.change(object, changes))
     }
 }
