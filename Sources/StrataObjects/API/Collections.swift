@@ -365,12 +365,16 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     public var description: String { "Map(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
 
     /// Calls `block` with `.initial` and after each commit that changes the map, with the
-    /// deleted, inserted and modified keys.
+    /// deleted, inserted and modified keys. For a map of objects, `keyPaths` names properties
+    /// of the values' class (dotted through links: `"toys.brand"`) and only changes of those
+    /// count as modifications; insertions and deletions of keys always do. Without key paths,
+    /// any change of a value's object counts, and of the objects it links to up to four links
+    /// away. A key path component that is not a property of its class traps, naming it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
         guard let o = owner else { strataProgrammerError("only managed maps can be observed") }
         o.requireValid()
-        return o.core.addMapObserver(self, owner: o, queue: queue, block)
+        return o.core.addMapObserver(self, owner: o, keyPaths: keyPaths, queue: queue, block)
     }
 
     public static var _strataShape: _PropertyShape {
