@@ -60,6 +60,7 @@ extension Map {
     /// the query module sorts and filters them (`sorted(byKeyPath:ascending:)`).
     public func _strataObjectResults<T: ObjectBase>(_ type: T.Type) -> Results<T> {
         guard let o = owner else { strataProgrammerError("only managed maps can become Results") }
+        o.requireValid()
         return Results(core: o.core, className: o.objectClassName(T.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }

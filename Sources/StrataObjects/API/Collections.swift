@@ -7,13 +7,36 @@ struct CollectionOwner {
     let key: ObjKey
     let property: String
     let isEmbeddedTarget: Bool
+    /// The core's `readEpoch` when the collection was obtained (see `requireValid`).
+    let epoch: Int
+
+    /// `epoch` nil: the core's current one (a collection obtained now).
+    init(core: RealmCore, className: String, key: ObjKey, property: String, isEmbeddedTarget: Bool, epoch: Int? = nil) {
+        self.core = core; self.className = className; self.key = key; self.property = property
+        self.isEmbeddedTarget = isEmbeddedTarget
+        self.epoch = epoch ?? core.readEpoch
+    }
+
+    /// False once the realm was invalidated after the collection was obtained.
+    var isCurrent: Bool { epoch == core.readEpoch }
+    /// The same collection as obtained now (for observers, which outlive `invalidate()`).
+    var current: CollectionOwner {
+        isCurrent ? self : CollectionOwner(core: core, className: className, key: key, property: property, isEmbeddedTarget: isEmbeddedTarget)
+    }
+    /// Traps when the realm was invalidated after the collection was obtained (RealmSwift's
+    /// invalidated collections).
+    @inline(__always) func requireValid() {
+        if epoch != core.readEpoch { core.invalidatedAccess("the collection '\(className).\(property)' which has been invalidated") }
+    }
 
     /// The elements (list, set) as stored.
     func elements() -> [Value] {
-        core.read { txn in strataTry { try txn.list(className, key, property) } }
+        requireValid()
+        return core.read { txn in strataTry { try txn.list(className, key, property) } }
     }
     func entries() -> [(key: String, value: Value)] {
-        core.read { txn in strataTry { try txn.map(className, key, property) } }
+        requireValid()
+        return core.read { txn in strataTry { try txn.map(className, key, property) } }
     }
     /// The class of the collection's objects: `t.className()`, or for `DynamicObject` elements
     /// (`dynamicList(_:)` and its kin) the property's target class in the file.
@@ -22,7 +45,8 @@ struct CollectionOwner {
         return core.coordinator.db.schema[className]?[property]?.objectClassName ?? t.className()
     }
     func count() -> Int {
-        core.read { txn in strataTry { isEmbeddedTarget ? try txn.list(className, key, property).count : try txn.collectionCount(className, key, property) } }
+        requireValid()
+        return core.read { txn in strataTry { isEmbeddedTarget ? try txn.list(className, key, property).count : try txn.collectionCount(className, key, property) } }
     }
 }
 
@@ -37,10 +61,11 @@ protocol _UnmanagedMap {
 }
 
 private func ownerOf(_ object: ObjectBase, _ index: Int) -> CollectionOwner {
+    object._rlmRequireValid()
     let info = object._rlmClassInfo
     let p = info.properties[index]
     return CollectionOwner(core: object._rlmCore!, className: info.className, key: object._rlmKey, property: p.name,
-                           isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
+                           isEmbeddedTarget: p.targetType is EmbeddedObject.Type, epoch: object._rlmEpoch)
 }
 
 /// Collections whose elements can be read as `Any` (to copy them into another collection).
@@ -101,6 +126,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             strataProgrammerError("Index range \(subrange) is out of bounds (count \(current.count))")
         }
         current.replaceSubrange(subrange, with: newElements)
+        o.requireValid()
         o.core.write { _, adder in try adder.replaceElements(o, current.map { $0 as any _StrataValue }) }
     }
 
@@ -139,8 +165,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// The realm of the owning object.
     /// The realm of the owning object (nil when unmanaged).
     public var realm: Realm? { owner.map { Realm(core: $0.core) } }
-    /// True when the owning object was deleted.
-    public var isInvalidated: Bool { guard let o = owner else { return false }; return !o.core.read { (try? $0.exists(o.className, o.key)) ?? false } }
+    /// True when the owning object was deleted, or the realm invalidated since the list was obtained.
+    public var isInvalidated: Bool { guard let o = owner else { return false }; return !ownerExists(o) }
     /// True when the owning object is frozen.
     public var isFrozen: Bool { owner?.core.isFrozen ?? false }
     public var description: String { "List<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
@@ -150,6 +176,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<List<Element>>) -> Void) -> NotificationToken {
         guard let o = owner else { strataProgrammerError("only managed lists can be observed") }
+        o.requireValid()
         return o.core.addCollectionObserver(ListSource<Element>(owner: o), keyPaths: keyPaths, queue: queue, block)
     }
 
@@ -179,6 +206,7 @@ extension List where Element: ObjectBase {
     /// The list's objects as live `Results` (so the query module's `filter`/`sorted` apply).
     public func asResults() -> Results<Element> {
         guard let o = owner else { strataProgrammerError("only managed lists can become Results") }
+        o.requireValid()
         return Results(core: o.core, className: o.objectClassName(Element.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }
@@ -187,6 +215,7 @@ extension MutableSet where Element: ObjectBase {
     /// The set's objects as live `Results`.
     public func asResults() -> Results<Element> {
         guard let o = owner else { strataProgrammerError("only managed sets can become Results") }
+        o.requireValid()
         return Results(core: o.core, className: o.objectClassName(Element.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }
@@ -212,6 +241,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         var seen = Set<Element>()
         let unique = v.filter { seen.insert($0).inserted }
         guard let o = owner else { storage = unique; return }
+        o.requireValid()
         o.core.write { _, adder in try adder.replaceElements(o, unique.map { $0 as any _StrataValue }) }
     }
 
@@ -250,6 +280,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<MutableSet<Element>>) -> Void) -> NotificationToken {
         guard let o = owner else { strataProgrammerError("only managed sets can be observed") }
+        o.requireValid()
         return o.core.addCollectionObserver(SetSource<Element>(owner: o), keyPaths: keyPaths, queue: queue, block)
     }
 
@@ -299,6 +330,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     }
     private func store(_ e: [(key: Key, value: Value)]) {
         guard let o = owner else { storage = Dictionary(e.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }); return }
+        o.requireValid()
         o.core.write { _, adder in try adder.replaceEntries(o, e.map { ($0.key._mapKeyString, $0.value as any _StrataValue) }) }
     }
 
@@ -333,11 +365,16 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     public var description: String { "Map(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
 
     /// Calls `block` with `.initial` and after each commit that changes the map, with the
-    /// deleted, inserted and modified keys.
+    /// deleted, inserted and modified keys. For a map of objects, `keyPaths` names properties
+    /// of the values' class (dotted through links: `"toys.brand"`) and only changes of those
+    /// count as modifications; insertions and deletions of keys always do. Without key paths,
+    /// any change of a value's object counts, and of the objects it links to up to four links
+    /// away. A key path component that is not a property of its class traps, naming it.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map<Key, Value>>) -> Void) -> NotificationToken {
         guard let o = owner else { strataProgrammerError("only managed maps can be observed") }
-        return o.core.addMapObserver(self, owner: o, queue: queue, block)
+        o.requireValid()
+        return o.core.addMapObserver(self, owner: o, keyPaths: keyPaths, queue: queue, block)
     }
 
     public static var _strataShape: _PropertyShape {
@@ -375,17 +412,33 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Linki
     /// The property of `Element` that links here.
     public let propertyName: String
     let target: (core: RealmCore, className: String, key: ObjKey)?
+    /// The target core's `readEpoch` when these were obtained (0 while unmanaged).
+    let epoch: Int
 
     /// Linking objects of `fromType` through `property` (RealmSwift's older spelling).
-    public init(fromType: Element.Type, property: String) { propertyName = property; target = nil }
+    public init(fromType: Element.Type, property: String) { propertyName = property; target = nil; epoch = 0 }
     /// Used by `@Persisted(originProperty:)`.
-    public init(_originProperty: String) { propertyName = _originProperty; target = nil }
-    init(propertyName: String, target: (RealmCore, String, ObjKey)) { self.propertyName = propertyName; self.target = target }
+    public init(_originProperty: String) { propertyName = _originProperty; target = nil; epoch = 0 }
+    /// `epoch` nil: the core's current one (obtained now).
+    init(propertyName: String, target: (RealmCore, String, ObjKey), epoch: Int? = nil) {
+        self.propertyName = propertyName; self.target = target; self.epoch = epoch ?? target.0.readEpoch
+    }
     var _originPropertyName: String { propertyName }
+
+    /// Traps when the realm was invalidated after these were obtained.
+    func requireValid() {
+        if let t = target, t.core.readEpoch != epoch { t.core.invalidatedAccess("the linking objects '\(Element.className()).\(propertyName)' of an object of type \(t.className), which have been invalidated") }
+    }
+    /// The same linking objects as obtained now (observers outlive `invalidate()`).
+    var current: LinkingObjects {
+        guard let t = target, t.core.readEpoch != epoch else { return self }
+        return LinkingObjects(propertyName: propertyName, target: t)
+    }
 
     /// The linking objects' keys (empty while the owner is unmanaged).
     var keys: [ObjKey] {
         guard let t = target else { return [] }
+        requireValid()
         return t.core.read { txn in strataTry { try txn.backlinks(t.className, t.key, originClass: Element.className(), originProperty: propertyName) } }
     }
 
@@ -397,6 +450,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Linki
     /// The linking objects as `Results` (filter and sort them like any results).
     public var results: Results<Element> {
         guard let t = target else { strataProgrammerError("linking objects of an unmanaged object have no results") }
+        requireValid()
         return Results(core: t.core, className: Element.className(), base: .backlinks(t.className, t.key, propertyName), stages: [])
     }
     /// The realm of the owning object (nil when unmanaged).
@@ -408,9 +462,10 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Linki
     }
     public static func _strataDefault() -> LinkingObjects { LinkingObjects(_originProperty: "") }
     public static func _strataGet(_ object: ObjectBase, _ index: Int) -> LinkingObjects {
+        object._rlmRequireValid()
         let info = object._rlmClassInfo
         return LinkingObjects(propertyName: info.properties[index].schema.linkOriginPropertyName ?? "",
-                              target: (object._rlmCore!, info.className, object._rlmKey))
+                              target: (object._rlmCore!, info.className, object._rlmKey), epoch: object._rlmEpoch)
     }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: LinkingObjects) {
         strataProgrammerError("LinkingObjects properties are read-only")

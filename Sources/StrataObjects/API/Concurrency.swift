@@ -393,7 +393,7 @@ extension Realm {
         core.verify()
         if isInWriteTransaction { throw CompactionError.writeTransactionInProgress(path: core.coordinator.path) }
         if configuration.readOnly { throw CompactionError.notWritable(path: core.coordinator.path) }
-        invalidate()
+        core.releaseRead()
         return try core.coordinator.db.store.compact()
     }
 }

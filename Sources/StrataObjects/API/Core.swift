@@ -321,6 +321,10 @@ final class RealmCore: @unchecked Sendable {
     var isInWrite: Bool { writeTxn != nil || failedWrite != nil }
     /// Bumped whenever the data this core sees may have changed (caches compare it).
     @exclusivity(unchecked) private(set) var generation = 0
+    /// Bumped by `invalidate()` only: objects and collections remember the value when they
+    /// are obtained and trap when used after it changed (RealmSwift's invalidated accessors).
+    /// Never changes on a frozen core. Read on every property access: one plain load.
+    @exclusivity(unchecked) private(set) var readEpoch = 0
     var autorefresh = true
     /// `writeAsync` bookkeeping: the next id, the ids queued, the ids cancelled.
     let asyncWrites = Locked<(next: UInt32, pending: Set<UInt32>, cancelled: Set<UInt32>)>((1, [], []))
@@ -589,11 +593,29 @@ final class RealmCore: @unchecked Sendable {
         return changed
     }
 
+    /// Ends the read transaction (an open write is cancelled) and invalidates every object
+    /// and collection obtained from this core so far (`readEpoch`). A frozen core keeps its
+    /// version (it is shared by every frozen realm of that version): nothing happens.
     func invalidate() {
+        if isFrozen { return }
+        releaseRead()
+        readEpoch &+= 1
+    }
+
+    /// Ends the read transaction (an open write is cancelled) without invalidating the
+    /// objects obtained from this core: the next access reads the newest version (`compact`).
+    func releaseRead() {
         verify()
         if isInWrite { cancelWrite() }
         readTxn?.end(); readTxn = nil
         generation &+= 1
+    }
+
+    /// Traps as RealmSwift does for an accessor used after `invalidate()`; `what` completes
+    /// "Accessing …" ("object of type Dog which has been invalidated or deleted").
+    @inline(never)
+    func invalidatedAccess(_ what: @autoclosure () -> String) -> Never {
+        strataProgrammerError("Accessing \(what()): its Realm was invalidated (realm.invalidate()) after it was obtained; get it again from the realm")
     }
 
     var hasPendingChanges: Bool {
@@ -727,6 +749,7 @@ final class RealmCore: @unchecked Sendable {
         let o = type.init()
         o._rlmCore = self
         o._rlmKey = key
+        o._rlmEpoch = readEpoch
         o._rlmInfoCache = coordinator.infosByType[ObjectIdentifier(type)]
         return o
     }

@@ -31,6 +31,7 @@ public final class DynamicObject: Object {
 
     private var core: RealmCore {
         guard let c = _rlmCore else { strataProgrammerError("a DynamicObject is only obtained from a realm (dynamicObjects, dynamicCreate)") }
+        if c.readEpoch != _rlmEpoch { c.invalidatedAccess("object of type \(_dynamicClassName) which has been invalidated or deleted") }
         return c
     }
 
@@ -49,6 +50,7 @@ public final class DynamicObject: Object {
     /// True when the object was deleted, or its realm invalidated.
     public override var isInvalidated: Bool {
         guard let c = _rlmCore else { return false }
+        if c.readEpoch != _rlmEpoch { return true }
         return !c.read { txn in (try? txn.exists(_dynamicClassName, _rlmKey)) ?? false }
     }
 

@@ -139,11 +139,16 @@ extension RealmCore {
         return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, watched: watched, block: block))
     }
 
-    func addMapObserver<K, V>(_ map: Map<K, V>, owner: CollectionOwner, queue: DispatchQueue?,
+    /// `keyPaths` (maps of objects) name properties of the values' class, dotted through links,
+    /// as for lists: only changes of those count as modifications of a key (an unknown property
+    /// traps, naming it). Without key paths every property counts, and changes of linked objects
+    /// up to four links away.
+    func addMapObserver<K, V>(_ map: Map<K, V>, owner: CollectionOwner, keyPaths: [String]?, queue: DispatchQueue?,
                               _ block: @escaping (RealmMapChange<Map<K, V>>) -> Void) -> NotificationToken {
+        let watched = owner.linkTarget.map { watchedPaths(keyPaths, className: $0) }
         let target = deliveryCore(queue)
         let o = CollectionOwner(core: target, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget)
-        return target.register(MapObserver<K, V>(owner: o, block: block))
+        return target.register(MapObserver<K, V>(owner: o, watched: watched, block: block))
     }
 
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, queue: DispatchQueue?,
@@ -757,7 +762,7 @@ enum CollectionDiff {
 
 struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
     let results: Results<T>
-    var collection: Results<T> { results }
+    var collection: Results<T> { results.current }
     var uniqueElements: Bool { true }
     var resultsCore: ResultsCore? { results.core }
     var objectClassName: String? { results.core.className }
@@ -770,7 +775,7 @@ struct ResultsSource<T: RealmCollectionValue>: CollectionSource {
 
 struct ListSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
-    var collection: List<E> { List<E>(owner: owner) }
+    var collection: List<E> { List<E>(owner: owner.current) }
     var uniqueElements: Bool { false }
     var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
@@ -781,7 +786,7 @@ struct ListSource<E: RealmCollectionValue>: CollectionSource {
 
 struct SetSource<E: RealmCollectionValue>: CollectionSource {
     let owner: CollectionOwner
-    var collection: MutableSet<E> { MutableSet<E>(owner: owner) }
+    var collection: MutableSet<E> { MutableSet<E>(owner: owner.current) }
     var uniqueElements: Bool { true }
     var objectClassName: String? { owner.linkTarget }
     func elements(_ txn: DBTransaction) throws -> [Value] { try txn.list(owner.className, owner.key, owner.property) }
@@ -801,43 +806,77 @@ extension CollectionOwner {
 final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
     let owner: CollectionOwner
     let block: (RealmMapChange<Map<K, V>>) -> Void
+    /// For maps of objects: what is watched in the values and the objects they link to (from
+    /// the key paths; without them every property, links followed up to four away).
+    let watched: WatchedPaths?
     var last: [String: Int] = [:]
+    /// The object each key held at the last snapshot (maps of objects).
+    var lastLinks: [String: ObjKey] = [:]
     var lastGeneration = -1
-    init(owner: CollectionOwner, block: @escaping (RealmMapChange<Map<K, V>>) -> Void) { self.owner = owner; self.block = block }
+    /// The version `last` was read at.
+    var lastVersion: UInt64 = 0
+    init(owner: CollectionOwner, watched: WatchedPaths?, block: @escaping (RealmMapChange<Map<K, V>>) -> Void) {
+        self.owner = owner; self.block = block; self.watched = watched
+    }
 
-    private func snapshot() -> [String: Int]? {
-        owner.core.read { txn in
-            guard let entries = try? txn.map(owner.className, owner.key, owner.property) else { return nil }
-            var out: [String: Int] = [:]
-            for e in entries {
-                var h = Hasher(); h.combine(e.value)
-                if case .object(let l) = e.value { h.combine(rowFingerprint(txn, l, properties: nil)) }
-                out[e.key] = h.finalize()
+    /// A hash per key of its value and, for an object, of its watched own properties.
+    private func snapshot(_ txn: DBTransaction) -> [String: Int]? {
+        guard let entries = try? txn.map(owner.className, owner.key, owner.property) else { return nil }
+        var out: [String: Int] = [:]
+        var links: [String: ObjKey] = [:]
+        for e in entries {
+            var h = Hasher(); h.combine(e.value)
+            if case .object(let l) = e.value {
+                h.combine(rowFingerprint(txn, l, properties: watched?.properties))
+                links[e.key] = l.key
             }
-            return out
+            out[e.key] = h.finalize()
         }
+        lastLinks = links
+        return out
     }
     func deliverInitial() {
-        last = snapshot() ?? [:]; lastGeneration = owner.core.generationValue
-        block(.initial(Map<K, V>(owner: owner)))
+        owner.core.read { txn in
+            last = snapshot(txn) ?? [:]
+            lastVersion = txn.version
+        }
+        lastGeneration = owner.core.generationValue
+        block(.initial(Map<K, V>(owner: owner.current)))
     }
     func deliverChanges(notify: Bool) {
         if owner.core.generationValue == lastGeneration { return }
         lastGeneration = owner.core.generationValue
-        guard let now = snapshot() else { return }
+        let oldLinks = lastLinks
+        let result: (now: [String: Int], linked: Set<String>)? = owner.core.read { txn in
+            let version = txn.version
+            defer { lastVersion = version }
+            // Keys whose object reaches, through the watched links, a changed linked object.
+            var linked = Set<String>()
+            if let watched, !oldLinks.isEmpty, let changes = try? txn.changes(since: lastVersion),
+               !changes.values.contains(where: \.rewritten) {
+                let hits = watched.linkedChanges(changes, txn, candidates: Array(Set(oldLinks.values)))
+                    .values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
+                if !hits.isEmpty { for (k, v) in oldLinks where hits.contains(v) { linked.insert(k) } }
+            }
+            guard let now = snapshot(txn) else { return nil }
+            return (now, linked)
+        }
+        guard let (now, linked) = result else { return }
         let del = last.keys.filter { now[$0] == nil }.sorted()
         let ins = now.keys.filter { last[$0] == nil }.sorted()
-        let mod = now.keys.filter { last[$0] != nil && last[$0] != now[$0] }.sorted()
+        let mod = now.keys.filter { last[$0] != nil && (last[$0] != now[$0] || linked.contains($0)) }.sorted()
         last = now
         guard notify, !(del.isEmpty && ins.isEmpty && mod.isEmpty) else { return }
-        block(.update(Map<K, V>(owner: owner), deletions: del, insertions: ins, modifications: mod))
+        block(.update(Map<K, V>(owner: owner.current), deletions: del, insertions: ins, modifications: mod))
     }
 }
 
 // MARK: - object observers
 
 final class ObjectObserver<T: Object>: CoreObserver {
-    let object: T
+    /// The observed object; replaced by a new accessor of the same row when the realm was
+    /// invalidated since (the observer outlives `invalidate()`, its block gets a usable object).
+    var object: T
     unowned let core: RealmCore
     let properties: Set<String>?
     let block: (ObjectChange<T>) -> Void
@@ -927,6 +966,9 @@ final class ObjectObserver<T: Object>: CoreObserver {
         }
         last = now
         guard notify, !changes.isEmpty else { return }
+        if object._rlmEpoch != core.readEpoch {
+            object = core.makeObject(type(of: object), key: key, className: className)
+        }
         block(.change(object, changes))
     }
 }

@@ -270,6 +270,9 @@ open class ObjectBase: CustomStringConvertible {
     // accessed overlapping, so without the runtime's exclusivity bookkeeping.
     @exclusivity(unchecked) @usableFromInline final var _rlmCore: RealmCore?
     @exclusivity(unchecked) final var _rlmKey: ObjKey = -1
+    /// The realm's `readEpoch` when this accessor was made: a different value now means the
+    /// realm was invalidated since, and the accessor may not be used.
+    @exclusivity(unchecked) final var _rlmEpoch = 0
     /// Values of an unmanaged object, by property index (created by the first value set).
     @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
     @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
@@ -301,7 +304,7 @@ open class ObjectBase: CustomStringConvertible {
     /// info, of the object's own class) cached without a reference count.
     @inline(__always)
     final func _rlmBind(_ core: RealmCore, _ key: ObjKey, permanentInfo info: ClassInfo) {
-        _rlmCore = core; _rlmKey = key
+        _rlmCore = core; _rlmKey = key; _rlmEpoch = core.readEpoch
         _rlmInfoRef = Unmanaged.passUnretained(info)
     }
     @usableFromInline @inline(never)
@@ -397,10 +400,22 @@ open class ObjectBase: CustomStringConvertible {
     public var realm: Realm? { _rlmCore.map { Realm(core: $0) } }
     /// The schema of this object's class.
     public var objectSchema: ObjectSchema { _rlmCore?.coordinator.db.schema[_rlmClassInfo.className] ?? _rlmClassInfo.objectSchema }
-    /// True when the object was deleted, or its realm invalidated; reading it then traps.
+    /// True when the object was deleted, or its realm invalidated (`Realm.invalidate()` after
+    /// the object was obtained); reading or writing it then traps.
     public var isInvalidated: Bool {
         guard let core = _rlmCore else { return false }
+        if core.readEpoch != _rlmEpoch { return true }
         return !core.read { txn in (try? txn.exists(_rlmClassInfo.className, _rlmKey)) ?? false }
+    }
+
+    /// Traps when the realm managing this object was invalidated after the object was obtained.
+    @inline(__always)
+    final func _rlmRequireValid() {
+        if let core = _rlmCore, core.readEpoch != _rlmEpoch { _rlmInvalidatedAccess() }
+    }
+    @inline(never)
+    final func _rlmInvalidatedAccess() -> Never {
+        _rlmCore!.invalidatedAccess("object of type \(_rlmClassInfo.className) which has been invalidated or deleted")
     }
     /// True for an object of a frozen realm (immutable, readable from any thread).
     public var isFrozen: Bool { _rlmCore?.isFrozen ?? false }
@@ -410,10 +425,11 @@ open class ObjectBase: CustomStringConvertible {
     // MARK: reading and writing through the realm
 
     final func _rlmReadValue(_ index: Int) -> Value {
-        let info = _rlmClassInfo, key = _rlmKey
+        let info = _rlmClassInfo, key = _rlmKey, epoch = _rlmEpoch
         // The object keeps its core alive: no retain of the core per read.
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
-            core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
+            if core.readEpoch != epoch { _rlmInvalidatedAccess() }
+            return core.read { txn in strataTry { try txn.typedValue(info, key, index) } }
         }
     }
 
@@ -421,9 +437,11 @@ open class ObjectBase: CustomStringConvertible {
     /// path does not apply and `_rlmReadValue` must be used.
     @inline(__always)
     final func _rlmFastRead<R>(_ index: Int, _ body: (ColumnView, Int) -> R?) -> R? {
-        let key = _rlmKey
+        let key = _rlmKey, epoch = _rlmEpoch
         guard let infoID = _rlmInfoRef?.toOpaque() else { return nil }
         return Unmanaged.passUnretained(_rlmCore!)._withUnsafeGuaranteedRef { core in
+            // One compare per access: the object was obtained before `invalidate()`.
+            if core.readEpoch != epoch { _rlmInvalidatedAccess() }
             if let r = core.typedRead(infoID, key, index, body) { return r }
             // First read of this class in this transaction: set the cursor, then retry once.
             guard core.prepareTypedRead(_rlmClassInfo) else { return nil }
@@ -435,6 +453,7 @@ open class ObjectBase: CustomStringConvertible {
     /// are created as children).
     final func _rlmWriteSingle<V: _StrataValue>(_ index: Int, _ value: V) {
         let info = _rlmClassInfo, key = _rlmKey, p = info.properties[index]
+        _rlmRequireValid()
         _rlmCore!.write { txn, adder in
             if p.schema.type == .object, let tt = p.targetType, tt is EmbeddedObject.Type {
                 try adder.assignEmbedded(parentClass: info.className, parentKey: key, property: p.name, child: value as? ObjectBase)
@@ -558,6 +577,7 @@ open class Object: ObjectBase {
     public func observe<T: Object>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                    _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         guard let core = _rlmCore, let me = self as? T else { strataProgrammerError("only managed objects can be observed: add the object to a realm first") }
+        _rlmRequireValid()
         return core.addObjectObserver(me, keyPaths: keyPaths, queue: queue, block)
     }
 
@@ -606,6 +626,7 @@ extension ObjectBase: _StrataValue {
     }
     public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
         if let core = _rlmCore, let c = ctx.core, core.coordinator === c.coordinator, !core.isFrozen {
+            _rlmRequireValid()
             return .object(ObjectLink(className: _rlmClassInfo.className, key: _rlmKey))
         }
         guard let adder = ctx.adder else {

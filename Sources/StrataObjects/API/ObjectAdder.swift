@@ -43,7 +43,7 @@ final class ObjectAdder {
 
     private func isMine(_ o: ObjectBase) -> Bool {
         guard let c = o._rlmCore else { return false }
-        if c === core { return true }
+        if c === core { o._rlmRequireValid(); return true }
         if c.coordinator === core.coordinator && !c.isFrozen {
             strataProgrammerError("Object is already managed by the Realm of another thread; pass it with ThreadSafeReference")
         }
@@ -231,7 +231,7 @@ final class ObjectAdder {
             // at once (cheaper than a batch of one), a run of adds batches from its second.
             if let t = checked.batch, isRealmAdd, inProgress.isEmpty, addedPlain,
                let key = try addPending(t, checked.optional, s, plainColumns) {
-                o._rlmCore = core; o._rlmKey = key
+                o._rlmCore = core; o._rlmKey = key; o._rlmEpoch = core.readEpoch
                 o._rlmStorage = nil
                 if pending!.keys.count >= PendingRows.limit { try flushPending() }
                 return key
@@ -246,7 +246,7 @@ final class ObjectAdder {
             for i in plainColumns { row.append(try s.encode(i, { self.ctx })) }
             let key = try txn.insertRow(info.className, row)
             addedPlain = true
-            o._rlmCore = core; o._rlmKey = key
+            o._rlmCore = core; o._rlmKey = key; o._rlmEpoch = core.readEpoch
             o._rlmStorage = nil
             return key
         }
@@ -255,7 +255,7 @@ final class ObjectAdder {
         let key = try txn.create(info.className, values: try primitives(info, values), update: policy)
         inProgress[ObjectIdentifier(o)] = key
         defer { inProgress[ObjectIdentifier(o)] = nil }
-        o._rlmCore = core; o._rlmKey = key
+        o._rlmCore = core; o._rlmKey = key; o._rlmEpoch = core.readEpoch
         try fill(o, info, key, values)
         o._rlmStorage = nil
         return key
@@ -362,7 +362,7 @@ final class ObjectAdder {
         let info = child._rlmClassInfo
         let values = unmanagedValues(child)
         guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
-        child._rlmCore = core; child._rlmKey = k
+        child._rlmCore = core; child._rlmKey = k; child._rlmEpoch = core.readEpoch
         try fill(child, info, k, values)
         child._rlmStorage = nil
     }
@@ -387,7 +387,7 @@ final class ObjectAdder {
                     let info = o._rlmClassInfo
                     let values = unmanagedValues(o)
                     guard let k = try txn.setEmbedded(owner.className, owner.key, owner.property, try primitives(info, values)) else { continue }
-                    o._rlmCore = core; o._rlmKey = k
+                    o._rlmCore = core; o._rlmKey = k; o._rlmEpoch = core.readEpoch
                     created.append((o, info, k, values))
                     final.append(.object(ObjectLink(className: info.className, key: k)))
                 }

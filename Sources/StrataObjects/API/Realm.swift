@@ -223,9 +223,13 @@ public struct Realm: Equatable {
     @discardableResult
     public func refresh() -> Bool { core.refresh() }
     /// Releases the version this realm reads (so the file can reuse its pages); the next
-    /// access begins a read on the newest version. An open write is cancelled. Objects and
-    /// collections obtained before stay valid and read the newest version (RealmSwift
-    /// invalidates them; see docs/COMPATIBILITY.md).
+    /// access begins a read on the newest version. An open write is cancelled. As in
+    /// RealmSwift, every `Object`, `Results`, `List`, `MutableSet`, `Map` and `LinkingObjects`
+    /// obtained from this realm before is invalidated: `isInvalidated` is true and using it
+    /// traps ("… has been deleted or invalidated"); fetch them again from the realm. Frozen
+    /// objects, the objects of other threads' realms and notification tokens are unaffected
+    /// (observers keep delivering, with the collection or object as of the new read). On a
+    /// frozen realm this does nothing.
     public func invalidate() { core.invalidate() }
     /// Whether the realm advances by itself when another thread or process commits (on its
     /// delivery path, see `observe`). Default true.
@@ -301,6 +305,7 @@ public struct Realm: Equatable {
                 guard o._rlmCore === core || (o._rlmCore?.coordinator === core.coordinator && o._rlmCore?.isFrozen == false) else {
                     strataProgrammerError("Can only delete an object from the Realm it belongs to")
                 }
+                o._rlmRequireValid()
                 byClass[o._rlmClassInfo.className, default: []].append(o._rlmKey)
             }
             for (c, keys) in byClass.sorted(by: { $0.key < $1.key }) {

@@ -157,10 +157,13 @@ extension Results: RealmCollection {
 
 /// The owner of a collection rebuilt on `core`.
 private func rebound(_ o: CollectionOwner, to core: RealmCore) -> CollectionOwner {
-    CollectionOwner(core: core, className: o.className, key: o.key, property: o.property, isEmbeddedTarget: o.isEmbeddedTarget)
+    o.requireValid()
+    return CollectionOwner(core: core, className: o.className, key: o.key, property: o.property, isEmbeddedTarget: o.isEmbeddedTarget)
 }
 
-private func ownerExists(_ o: CollectionOwner) -> Bool { o.core.read { (try? $0.exists(o.className, o.key)) ?? false } }
+/// True when the collection's object exists and the realm was not invalidated since the
+/// collection was obtained.
+func ownerExists(_ o: CollectionOwner) -> Bool { o.isCurrent && o.core.read { (try? $0.exists(o.className, o.key)) ?? false } }
 
 /// The owner of a collection handed over to another realm (nil when the object was deleted).
 private func handedOverOwner<E: _StrataValue>(_ h: _Handover, _ ctx: _StrataContext, _ element: E.Type) -> CollectionOwner? {
@@ -172,6 +175,7 @@ private func handedOverOwner<E: _StrataValue>(_ h: _Handover, _ ctx: _StrataCont
 
 private func handover(_ o: CollectionOwner?) -> (_Handover, UInt64) {
     guard let o else { strataProgrammerError("Cannot construct a ThreadSafeReference to an unmanaged collection") }
+    o.requireValid()
     return (_Handover(className: o.className, key: o.key, base: nil, stages: [], property: o.property), o.core.read { $0.version })
 }
 
@@ -205,7 +209,7 @@ extension MutableSet: RealmCollection, ThreadConfined {
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Self? {
         handedOverOwner(h, ctx, Element.self).map { unsafeDowncast(MutableSet<Element>(owner: $0), to: Self.self) }
     }
-    /// True when the owning object was deleted.
+    /// True when the owning object was deleted, or the realm invalidated since this was obtained.
     public var isInvalidated: Bool { guard let o = owner else { return false }; return !ownerExists(o) }
     /// The position of `object` in the set's stored order.
     public func index(of object: Element) -> Int? { firstIndex(of: object) }
@@ -233,7 +237,7 @@ extension Map: ThreadConfined {
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Self? {
         handedOverOwner(h, ctx, Value.self).map { unsafeDowncast(Map<Key, Value>(owner: $0), to: Self.self) }
     }
-    /// True when the owning object was deleted.
+    /// True when the owning object was deleted, or the realm invalidated since this was obtained.
     public var isInvalidated: Bool { guard let o = owner else { return false }; return !ownerExists(o) }
     /// A frozen snapshot of the map.
     public func freeze() -> Map<Key, Value> {
@@ -253,15 +257,17 @@ extension Map: ThreadConfined {
 extension LinkingObjects: RealmCollection, ThreadConfined {
     public func _strataHandover() -> (_Handover, UInt64) {
         guard let t = target else { strataProgrammerError("Cannot construct a ThreadSafeReference to the linking objects of an unmanaged object") }
+        requireValid()
         return (_Handover(className: t.className, key: t.key, base: nil, stages: [], property: propertyName), t.core.read { $0.version })
     }
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> LinkingObjects<Element>? {
         guard let core = ctx.core, let p = h.property, core.read({ (try? $0.exists(h.className, h.key)) ?? false }) else { return nil }
         return LinkingObjects(propertyName: p, target: (core, h.className, h.key))
     }
-    /// True when the owning object was deleted.
+    /// True when the owning object was deleted, or the realm invalidated since this was obtained.
     public var isInvalidated: Bool {
         guard let t = target else { return false }
+        if epoch != t.core.readEpoch { return true }
         return !t.core.read { (try? $0.exists(t.className, t.key)) ?? false }
     }
     /// True for linking objects of a frozen object.
@@ -274,6 +280,7 @@ extension LinkingObjects: RealmCollection, ThreadConfined {
     /// A frozen snapshot.
     public func freeze() -> LinkingObjects<Element> {
         guard let t = target else { return self }
+        requireValid()
         return LinkingObjects(propertyName: propertyName, target: (t.core.frozenCore(), t.className, t.key))
     }
     /// The live linking objects on the current thread's realm (nil when the owner was deleted).
@@ -288,8 +295,8 @@ extension LinkingObjects: RealmCollection, ThreadConfined {
         let me = self
         return results.observe(keyPaths: keyPaths, on: queue) { change in
             switch change {
-            case .initial: block(.initial(me))
-            case .update(_, let d, let i, let m): block(.update(me, deletions: d, insertions: i, modifications: m))
+            case .initial: block(.initial(me.current))
+            case .update(_, let d, let i, let m): block(.update(me.current, deletions: d, insertions: i, modifications: m))
             case .error(let e): block(.error(e))
             }
         }

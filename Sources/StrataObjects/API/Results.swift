@@ -10,9 +10,27 @@ class ResultsCore {
     let stages: [any ResultsStage]
     private var cached: [ObjKey]?
     private var cachedGeneration = -1
+    /// The core's `readEpoch` when the results were obtained (see `requireValid`).
+    let epoch: Int
 
-    init(core: RealmCore, className: String, base: ResultsBase, stages: [any ResultsStage]) {
+    /// `epoch` nil: the core's current one (results obtained now).
+    init(core: RealmCore, className: String, base: ResultsBase, stages: [any ResultsStage], epoch: Int? = nil) {
         self.core = core; self.className = className; self.base = base; self.stages = stages
+        self.epoch = epoch ?? core.readEpoch
+    }
+
+    /// False once the realm was invalidated after the results were obtained.
+    @inline(__always) var isCurrent: Bool { epoch == core.readEpoch }
+    /// Traps when the realm was invalidated after the results were obtained (RealmSwift's
+    /// invalidated results). The notification machinery reads through `evaluate`, unchecked.
+    @inline(__always) func requireValid() {
+        if epoch != core.readEpoch { invalidatedAccess() }
+    }
+    @inline(never) private func invalidatedAccess() -> Never {
+        if let v = self as? ValueResultsCore {
+            core.invalidatedAccess("Results of the values of '\(v.owner.className).\(v.owner.property)' which have been invalidated")
+        }
+        core.invalidatedAccess("Results<\(className)> which have been invalidated")
     }
 
     /// True when the results are every object of the class in key order (no stage): count
@@ -28,10 +46,11 @@ class ResultsCore {
         return out
     }
 
-    func keys() -> [ObjKey] { core.read { txn in strataTry { try evaluate(txn) } } }
+    func keys() -> [ObjKey] { requireValid(); return core.read { txn in strataTry { try evaluate(txn) } } }
 
     func count() -> Int {
-        core.read { txn in
+        requireValid()
+        return core.read { txn in
             strataTry {
                 if isWholeClass { return try txn.count(className) }
                 if cachedGeneration == core.generationValue, let c = cached { return c.count }
@@ -42,7 +61,8 @@ class ResultsCore {
     }
 
     func key(at i: Int) -> ObjKey {
-        core.read { txn in
+        requireValid()
+        return core.read { txn in
             strataTry {
                 if isWholeClass {
                     guard i >= 0, let k = try txn.objectKey(className, at: i) else {
@@ -59,7 +79,8 @@ class ResultsCore {
 
     /// Keys `start..<start+n` (pages through a whole class without reading all keys).
     func keys(from start: Int, count n: Int) -> [ObjKey] {
-        core.read { txn in
+        requireValid()
+        return core.read { txn in
             strataTry {
                 if isWholeClass { return try txn.objectKeys(className, from: start, count: n) }
                 let ks = try evaluate(txn)
@@ -99,14 +120,19 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     public var realm: Realm? { Realm(core: core.core) }
     /// True for results of a frozen realm.
     public var isFrozen: Bool { core.core.isFrozen }
-    /// Results of objects are never invalidated (they re-evaluate on the realm's current
-    /// version); results of values are once the object owning their list or set is deleted.
-    public var isInvalidated: Bool { valueCore?.isInvalidated ?? false }
+    /// True once the realm was invalidated (`Realm.invalidate()`) after the results were
+    /// obtained; results of values also once the object owning their list or set is deleted.
+    /// Using invalidated results traps; get them again from the realm.
+    public var isInvalidated: Bool { !core.isCurrent || (valueCore?.isInvalidated ?? false) }
 
     func rebound(to other: RealmCore) -> Results<Element> {
         if let v = valueCore { return Results(valueCore: v.rebound(to: other)) }
         return Results(core: other, className: core.className, base: core.base, stages: core.stages)
     }
+
+    /// These results as obtained now: self, or after `invalidate()` the same pipeline anew
+    /// (what observers, which outlive an invalidation, hand to their blocks).
+    var current: Results<Element> { core.isCurrent ? self : rebound(to: core.core) }
 
     // MARK: collection
 
@@ -177,7 +203,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     // MARK: freezing, notifications
 
     /// Results on a frozen snapshot of the current version (shareable across threads).
-    public func freeze() -> Results<Element> { rebound(to: core.core.frozenCore()) }
+    public func freeze() -> Results<Element> { core.requireValid(); return rebound(to: core.core.frozenCore()) }
     /// Live results on the current thread's realm (nil for results of values whose owning
     /// object was deleted).
     public func thaw() -> Results<Element>? {
@@ -190,6 +216,7 @@ public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, Cu
     /// `keyPaths` restricts which property changes count as modifications (objects only).
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Results<Element>>) -> Void) -> NotificationToken {
+        core.requireValid()
         if valueCore != nil { return core.core.addCollectionObserver(ValueResultsSource(results: self), keyPaths: nil, queue: queue, block) }
         return core.core.addCollectionObserver(ResultsSource(results: self), keyPaths: keyPaths, queue: queue, block)
     }
@@ -232,6 +259,8 @@ final class ObjectIteration {
 
     @usableFromInline
     func next() -> ObjectBase? {
+        // One compare per element: the realm was invalidated during the iteration.
+        if results.epoch != realmCore.readEpoch { results.requireValid() }
         if pageIndex == page.count {
             page = results.keys(from: position, count: 1024)
             pageIndex = 0
@@ -269,12 +298,16 @@ extension Results where Element: ObjectBase {
     public var stages: [any ResultsStage] { core.stages }
     /// New results with `stage` applied after the existing ones.
     public func appending(_ stage: any ResultsStage) -> Results<Element> {
-        Results(core: core.core, className: core.className, base: core.base, stages: core.stages + [stage])
+        core.requireValid()
+        return Results(core: core.core, className: core.className, base: core.base, stages: core.stages + [stage])
     }
     /// The keys of the objects, in order (evaluates the pipeline).
     public var objectKeys: [ObjKey] { core.keys() }
     /// Runs `body` with the realm's current transaction (aggregates and scans of the query module).
-    public func withTransaction<R>(_ body: (DBTransaction) throws -> R) rethrows -> R { try core.core.readThrowing(body) }
+    public func withTransaction<R>(_ body: (DBTransaction) throws -> R) rethrows -> R {
+        core.requireValid()
+        return try core.core.readThrowing(body)
+    }
     /// The schema of the class.
     public var objectSchema: ObjectSchema { core.core.coordinator.db.schema[className]! }
 
@@ -286,6 +319,7 @@ extension Results where Element: ObjectBase {
             strataProgrammerError("'\(property)' is not a single-valued property of '\(c)'")
         }
         let rc = core
+        rc.requireValid()
         return core.core.read { txn in
             strataTry {
                 if rc.isWholeClass {
@@ -313,6 +347,7 @@ extension Results where Element: ObjectBase {
     /// The sum of a numeric property (0 when empty).
     public func sum<T: _StrataValue & AdditiveArithmetic>(ofProperty property: String) -> T {
         if core.isWholeClass, objectSchema[property]?.type == .int, objectSchema[property]?.collection == .single {
+            core.requireValid()
             let c = className
             let total: Int64 = core.core.read { txn in
                 strataTry {

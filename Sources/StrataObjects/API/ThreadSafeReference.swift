@@ -36,7 +36,8 @@ public struct ThreadSafeReference<Confined: ThreadConfined>: Sendable {
 
 extension Object: ThreadConfined {
     public func _strataHandover() -> (_Handover, UInt64) {
-        (_Handover(className: _rlmClassInfo.className, key: _rlmKey, base: nil, stages: [], property: nil), _rlmCore!.read { $0.version })
+        _rlmRequireValid()
+        return (_Handover(className: _rlmClassInfo.className, key: _rlmKey, base: nil, stages: [], property: nil), _rlmCore!.read { $0.version })
     }
     public static func _strataResolve(_ h: _Handover, in ctx: _StrataContext) -> Self? {
         let core = ctx.core!
@@ -47,6 +48,7 @@ extension Object: ThreadConfined {
     /// An immutable copy of this object at the realm's current version, readable from any thread.
     public func freeze() -> Self {
         guard let c = _rlmCore else { strataProgrammerError("Cannot freeze an unmanaged object") }
+        _rlmRequireValid()
         return c.frozenCore().makeObject(Self.self, key: _rlmKey)
     }
     /// The live object on the current thread's realm (nil when it was deleted).
@@ -60,6 +62,7 @@ extension Object: ThreadConfined {
 
 extension Results: ThreadConfined {
     public func _strataHandover() -> (_Handover, UInt64) {
+        core.requireValid()
         if let v = valueCore { return valueHandover(v) }
         return (_Handover(className: core.className, key: 0, base: core.base, stages: core.stages, property: nil), core.core.read { $0.version })
     }

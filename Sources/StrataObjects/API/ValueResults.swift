@@ -25,7 +25,8 @@ final class ValueResultsCore: ResultsCore {
     init(owner: CollectionOwner, stages: [any ValueResultsStage]) {
         self.owner = owner
         valueStages = stages
-        super.init(core: owner.core, className: owner.className, base: .list(owner.className, owner.key, owner.property), stages: [])
+        super.init(core: owner.core, className: owner.className, base: .list(owner.className, owner.key, owner.property), stages: [],
+                   epoch: owner.epoch)
     }
 
     /// The stored values after every stage, at the transaction's version.
@@ -37,7 +38,7 @@ final class ValueResultsCore: ResultsCore {
         return vs
     }
 
-    func storedValues() -> [Value] { core.read { txn in strataTry { try evaluateValues(txn) } } }
+    func storedValues() -> [Value] { requireValid(); return core.read { txn in strataTry { try evaluateValues(txn) } } }
     func valueCount() -> Int { storedValues().count }
 
     func elements<E: _StrataValue>() -> [E] {
@@ -51,8 +52,8 @@ final class ValueResultsCore: ResultsCore {
         return E._strataDecode(vs[i], _StrataContext(core: core))
     }
 
-    /// True when the object owning the list or set was deleted.
-    var isInvalidated: Bool { !core.read { (try? $0.exists(owner.className, owner.key)) ?? false } }
+    /// True when the object owning the list or set was deleted (or the realm invalidated since).
+    var isInvalidated: Bool { !isCurrent || !core.read { (try? $0.exists(owner.className, owner.key)) ?? false } }
 
     func rebound(to other: RealmCore) -> ValueResultsCore {
         ValueResultsCore(owner: CollectionOwner(core: other, className: owner.className, key: owner.key, property: owner.property,
@@ -61,7 +62,8 @@ final class ValueResultsCore: ResultsCore {
     }
 
     func appending(_ stage: any ValueResultsStage) -> ValueResultsCore {
-        ValueResultsCore(owner: owner, stages: valueStages + [stage])
+        requireValid()
+        return ValueResultsCore(owner: owner, stages: valueStages + [stage])
     }
 
     var stagesDescription: String {
@@ -72,7 +74,7 @@ final class ValueResultsCore: ResultsCore {
 /// What a collection observer of results of values watches.
 struct ValueResultsSource<E: RealmCollectionValue>: CollectionSource {
     let results: Results<E>
-    var collection: Results<E> { results }
+    var collection: Results<E> { results.current }
     var uniqueElements: Bool { false }
     func elements(_ txn: DBTransaction) throws -> [Value] { try results.valueCore!.evaluateValues(txn) }
     func rebound(to core: RealmCore) -> ValueResultsSource<E> { ValueResultsSource(results: results.rebound(to: core)) }
