@@ -302,7 +302,8 @@ func removeDatabaseFiles(_ path: String) {
 }
 
 /// Temporary files a command is writing (export's `.NAME.XXXXXX`, the demo's hidden database and
-/// its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
+/// its lock file, copy's `DEST.writecopy-tmp` and salvage database, a database `import --create`
+/// made and has not committed yet, with its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
 /// (the shell's 128+signal status), so an interrupted command leaves no temporary behind.
 /// The handler only calls `unlink` on paths prepared as C strings when they were registered.
 enum TemporaryFiles {
