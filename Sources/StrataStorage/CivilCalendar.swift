@@ -83,7 +83,7 @@ package func iso8601Text(seconds: Int64, nanoseconds: Int64, minimumFractionDigi
 
 /// Why a text is not an ISO 8601 date (``parseISO8601``).
 package enum ISO8601TextError: Error, Equatable, Sendable {
-    /// Not shaped like `YYYY-MM-DD[THH:MM[:SS[.fraction]]][Z|±HH:MM]`.
+    /// Not shaped like `YYYY-MM-DD[(T| )HH:MM[:SS[.fraction]][Z|±HH:MM]]`.
     case format
     /// A month outside 01-12.
     case month(Int64)
@@ -93,65 +93,73 @@ package enum ISO8601TextError: Error, Equatable, Sendable {
     case timeOfDay
 }
 
-/// Parses `YYYY-MM-DD`, `YYYY-MM-DD HH:MM[:SS[.fraction]]` (with `T` or a space), an optional
-/// `Z` or `±HH:MM` / `±HHMM` offset (UTC when absent), up to nine fraction digits, a leading `-`
-/// or `+` on the year: the time as whole seconds since 1970 plus nanoseconds (0..<1e9), with no
-/// rounding. Days and times that do not exist (`2024-02-30`, `24:00`) are refused. The one
-/// date parser of every text path (import, the browser's edit prompt, query output).
+/// Parses the ISO 8601 text the tools write and document, strictly: `YYYY-MM-DD` (a four-digit
+/// year, two-digit month and day), optionally followed by `T` (or a space) and `HH:MM`,
+/// `HH:MM:SS` or `HH:MM:SS.f` (one to nine fraction digits after a `.`), then optionally `Z` or
+/// an offset `+HH:MM` / `-HH:MM` (UTC when absent). Surrounding spaces are ignored. Nothing
+/// else is read as a date: no one-digit fields (`2020-1-1`), signed or longer years (`+2020`),
+/// `,` fractions, basic-format offsets (`+0200`), lower-case `t`/`z`, or a zone on a date
+/// without a time. Days and times that do not exist (`2024-02-30`, `24:00`) are refused.
+/// Returns the time as whole seconds since 1970 plus nanoseconds (0..<1e9), with no rounding.
+/// The one date parser of every text path (import, the browser's edit prompt, query output).
 package func parseISO8601(_ text: String) throws(ISO8601TextError) -> (seconds: Int64, nanoseconds: Int64) {
-    var s = Substring(text.trimmingCharacters(in: .whitespaces))
-    var offsetSeconds: Int64 = 0
-    if s.hasSuffix("Z") || s.hasSuffix("z") {
-        s = s.dropLast()
-    } else if let signIndex = s.lastIndex(where: { $0 == "+" || $0 == "-" }),
-              let timeStart = s.firstIndex(where: { $0 == "T" || $0 == "t" || $0 == " " }), signIndex > timeStart {
-        let zone = s[s.index(after: signIndex)...]
-        let parts = zone.split(separator: ":", omittingEmptySubsequences: false)
-        guard zone.allSatisfy({ $0 == ":" || ($0.isASCII && $0.isNumber) }) else { throw .format }
-        let hours: Int64, minutes: Int64
-        if parts.count == 2, parts[0].count == 2, parts[1].count == 2 {
-            hours = Int64(parts[0]) ?? 99; minutes = Int64(parts[1]) ?? 99
-        } else if parts.count == 1, zone.count == 4 {
-            hours = Int64(zone.prefix(2)) ?? 99; minutes = Int64(zone.suffix(2)) ?? 99
-        } else if parts.count == 1, zone.count == 2 {
-            hours = Int64(zone) ?? 99; minutes = 0
-        } else {
-            throw .format
+    let b = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+    var i = 0
+    func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+    func number(_ count: Int) throws(ISO8601TextError) -> Int64 {
+        guard i + count <= b.count else { throw .format }
+        var v: Int64 = 0
+        for k in i..<i + count {
+            guard isDigit(b[k]) else { throw .format }
+            v = v * 10 + Int64(b[k] - 0x30)
         }
-        guard hours < 24, minutes < 60 else { throw .timeOfDay }
-        offsetSeconds = (s[signIndex] == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
-        s = s[..<signIndex]
+        i += count
+        return v
     }
-    let parts = s.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "T" || $0 == "t" })
-    guard let dayPart = parts.first, !s.hasSuffix(" "), !s.hasSuffix("T") else { throw .format }
-    var dayText = Substring(dayPart)
-    var negativeYear = false
-    if dayText.hasPrefix("-") { negativeYear = true; dayText = dayText.dropFirst() } else if dayText.hasPrefix("+") { dayText = dayText.dropFirst() }
-    let ymdText = dayText.split(separator: "-", omittingEmptySubsequences: false)
-    guard ymdText.count == 3, ymdText[0].count <= 9, ymdText[1].count <= 2, ymdText[2].count <= 2,
-          ymdText.allSatisfy({ !$0.isEmpty }),
-          ymdText.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-          let y = Int64(ymdText[0]), let month = Int64(ymdText[1]), let day = Int64(ymdText[2]) else { throw .format }
-    let year = negativeYear ? -y : y
+    func expect(_ c: Unicode.Scalar) throws(ISO8601TextError) {
+        guard i < b.count, b[i] == UInt8(ascii: c) else { throw .format }
+        i += 1
+    }
+    let year = try number(4)
+    try expect("-")
+    let month = try number(2)
+    try expect("-")
+    let day = try number(2)
+    var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, nanos: Int64 = 0, offsetSeconds: Int64 = 0
+    if i < b.count {
+        guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " ") else { throw .format }
+        i += 1
+        hour = try number(2)
+        try expect(":")
+        minute = try number(2)
+        if i < b.count && b[i] == UInt8(ascii: ":") {
+            i += 1
+            second = try number(2)
+            if i < b.count && b[i] == UInt8(ascii: ".") {
+                i += 1
+                let start = i
+                while i < b.count && isDigit(b[i]) { i += 1 }
+                guard (1...9).contains(i - start) else { throw .format }
+                for k in start..<i { nanos = nanos * 10 + Int64(b[k] - 0x30) }
+                for _ in (i - start)..<9 { nanos *= 10 }
+            }
+        }
+        if i < b.count && b[i] == UInt8(ascii: "Z") {
+            i += 1
+        } else if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) {
+            let sign: Int64 = b[i] == UInt8(ascii: "-") ? -1 : 1
+            i += 1
+            let offsetHours = try number(2)
+            try expect(":")
+            let offsetMinutes = try number(2)
+            guard offsetHours < 24, offsetMinutes < 60 else { throw .timeOfDay }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        }
+    }
+    guard i == b.count else { throw .format }
     guard (1...12).contains(month) else { throw .month(month) }
     let days = daysInMonth(year, month)
     guard (1...days).contains(day) else { throw .day(year: year, month: month, days: days) }
-    var secondOfDay: Int64 = 0
-    var nanos: Int64 = 0
-    if parts.count == 2 {
-        var timeText = Substring(parts[1])
-        if let dot = timeText.firstIndex(where: { $0 == "." || $0 == "," }) {
-            let fraction = timeText[timeText.index(after: dot)...]
-            guard !fraction.isEmpty, fraction.count <= 9, fraction.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .format }
-            nanos = Int64(fraction + String(repeating: "0", count: 9 - fraction.count)) ?? 0
-            timeText = timeText[..<dot]
-        }
-        let fieldTexts = timeText.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(fieldTexts.count), fieldTexts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else { throw .format }
-        let fields = fieldTexts.map { Int64($0) ?? 99 }
-        guard fields[0] < 24, fields[1] < 60, fields.count < 3 || fields[2] < 60 else { throw .timeOfDay }
-        if fields.count < 3 && nanos != 0 { throw .format }
-        secondOfDay = fields[0] * 3600 + fields[1] * 60 + (fields.count == 3 ? fields[2] : 0)
-    }
-    return (daysFromCivil(year, month, day) * 86400 + secondOfDay - offsetSeconds, nanos)
+    guard hour < 24, minute < 60, second < 60 else { throw .timeOfDay }
+    return (daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offsetSeconds, nanos)
 }

@@ -10,6 +10,12 @@ extension Store {
     /// during compaction) is removed by the next handle that opens the database.
     public var compactionTempPath: String { path + ".compact-tmp" }
 
+    /// The temporary file ``writeCopy(toPath:encryptionKey:progress:output:)`` writes for
+    /// `toPath` (`DEST.writecopy-tmp`) before linking it into place. A caller that removes its
+    /// temporaries when the process is interrupted (the command line's signal handler) registers
+    /// this path before the copy starts: the copy removes it itself on any failure it sees.
+    package static func writeCopyTemporaryPath(for toPath: String) -> String { toPath + ".writecopy-tmp" }
+
     /// Rewrites the file with only the live data of the newest version, densely, and switches
     /// this handle to it.
     ///
@@ -107,7 +113,7 @@ extension Store {
         let destination = try encryptionKey.map { try PageCrypto(key: $0) }
         if FileManager.default.fileExists(atPath: toPath) { throw CompactionError.destinationExists(path: toPath) }
         try Store.requireDirectory(of: toPath)
-        let tmp = toPath + ".writecopy-tmp"
+        let tmp = Store.writeCopyTemporaryPath(for: toPath)
         unlink(tmp)
         let read = try beginRead(label: "writeCopy")
         defer { read.end() }

@@ -13,7 +13,23 @@ import StrataObjects
 /// sets are arrays, maps objects, embedded objects nested objects. `AnyRealmValue` values that
 /// JSON cannot type (dates, data, …) are tagged: `{"$date": "…"}`, `{"$data": "…"}`,
 /// `{"$oid": "…"}`, `{"$uuid": "…"}`, `{"$decimal": "…"}`, `{"$float": "…"}`,
-/// `{"$double": "NaN"}`, `{"$link": {"class": "Dog", "key": 3}}`.
+/// `{"$double": "NaN"}`, and links `{"$link": {"class": "Dog", "primaryKey": "rex"}}` (the
+/// target's primary key, as plain links, so a Realm file and its converted copy export the same)
+/// or `{"$link": {"class": "Dog", "key": 3}}` (the object key) when the target class has none.
+/// The tagged form of a link inside an `AnyRealmValue`, shared by the Strata and Realm-file
+/// exports so both write the same text.
+package enum ExportedLink {
+    /// `{"$link":{"class":"Dog","primaryKey":<primaryKeyJSON>}}`.
+    package static func mixed(className: String, primaryKeyJSON: String) -> String {
+        "{\"$link\":{\"class\":\(JSON.quote(className)),\"primaryKey\":\(primaryKeyJSON)}}"
+    }
+
+    /// `{"$link":{"class":"Dog","key":3}}`, for a target class without a primary key.
+    package static func mixed(className: String, key: Int64) -> String {
+        "{\"$link\":{\"class\":\(JSON.quote(className)),\"key\":\(key)}}"
+    }
+}
+
 package struct Exporter {
     package let txn: DBTransaction
     package var schema: Schema { txn.schema }
@@ -102,8 +118,19 @@ package struct Exporter {
         case .objectId(let o): return tagged("$oid", o.stringValue)
         case .uuid(let u): return tagged("$uuid", ValueConversion.uuidText(u))
         case .decimal(let d): return tagged("$decimal", d.description)
-        case .object(let l): return "{\"$link\":{\"class\":\(JSON.quote(l.className)),\"key\":\(l.key)}}"
+        case .object(let l): return try mixedLinkJSON(l)
         }
+    }
+
+    /// A link held by an `AnyRealmValue`: `{"$link":{"class":…,"primaryKey":…}}` when the target
+    /// class has a primary key, else `{"$link":{"class":…,"key":<object key>}}`; `null` when
+    /// the target no longer exists (as ``linkJSON(_:)``).
+    package func mixedLinkJSON(_ l: StrataObjects.ObjectLink) throws -> String {
+        guard try txn.exists(l.className, l.key) else { return "null" }
+        if let pk = schema[l.className]?.primaryKeyProperty {
+            return ExportedLink.mixed(className: l.className, primaryKeyJSON: scalarJSON(try txn.value(l.className, l.key, pk.name)))
+        }
+        return ExportedLink.mixed(className: l.className, key: l.key)
     }
 
     // MARK: CSV

@@ -27,10 +27,14 @@ package enum RealmExport {
         case let .link(cls, key):
             guard let c = realm.realmClass(named: cls), let row = try realm.index(ofKey: key, in: cls) else { return "null" }
             if c.isEmbedded { return try object(c, try realm.object(at: row, in: cls), realm) }
-            if mixed { return "{\"$link\":{\"class\":\(JSON.quote(cls)),\"key\":\(key)}}" }
-            // Only the primary key is read (a target may have thousands of backlinks).
-            if let pk = c.primaryKey { return try json(try realm.value(at: row, property: pk, in: cls), realm, mixed: false) }
-            return String(key)
+            // Only the primary key is read (a target may have thousands of backlinks). Inside an
+            // AnyRealmValue it is tagged, as the Strata export tags it (the object key only for
+            // a class without a primary key: object keys differ between a file and its copy).
+            if let pk = c.primaryKey {
+                let pkJSON = try json(try realm.value(at: row, property: pk, in: cls), realm, mixed: false)
+                return mixed ? ExportedLink.mixed(className: cls, primaryKeyJSON: pkJSON) : pkJSON
+            }
+            return mixed ? ExportedLink.mixed(className: cls, key: key) : String(key)
         case let .list(x), let .set(x): return "[" + (try x.map { try json($0, realm, mixed: mixed) }.joined(separator: ",")) + "]"
         case let .dictionary(d): return "{" + (try d.map { JSON.quote($0.key) + ":" + (try json($0.value, realm, mixed: mixed)) }.joined(separator: ",")) + "}"
         }

@@ -69,9 +69,17 @@ package struct SalvageResult: Sendable {
 /// The copy is built in a temporary file next to `destination` and linked into place only when
 /// complete (never replacing a file); on any failure the temporary file is removed.
 package enum SalvageCopy {
+    /// The files a copy to `destination` by this process builds before linking it into place
+    /// (the temporary database and its lock file), for a caller that removes its temporaries
+    /// when the process is interrupted.
+    package static func temporaryPaths(for destination: String) -> [String] {
+        let temporary = destination + ".salvage-\(getpid())"
+        return [temporary, temporary + ".lock"]
+    }
+
     package static func copy(from source: Database, to destination: String, encryptionKey: [UInt8]?,
                              progress: (Double) -> Void = { _ in }) throws -> SalvageResult {
-        let temporary = destination + ".salvage-\(getpid())"
+        let temporary = temporaryPaths(for: destination)[0]
         func removeTemporary() {
             unlink(temporary)
             unlink(temporary + ".lock")

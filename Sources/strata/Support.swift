@@ -85,9 +85,12 @@ func printError(_ text: String) {
 
 /// A named output file (export's --output):
 /// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.XXXXXX`)
-///   that `close()` renames over it once everything is written (a symlink is followed: its
-///   target is replaced, the link kept; an existing file's permission bits are kept); a failed
-///   export (`discard()`) removes the temporary and leaves the old content;
+///   that `close()` renames over it once everything is written (a symlink is followed: the
+///   temporary is made beside its target and renamed over the target, the link kept; an existing
+///   file's permission bits are kept, and its owner and group when this process may set them, as
+///   root can); a failed export (`discard()`) removes the temporary and leaves the old content;
+/// - a dangling symlink is refused (exit 5), as `cp` refuses it: the link is neither replaced by
+///   a regular file nor followed to create its target;
 /// - a FIFO or character device (`/dev/null`, a terminal) given explicitly is written to as is,
 ///   as the shell's `>` does, and is never replaced by a regular file;
 /// - a directory, socket or block device is refused (exit 5);
@@ -140,7 +143,15 @@ final class FileOutput: FileDescriptorOutput {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let e = errno
-            if e == ENOENT { return try temporary(beside: target, given: path, mode: nil) }
+            if e == ENOENT {
+                var link = stat()
+                if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                    let points = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map { " (it points to \($0), which does not exist)" } ?? ""
+                    throw CLIError("\(path): not writing through dangling symlink\(points); nothing was written: create the target, or remove the link or choose another output file",
+                                   code: ExitCode32.refused)
+                }
+                return try temporary(beside: target, given: path, mode: nil, owner: nil)
+            }
             if e == EISDIR { throw refuse("is a directory") }
             throw CLIError("\(path): cannot open the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
@@ -160,7 +171,7 @@ final class FileOutput: FileDescriptorOutput {
         switch st.st_mode & S_IFMT {
         case S_IFREG:
             Glibc.close(fd)
-            return try temporary(beside: target, given: path, mode: st.st_mode & 0o7777)
+            return try temporary(beside: target, given: path, mode: st.st_mode & 0o7777, owner: (st.st_uid, st.st_gid))
         case S_IFIFO, S_IFCHR:
             return (fd, nil)
         default:
@@ -169,9 +180,12 @@ final class FileOutput: FileDescriptorOutput {
         }
     }
 
-    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask);
-    /// `given`: the path as the user wrote it (for messages).
-    private static func temporary(beside target: String, given: String, mode: mode_t?) throws -> (Int32, (temporary: String, target: String)?) {
+    /// A new temporary file in `target`'s directory, with `mode` (nil: 0644 less the umask) and,
+    /// as far as this process may set them, `owner` (the file it replaces: root exporting over
+    /// another user's file keeps that user's file); `given`: the path as the user wrote it (for
+    /// messages).
+    private static func temporary(beside target: String, given: String, mode: mode_t?,
+                                  owner: (uid: uid_t, gid: gid_t)?) throws -> (Int32, (temporary: String, target: String)?) {
         let url = URL(fileURLWithPath: target)
         var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
         // Registered as it is made: an interrupt from here on removes it.
@@ -187,6 +201,11 @@ final class FileOutput: FileDescriptorOutput {
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        // Owner first: a change of owner clears the set-user-ID and set-group-ID bits.
+        if let owner, owner.uid != geteuid() || owner.gid != getegid() {
+            // Another user's file needs root; a group of this user's can be kept without it.
+            if fchown(fd, owner.uid, owner.gid) != 0 { _ = fchown(fd, uid_t.max, owner.gid) }
+        }
         let mask = umask(0)
         umask(mask)
         fchmod(fd, mode ?? (0o644 & ~mask))
@@ -302,7 +321,8 @@ func removeDatabaseFiles(_ path: String) {
 }
 
 /// Temporary files a command is writing (export's `.NAME.XXXXXX`, the demo's hidden database and
-/// its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
+/// its lock file, copy's `DEST.writecopy-tmp` and salvage database, a database `import --create`
+/// made and has not committed yet, with its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
 /// (the shell's 128+signal status), so an interrupted command leaves no temporary behind.
 /// The handler only calls `unlink` on paths prepared as C strings when they were registered.
 enum TemporaryFiles {

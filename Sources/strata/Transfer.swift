@@ -395,6 +395,21 @@ struct Importer {
             return try ValueParser.scalar(t, type: .double, what: what, data: .base64)
         case .object(let fields) where fields.count == 1:
             let (tag, value) = fields[0]
+            // A link: by the target's primary key (what export writes for a class with one) or
+            // by its object key.
+            if tag == "$link", case .object(let parts) = value,
+               case .string(let className)? = parts.first(where: { $0.0 == "class" })?.1,
+               let pkNode = parts.first(where: { $0.0 == "primaryKey" })?.1, parts.count == 2 {
+                guard let target = schema[className] else { throw InputError("\(what): no class named \(className) to link to") }
+                guard let pk = target.primaryKeyProperty else {
+                    throw InputError("\(what): \(className) has no primary key; link to it by its object key: {\"$link\": {\"class\": \"\(className)\", \"key\": N}}")
+                }
+                let pkValue = try scalar(pkNode, pk.type, what: "\(what) (primary key of \(className))")
+                guard let key = try w.find(className, primaryKey: pkValue) else {
+                    throw InputError("\(what): no \(className) with primary key \(pkValue.description); import \(className) first")
+                }
+                return .object(StrataObjects.ObjectLink(className: className, key: key))
+            }
             if tag == "$link", case .object(let parts) = value,
                case .string(let className)? = parts.first(where: { $0.0 == "class" })?.1,
                case .number(let keyText)? = parts.first(where: { $0.0 == "key" })?.1, let key = Int64(keyText) {

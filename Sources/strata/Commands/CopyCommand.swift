@@ -41,6 +41,11 @@ struct Copy: StrataSubcommand {
         // No flag: the copy keeps the source's key; --decrypt: a plain copy; K2: encrypted with K2.
         let copyKey: [UInt8]? = try decrypt ? nil : (outputKey ?? common.key())
         var salvage: SalvageResult?
+        // The copy's temporaries (the block copy's, and the salvage copy's database and lock
+        // file) are removed if a signal ends the command (the copy removes them on any error).
+        let temporaries = [Store.writeCopyTemporaryPath(for: destination)] + SalvageCopy.temporaryPaths(for: destination)
+        for path in temporaries { TemporaryFiles.register(path) }
+        defer { for path in temporaries { TemporaryFiles.unregister(path) } }
         do {
             try db.store.writeCopy(toPath: destination, encryptionKey: copyKey, progress: { bar.update($0.fraction, "copying") })
         } catch StorageError.corrupted(_, let detail) where skipUnreadable {

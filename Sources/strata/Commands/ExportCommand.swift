@@ -24,7 +24,7 @@ struct Export: StrataSubcommand {
     @Argument(help: "The database file.") var file: String
     @Option(name: .customLong("class"), help: "Export only this class.") var className: String?
     @Option(help: "json or csv (csv needs --class).") var format: TransferFormat = .json
-    @Option(help: "Write to this file instead of standard output (a file is replaced once the export is complete, a FIFO or device written to; the database, its lock file and temporaries are refused).") var output: String?
+    @Option(help: "Write to this file instead of standard output (a file, or a symlink's target, is replaced once the export is complete, keeping its mode and owner; a FIFO or device is written to; a dangling symlink, the database, its lock file and temporaries are refused).") var output: String?
     @OptionGroup var common: CommonOptions
 
     func validate() throws {

@@ -75,6 +75,7 @@ struct Import: StrataSubcommand {
             return 0
         }
         var createdFile = false
+        defer { if createdFile { TemporaryFiles.unregister(file); TemporaryFiles.unregister(file + ".lock") } }
         // A class made from the data is added in the import's own write transaction: the class
         // and its objects commit together, or (a bad row, a crash) neither is there.
         var newClass: ObjectSchema? = nil
@@ -99,7 +100,18 @@ struct Import: StrataSubcommand {
                 options.label = "strata import"
                 options.encryptionKey = key
                 options.onWriteLockWait = announceWriteLockWait
-                do { db = try Database(path: file, options: options) } catch { throw cliError(error) }
+                // The new file is removed again (with its lock file) if the import fails or a
+                // signal ends it before the commit: an interrupted import leaves no database that
+                // it made and did not fill. Registered as the file is made (signals held back
+                // meanwhile), so there is no moment when a signal would leave it behind.
+                do {
+                    db = try TemporaryFiles.withSignalsBlocked {
+                        let made = try Database(path: file, options: options)
+                        TemporaryFiles.register(file)
+                        TemporaryFiles.register(file + ".lock")
+                        return made
+                    }
+                } catch { throw cliError(error) }
                 createdFile = true
             }
             newClass = inferred
@@ -151,6 +163,8 @@ struct Import: StrataSubcommand {
                 return 0
             }
             let version = try w.commit()
+            // Committed: the file is the database now, not a temporary.
+            if createdFile { TemporaryFiles.unregister(file); TemporaryFiles.unregister(file + ".lock") }
             try out.line("imported \(Formatting.number(count)) object\(count == 1 ? "" : "s") into \(className) (version \(version))")
         } catch {
             bar.finish()
