@@ -16,6 +16,11 @@ public final class Database: @unchecked Sendable {
     public private(set) var schemaVersion: UInt64
     /// What each class's table derives from `schema`, made once (see `ClassLayout`).
     let layouts: SchemaLayout
+    /// The classes of `schema` the file held when this handle opened it.
+    private let classesInFile: Set<String>
+    /// The file's encoded schema as last found compatible with `schema` (see `confirmSchema`).
+    private var confirmedSchemaBytes: [UInt8]?
+    private let confirmedLock = NSLock()
 
     /// Opens (or creates) the file at `path`. With a schema: see `init(store:schema:schemaVersion:migrationBlock:)`.
     public convenience init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
@@ -41,12 +46,66 @@ public final class Database: @unchecked Sendable {
             self.schema = fileSchema ?? Schema([])
             self.schemaVersion = fileVersion
             self.layouts = SchemaLayout(self.schema)
+            self.classesInFile = Set(self.schema.classNames)
             return
         }
         try wanted.validate()
-        self.schema = wanted
-        self.layouts = SchemaLayout(wanted)
         self.schemaVersion = try Database.prepare(store: store, wanted: wanted, version: schemaVersion, migrationBlock: migrationBlock)
+        // The file's property order, not the wanted one: a class's columns are stored in the
+        // order of the file's schema, and a model that declares the same properties in another
+        // order is the same schema (as in RealmSwift) — it must not read one column as another.
+        let stored = try Database.readSchema(store).0
+        self.schema = Database.inFileOrder(wanted, file: stored)
+        self.layouts = SchemaLayout(self.schema)
+        self.classesInFile = Set(self.schema.classNames.filter { stored?[$0] != nil })
+    }
+
+    /// `wanted` with the properties of each class the file holds in the file's order (the
+    /// classes match but for that order once `prepare` has run; a class the file lacks, in a
+    /// read-only file, keeps its own order).
+    static func inFileOrder(_ wanted: Schema, file: Schema?) -> Schema {
+        guard let file else { return wanted }
+        return Schema(wanted.objectSchemas.map { w in
+            guard let f = file[w.className] else { return w }
+            let position = Dictionary(f.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+            var o = w
+            o.properties = w.properties.enumerated()
+                .sorted { (position[$0.element.name] ?? Int.max, $0.offset) < (position[$1.element.name] ?? Int.max, $1.offset) }
+                .map(\.element)
+            return o
+        })
+    }
+
+    /// Checks, at the start of each transaction, that the file's schema still is the one this
+    /// handle reads and writes by: another process may have migrated the file since it opened
+    /// (a class rewritten with other columns, a class deleted). Classes added by others are
+    /// compatible. A changed class is `SchemaError.changedByAnotherProcess`, before anything is
+    /// read or written with the old layout. One lookup and a byte comparison when nothing
+    /// changed.
+    private func confirmSchema(_ storage: Transaction) throws {
+        guard let meta = try storage.tree("meta"), let bytes = try meta.getBytes(Array("schema".utf8)) else {
+            if classesInFile.isEmpty { return }
+            throw SchemaError.changedByAnotherProcess(["the file's schema was removed"])
+        }
+        if confirmedLock.withLock({ confirmedSchemaBytes == bytes }) { return }
+        let diffs = Database.incompatibilities(handle: schema, classesInFile: classesInFile, file: try Schema.decode(bytes))
+        if !diffs.isEmpty { throw SchemaError.changedByAnotherProcess(diffs) }
+        confirmedLock.withLock { confirmedSchemaBytes = bytes }
+    }
+
+    /// How the file's schema `file` no longer fits a handle using `handle` (empty: it fits).
+    static func incompatibilities(handle: Schema, classesInFile: Set<String>, file: Schema) -> [String] {
+        var out: [String] = []
+        for h in handle.objectSchemas {
+            guard let f = file[h.className] else {
+                if classesInFile.contains(h.className) { out.append("class '\(h.className)' was deleted") }
+                continue
+            }
+            let diffs = differences(file: Schema([h]), wanted: Schema([f])) // from this handle's schema to the file's
+            if !diffs.isEmpty { out += diffs }
+            else if f.properties.map(\.name) != h.properties.map(\.name) { out.append("class '\(h.className)' was rewritten") }
+        }
+        return out
     }
 
     /// The schema and schema version stored in the file (nil for a new file).
@@ -93,19 +152,31 @@ public final class Database: @unchecked Sendable {
     }
 
     /// A read transaction on the newest version.
+    /// Each throws `SchemaError.changedByAnotherProcess` when another process changed the schema
+    /// of a class this handle uses since it opened the file (see `confirmSchema`).
     public func read(label: String = "") throws -> DBTransaction {
-        DBTransaction(storage: try store.beginRead(label: label), schema: schema, layouts: layouts)
+        try transaction(try store.beginRead(label: label))
     }
 
     /// The write transaction (waits for other writers).
     public func write(label: String = "") throws -> DBTransaction {
-        DBTransaction(storage: try store.beginWrite(label: label), schema: schema, layouts: layouts)
+        try transaction(try store.beginWrite(label: label))
     }
 
     /// The write transaction, waiting for other writers until `cancellation` is cancelled
     /// (then `StorageError.writeLockWaitCancelled`); see `Store.beginWrite(label:cancellation:)`.
     public func write(label: String = "", cancellation: WriteLockWaitCancellation) throws -> DBTransaction {
-        DBTransaction(storage: try store.beginWrite(label: label, cancellation: cancellation), schema: schema, layouts: layouts)
+        try transaction(try store.beginWrite(label: label, cancellation: cancellation))
+    }
+
+    /// A transaction over `storage` with this handle's schema, once the file's schema is
+    /// confirmed to match it (else `storage` is ended and the error thrown).
+    private func transaction(_ storage: Transaction) throws -> DBTransaction {
+        do { try confirmSchema(storage) } catch {
+            if let w = storage as? WriteTransaction { if w.isActive { w.abort() } } else { (storage as? ReadTransaction)?.end() }
+            throw error
+        }
+        return DBTransaction(storage: storage, schema: schema, layouts: layouts)
     }
 
     /// The write transaction, with `classes` added to the file's schema in the same transaction:
@@ -139,7 +210,7 @@ public final class Database: @unchecked Sendable {
 
     /// The write transaction if no other writer holds the write lock now; nil otherwise (no wait).
     public func tryWrite(label: String = "") throws -> DBTransaction? {
-        try store.tryBeginWrite(label: label).map { DBTransaction(storage: $0, schema: schema, layouts: layouts) }
+        try store.tryBeginWrite(label: label).map { try transaction($0) }
     }
 
     /// Closes the file: later transactions fail. Transactions still open keep their version readable until they end.

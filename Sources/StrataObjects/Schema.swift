@@ -215,6 +215,9 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
     case propertyNameTooLong(String, String, Int)
     /// The file's schema differs from the wanted one; each difference in a sentence. Raise the schema version and migrate.
     case migrationRequired([String])
+    /// Another process changed the file's schema (a migration) since this handle opened it;
+    /// each change in a sentence. Close the handle and open the file again.
+    case changedByAnotherProcess([String])
     /// No class of that name in the schema.
     case noSuchClass(String)
     /// No property of that name on the class.
@@ -227,6 +230,9 @@ public enum SchemaError: Error, Equatable, CustomStringConvertible, Sendable {
         case .propertyNameTooLong(let c, let p, let b): return "property name '\(c).\(p)' is \(b) UTF-8 bytes; the limit is \(Schema.maxPropertyNameBytes)"
         case .migrationRequired(let diffs):
             return "migration required: the schema differs from the file's (" + diffs.joined(separator: "; ") + "). Increase schemaVersion and give a migrationBlock, or set deleteRealmIfMigrationNeeded"
+        case .changedByAnotherProcess(let changes):
+            return "the file's schema was changed by another process since this handle opened it (" + changes.joined(separator: "; ")
+                + "); nothing was read or written with the old schema. Close it and open the file again (from Swift: with the new schema and schemaVersion)"
         case .noSuchClass(let c): return "no class named '\(c)' in the schema"
         case .noSuchProperty(let c, let p): return "class '\(c)' has no property named '\(p)'"
         }

@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+import Strata
+
+final class COrderV1: Object {
+    override class func className() -> String { "COrder" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var score = 0.0
+}
+
+/// The same model with its properties declared in another order (RealmSwift: the same schema).
+final class COrderV2: Object {
+    override class func className() -> String { "COrder" }
+    @Persisted var score = 0.0
+    @Persisted var age = 0
+    @Persisted var name = ""
+    @Persisted(primaryKey: true) var id = 0
+}
+
+/// Reordering the `@Persisted` declarations of a model needs no migration and reads the same
+/// values (it read one column as another: the file stores columns in its own schema's order).
+final class PropertyOrderCompatTests: XCTestCase {
+    func testReorderedDeclarationsReadAndWriteTheSameValues() throws {
+        let dir = CompatDir()
+        do {
+            let realm = try Realm(configuration: dir.config(types: [COrderV1.self]))
+            try realm.write { realm.add(COrderV1(value: ["id": 1, "name": "ann", "age": 31, "score": 2.5])) }
+        }
+        let realm = try Realm(configuration: dir.config(types: [COrderV2.self]))
+        let ann = try XCTUnwrap(realm.object(ofType: COrderV2.self, forPrimaryKey: 1))
+        XCTAssertEqual([ann.name, "\(ann.age)", "\(ann.score)"], ["ann", "31", "2.5"])
+        try realm.write { realm.add(COrderV2(value: ["id": 2, "name": "bo", "age": 40, "score": 1.5])) }
+        XCTAssertEqual(realm.objects(COrderV2.self).filter("age > 35").map(\.name), ["bo"])
+        XCTAssertEqual(realm.objects(COrderV2.self).sorted(byKeyPath: "score").map(\.id), [2, 1])
+    }
+}

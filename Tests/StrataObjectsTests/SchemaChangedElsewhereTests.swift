@@ -1,0 +1,103 @@
+import XCTest
+import Foundation
+@testable import StrataObjects
+import StrataStorage
+
+private func prop(_ name: String, _ type: PropertyType, pk: Bool = false, indexed: Bool = false) -> PropertySchema {
+    PropertySchema(name: name, type: type, collection: .single, isOptional: false, objectClassName: nil, isPrimaryKey: pk, isIndexed: indexed)
+}
+
+/// A handle reads and writes a class by the columns of the file's schema: a model that lists
+/// the same properties in another order reads the same values, and a handle whose classes
+/// another handle (process) migrated since it opened the file stops with an error instead of
+/// reading one column as another or writing into the wrong ones.
+final class SchemaChangedElsewhereTests: XCTestCase {
+    var dir: TempDir!
+    var path: String { dir.path("s.strata") }
+    override func setUp() { dir = TempDir() }
+
+    private let v0 = ObjectSchema(className: "P", properties: [prop("id", .int, pk: true), prop("name", .string), prop("age", .int), prop("score", .double)])
+
+    /// A second handle on its own `Store`, as another process has.
+    private func otherHandle(_ classes: [ObjectSchema], version: UInt64, block: MigrationBlock? = nil) throws -> Database {
+        var options = StoreOptions(); options.create = false
+        return try Database(store: try Store(path: path, options: options), schema: Schema(classes), schemaVersion: version, migrationBlock: block)
+    }
+
+    private func seed(_ db: Database) throws {
+        let w = try db.write()
+        _ = try w.create("P", values: ["id": .int(1), "name": .string("ann"), "age": .int(31), "score": .double(2.5)])
+        try w.commit()
+    }
+
+    func testAModelListingThePropertiesInAnotherOrderReadsAndWritesTheSameColumns() throws {
+        do { let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0); try seed(a); a.close() }
+        let reordered = ObjectSchema(className: "P", properties: [prop("score", .double), prop("age", .int), prop("name", .string), prop("id", .int, pk: true)])
+        let b = try Database(path: path, schema: Schema([reordered]), schemaVersion: 0)
+        let r = try b.read()
+        let k = try XCTUnwrap(try r.objectKeys("P").first)
+        XCTAssertEqual(try r.values("P", k), ["id": .int(1), "name": .string("ann"), "age": .int(31), "score": .double(2.5)])
+        r.end()
+        let w = try b.write()
+        _ = try w.create("P", values: ["id": .int(2), "name": .string("bo"), "age": .int(40), "score": .double(1)])
+        try w.commit()
+        b.close()
+        let c = try Database(path: path)
+        let rc = try c.read()
+        let values = try rc.objectKeys("P").map { try rc.values("P", $0) }
+        XCTAssertEqual(values.map { $0["name"] }, [.string("ann"), .string("bo")])
+        XCTAssertEqual(values.map { $0["age"] }, [.int(31), .int(40)])
+        XCTAssertTrue(try c.store.check().isSound)
+    }
+
+    func testAHandleWhoseClassAnotherHandleMigratedStopsBeforeReadingOrWriting() throws {
+        let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+        try seed(a)
+        let v1 = ObjectSchema(className: "P", properties: [prop("id", .int, pk: true), prop("age", .int), prop("city", .string, indexed: true)])
+        let b = try otherHandle([v1], version: 1)
+        let wb = try b.write()
+        _ = try wb.create("P", values: ["id": .int(2), "age": .int(5), "city": .string("Oslo")])
+        try wb.commit()
+        let before = try b.store.newestMeta().version
+
+        for attempt in ["read", "write"] {
+            XCTAssertThrowsError(attempt == "read" ? try a.read() : try a.write(), attempt) { error in
+                guard case SchemaError.changedByAnotherProcess(let changes) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(changes, ["property 'P.city' was added", "property 'P.name' was removed", "property 'P.score' was removed"])
+                XCTAssertTrue("\(error)".contains("open the file again"), "\(error)")
+            }
+        }
+        XCTAssertThrowsError(try a.tryWrite())
+        // Nothing was written, the write lock is free again, the migrated data is intact.
+        XCTAssertEqual(try b.store.newestMeta().version, before)
+        let rb = try b.read()
+        XCTAssertEqual(try rb.objectKeys("P").map { try rb.values("P", $0)["age"] }, [.int(31), .int(5)])
+        rb.end()
+        let wb2 = try b.write(); try wb2.set("P", 2, "age", .int(6)); try wb2.commit()
+        XCTAssertTrue(try b.store.check().isSound)
+    }
+
+    func testClassesAnotherHandleAddsLeaveThisHandleWorking() throws {
+        let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+        try seed(a)
+        let extra = ObjectSchema(className: "Q", properties: [prop("x", .int)])
+        let b = try otherHandle([v0, extra], version: 0)
+        let wb = try b.write(); _ = try wb.create("Q", values: ["x": .int(1)]); try wb.commit()
+        let w = try a.write()
+        try w.set("P", 1, "age", .int(32))
+        try w.commit()
+        let r = try a.read()
+        XCTAssertEqual(try r.values("P", 1)["age"], .int(32))
+    }
+
+    func testAClassDeletedByAnotherHandlesMigrationStopsThisHandle() throws {
+        let keep = ObjectSchema(className: "K", properties: [prop("x", .int)])
+        let a = try Database(path: path, schema: Schema([v0, keep]), schemaVersion: 0)
+        try seed(a)
+        _ = try otherHandle([keep], version: 1) { m, _ in m.deleteData(forType: "P") }
+        XCTAssertThrowsError(try a.write()) { error in
+            guard case SchemaError.changedByAnotherProcess(let changes) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(changes, ["class 'P' was deleted"])
+        }
+    }
+}
