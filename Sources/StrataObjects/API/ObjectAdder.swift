@@ -39,6 +39,14 @@ final class ObjectAdder {
         return copy
     }
 
+    /// An unmanaged copy of a managed embedded object of this realm (its values, recursively
+    /// copied when added).
+    private func embeddedCopy(_ o: ObjectBase) throws -> ObjectBase {
+        let copy = type(of: o).init()
+        try Self.apply(o, to: copy)
+        return copy
+    }
+
     private var ctx: _StrataContext { _StrataContext(core: core, adder: self) }
 
     private func isMine(_ o: ObjectBase) -> Bool {
@@ -343,10 +351,12 @@ final class ObjectAdder {
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 if let co = c._owner, co.core.coordinator === core.coordinator, co.className == info.className, co.key == key, co.property == p.name { continue }
                 try replaceElements(owner, c._elementsForAdd)
+                if c._owner == nil { c._becomeManaged(owner) }
             case (.map, _):
                 let m = values[p.index] as! _UnmanagedMap
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 try replaceEntries(owner, m._entriesForAdd)
+                if m._owner == nil { m._becomeManaged(owner) }
             }
         }
     }
@@ -357,7 +367,11 @@ final class ObjectAdder {
         if let copy = try foreignCopy(child) { child = copy }
         if child._rlmCore != nil {
             if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._rlmKey { return }
-            strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
+            // `create(_:value:)` copies the embedded objects of the value (as RealmSwift does).
+            guard copiesForeign else {
+                strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
+            }
+            child = try embeddedCopy(child)
         }
         let info = child._rlmClassInfo
         let values = unmanagedValues(child)
@@ -377,6 +391,11 @@ final class ObjectAdder {
             for e in elements {
                 guard var o = unwrapAny(e) as? ObjectBase else { continue }
                 if let copy = try foreignCopy(o) { o = copy }
+                if o._rlmCore != nil, copiesForeign, isMine(o),
+                   !current.contains(Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))) {
+                    // `create(_:value:)` copies the embedded objects of the value (as RealmSwift does).
+                    o = try embeddedCopy(o)
+                }
                 if o._rlmCore != nil {
                     let link = Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))
                     guard isMine(o), current.contains(link) else {
