@@ -134,6 +134,23 @@ final class PortedGapsCompatTests: TestCase {
         XCTAssertFalse(try Realm(configuration: c).isInWriteTransaction)
     }
 
+    func testAddModifiedUpdatesEmbeddedObjectsInPlace() throws {
+        let realm = self.realm
+        realm.beginWrite()
+        let first = ModernEmbeddedPrimaryParentObject(value: ["pk": 1, "object": ["value": 1], "array": [[2], [3]]])
+        realm.add(first)
+        let oldChild = first.object!, oldElement = first.array[0]
+        realm.add(ModernEmbeddedPrimaryParentObject(value: ["pk": 1, "object": ["value": 10], "array": [[20]]]), update: .modified)
+        XCTAssertFalse(oldChild.isInvalidated)
+        XCTAssertEqual(oldChild.value, 10)
+        XCTAssertEqual(oldElement.value, 20)
+        XCTAssertEqual(first.array.count, 1)
+        realm.add(ModernEmbeddedPrimaryParentObject(value: ["pk": 1, "object": ["value": 7]]), update: .all)
+        XCTAssertTrue(oldChild.isInvalidated, ".all still replaces them")
+        XCTAssertEqual(first.object?.value, 7)
+        realm.cancelWrite()
+    }
+
     func testCreateCopiesManagedEmbeddedObjectsOfTheSameRealm() throws {
         let realm = self.realm
         realm.beginWrite()

@@ -855,10 +855,7 @@ class ModernObjectCreationTests: TestCase {
         XCTAssertEqual(existingObject.intCol, 2)
     }
 
-    func testAddAndUpdateChangedEmbedded() throws {
-        // Strata difference (docs/COMPATIBILITY.md): `add(_:update: .modified)` replaces the
-        // embedded objects of an existing parent (as `.all` does) instead of updating them in place.
-        throw XCTSkip("add(update: .modified) replaces embedded objects instead of updating them in place")
+    func testAddAndUpdateChangedEmbedded() {
         let objectFactory = ModernEmbeddedObjectFactory()
         let parent = ModernEmbeddedPrimaryParentObject()
         parent.object = objectFactory.create()

@@ -373,11 +373,30 @@ final class ObjectAdder {
             }
             child = try embeddedCopy(child)
         }
+        // `.modified` updates the embedded object already there in place (as RealmSwift does):
+        // accessors of it stay valid and read the new values.
+        if policy == .modified, case .object(let l) = try txn.value(parentClass, parentKey, property) {
+            try updateEmbeddedInPlace(child, key: l.key)
+            return
+        }
         let info = child._rlmClassInfo
         let values = unmanagedValues(child)
         guard let k = try txn.setEmbedded(parentClass, parentKey, property, try primitives(info, values)) else { return }
         child._rlmCore = core; child._rlmKey = k; child._rlmEpoch = core.readEpoch
         try fill(child, info, k, values)
+        child._rlmStorage = nil
+    }
+
+    /// Writes the values of the unmanaged embedded object `child` into the embedded object
+    /// `key` (of the same class) and makes `child` its accessor (`add(_:update: .modified)`).
+    private func updateEmbeddedInPlace(_ child: ObjectBase, key: ObjKey) throws {
+        let info = child._rlmClassInfo
+        let values = unmanagedValues(child)
+        for (name, v) in try primitives(info, values) where (try? txn.value(info.className, key, name)) != v {
+            try txn.set(info.className, key, name, v)
+        }
+        child._rlmCore = core; child._rlmKey = key; child._rlmEpoch = core.readEpoch
+        try fill(child, info, key, values)
         child._rlmStorage = nil
     }
 
@@ -387,8 +406,27 @@ final class ObjectAdder {
         if owner.isEmbeddedTarget {
             var final: [Value] = []
             var created: [(ObjectBase, ClassInfo, ObjKey, [Any])] = []
-            let current = Set(try txn.list(owner.className, owner.key, owner.property))
-            for e in elements {
+            let currentList = try txn.list(owner.className, owner.key, owner.property)
+            let current = Set(currentList)
+            // `.modified`: an unmanaged element updates the embedded object at its position in
+            // place (as RealmSwift does) when that one is not kept otherwise.
+            var inPlace: [(ObjectBase, ObjKey)] = []
+            var kept = Set<Value>()
+            if policy == .modified {
+                for e in elements {
+                    if let o = unwrapAny(e) as? ObjectBase, o._rlmCore != nil {
+                        kept.insert(.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey)))
+                    }
+                }
+            }
+            for (position, e) in elements.enumerated() {
+                if policy == .modified, let o = unwrapAny(e) as? ObjectBase, o._rlmCore == nil,
+                   position < currentList.count, case .object(let l) = currentList[position], !kept.contains(currentList[position]) {
+                    kept.insert(currentList[position])
+                    inPlace.append((o, l.key))
+                    final.append(currentList[position])
+                    continue
+                }
                 guard var o = unwrapAny(e) as? ObjectBase else { continue }
                 if let copy = try foreignCopy(o) { o = copy }
                 if o._rlmCore != nil, copiesForeign, isMine(o),
@@ -412,6 +450,7 @@ final class ObjectAdder {
                 }
             }
             try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
+            for (o, k) in inPlace { try updateEmbeddedInPlace(o, key: k) }
             for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmStorage = nil }
             return
         }
