@@ -51,13 +51,18 @@ struct CollectionOwner {
 }
 
 /// Collections `ObjectAdder` can read while adding an unmanaged object.
-protocol _UnmanagedCollection {
+protocol _UnmanagedCollection: AnyObject {
     var _elementsForAdd: [any _StrataValue] { get }
     var _owner: CollectionOwner? { get }
+    /// Makes this unmanaged collection (of an object just added) the accessor of `owner`, so
+    /// references the app kept from before the add read and write the realm, as in RealmSwift.
+    func _becomeManaged(_ owner: CollectionOwner)
 }
-protocol _UnmanagedMap {
+protocol _UnmanagedMap: AnyObject {
     var _entriesForAdd: [(String, any _StrataValue)] { get }
     var _owner: CollectionOwner? { get }
+    /// See `_UnmanagedCollection._becomeManaged`.
+    func _becomeManaged(_ owner: CollectionOwner)
 }
 
 private func ownerOf(_ object: ObjectBase, _ index: Int) -> CollectionOwner {
@@ -86,8 +91,9 @@ func anyElements(_ any: Any) -> [Any] {
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements,
                                                       _Persistable, _UnmanagedCollection, CustomStringConvertible {
     var storage: [Element] = []
-    let owner: CollectionOwner?
+    private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [] }
 
     /// An empty unmanaged list.
     public required init() { owner = nil }
@@ -193,6 +199,16 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         let elements = Array(value)
         o.core.write { _, adder in try adder.replaceElements(o, elements.map { $0 as any _StrataValue }) }
     }
+    /// Copies `value`'s elements into the list the unmanaged object has (assigning a list never
+    /// makes the property that list, as in RealmSwift).
+    public static func _strataSetUnmanaged(_ object: ObjectBase, _ index: Int, _ value: List<Element>) {
+        let s = object._rlmUnmanagedStorage()
+        if let existing = s.get(index, as: List<Element>.self) {
+            if existing !== value { existing.storage = Array(value) }
+        } else {
+            let l = List<Element>(); l.storage = Array(value); s.set(index, l)
+        }
+    }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let l = Self()
         for e in anyElements(any) { l.storage.append(try Element._strataFromAny(e)) }
@@ -225,8 +241,9 @@ extension MutableSet where Element: ObjectBase {
 /// A set of unique values or objects (RealmSwift's `MutableSet`).
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements, _Persistable, _UnmanagedCollection, CustomStringConvertible {
     var storage: [Element] = []
-    let owner: CollectionOwner?
+    private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [] }
 
     /// An empty unmanaged set.
     public required init() { owner = nil }
@@ -294,6 +311,15 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         let target = MutableSet<Element>(owner: ownerOf(object, index))
         target.store(elements)
     }
+    /// Copies `value`'s elements into the set the unmanaged object has (as RealmSwift does).
+    public static func _strataSetUnmanaged(_ object: ObjectBase, _ index: Int, _ value: MutableSet<Element>) {
+        let s = object._rlmUnmanagedStorage()
+        if let existing = s.get(index, as: MutableSet<Element>.self) {
+            if existing !== value { existing.storage = Array(value) }
+        } else {
+            let m = MutableSet<Element>(); m.storage = Array(value); s.set(index, m)
+        }
+    }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let s = Self()
         s.storage = try anyElements(any).map { try Element._strataFromAny($0) }
@@ -316,8 +342,9 @@ extension String: _MapKey {
 /// A dictionary property with String keys (RealmSwift's `Map`).
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Persistable, _UnmanagedMap, CustomStringConvertible {
     var storage: [Key: Value] = [:]
-    let owner: CollectionOwner?
+    private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [:] }
 
     /// An empty unmanaged map.
     public required init() { owner = nil }
@@ -385,6 +412,17 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Map<Key, Value>) {
         let e = value.entries
         Map<Key, Value>(owner: ownerOf(object, index)).store(e)
+    }
+    /// Copies `value`'s entries into the map the unmanaged object has (as RealmSwift does).
+    public static func _strataSetUnmanaged(_ object: ObjectBase, _ index: Int, _ value: Map<Key, Value>) {
+        let s = object._rlmUnmanagedStorage()
+        var entries: [Key: Value] = [:]
+        for (k, v) in value.entries { entries[k] = v }
+        if let existing = s.get(index, as: Map<Key, Value>.self) {
+            if existing !== value { existing.storage = entries }
+        } else {
+            let m = Map<Key, Value>(); m.storage = entries; s.set(index, m)
+        }
     }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         let m = Self()

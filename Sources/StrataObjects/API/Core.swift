@@ -302,7 +302,7 @@ final class RealmCore: @unchecked Sendable {
     private let frozenLock = NSRecursiveLock()
     // Read on every access of an object: plain loads and stores (see ObjectBase._rlmCore).
     @exclusivity(unchecked) private var readTxn: DBTransaction?
-    @exclusivity(unchecked) private(set) var writeTxn: DBTransaction?
+    @exclusivity(unchecked) private(set) var writeTxn: DBTransaction? { didSet { holdWhileWriting() } }
     @exclusivity(unchecked) private var adder: ObjectAdder?
     /// The storage transaction of the read transaction this core had when its write
     /// transaction began at the same version: its reader slot stays pinned (at the write's base,
@@ -316,7 +316,15 @@ final class RealmCore: @unchecked Sendable {
     /// nothing of it can be committed, and reads see the last commit. The write stays open for
     /// the app until `commitWrite` (which throws this error) or `cancelWrite`; changes made
     /// meanwhile are ignored (throwing calls throw it).
-    @exclusivity(unchecked) private(set) var failedWrite: Realm.Error?
+    @exclusivity(unchecked) private(set) var failedWrite: Realm.Error? { didSet { holdWhileWriting() } }
+    /// The core itself while a write transaction is open: a realm in a write transaction stays
+    /// alive until it commits or cancels, also when the app drops every `Realm` of it
+    /// (`try! Realm().beginWrite()` then `try! Realm().add(x)` on the same thread write in one
+    /// transaction, as in RealmSwift, where the instance stays in its per-thread cache).
+    private var writeHold: RealmCore?
+    private func holdWhileWriting() {
+        if isInWrite { if writeHold == nil { writeHold = self } } else if writeHold != nil { writeHold = nil }
+    }
     /// True between `beginWrite` and `commitWrite`/`cancelWrite` (also when the write failed).
     var isInWrite: Bool { writeTxn != nil || failedWrite != nil }
     /// Bumped whenever the data this core sees may have changed (caches compare it).

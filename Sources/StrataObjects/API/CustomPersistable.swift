@@ -35,7 +35,8 @@ public protocol CustomPersistable: _CustomPersistableBase {
 /// }
 /// ```
 /// Reading a stored value the type rejects stops the program with a message naming the value
-/// (as RealmSwift does); use an optional property when stored values may be invalid.
+/// (as RealmSwift does); in an optional property or collection of optionals it reads as nil,
+/// so use an optional property when stored values may be invalid.
 public protocol FailableCustomPersistable: _CustomPersistableBase {
     /// The stored type.
     associatedtype PersistedType: _StrataValue & Hashable
@@ -81,6 +82,16 @@ extension FailableCustomPersistable {
             strataProgrammerError("\(Self.self) has no default value: give the @Persisted property a default, or make it optional")
         }
         return v
+    }
+    /// nil where `init?(persistedValue:)` rejects the stored value (RealmSwift's optional
+    /// context).
+    public static func _strataDecodeInOptional(_ value: Value, _ ctx: _StrataContext) -> Self? {
+        Self(persistedValue: PersistedType._strataDecode(value, ctx))
+    }
+    /// nil where `init?(persistedValue:)` rejects the value.
+    public static func _strataFromAnyInOptional(_ any: Any) throws -> Self? {
+        if let v = unwrapAny(any) as? Self { return v }
+        return Self(persistedValue: try PersistedType._strataFromAny(any))
     }
     public static func _strataFromAny(_ any: Any) throws -> Self {
         if let v = unwrapAny(any) as? Self { return v }

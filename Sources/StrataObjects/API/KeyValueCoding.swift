@@ -4,8 +4,37 @@ import Foundation
 // on objects (by property name) and on collections of objects (one value per element).
 // Unknown names stop the program with a message naming the class and the property.
 
+/// What key-value coding returns for a property value, as RealmSwift's does: the raw value of a
+/// `PersistableEnum`, the persisted value of a custom persistable, the value inside an
+/// `AnyRealmValue` (nil for `.none`); other values as they are.
+func kvcRepresentation(_ v: Any?) -> Any? {
+    switch v {
+    case let a as AnyRealmValue:
+        switch a {
+        case .none: return nil
+        case .int(let x): return x
+        case .bool(let x): return x
+        case .float(let x): return x
+        case .double(let x): return x
+        case .string(let x): return x
+        case .data(let x): return x
+        case .date(let x): return x
+        case .object(let x): return x
+        case .objectId(let x): return x
+        case .decimal128(let x): return x
+        case .uuid(let x): return x
+        }
+    case let e as any PersistableEnum: return e.rawValue
+    case let c as any CustomPersistable: return c.persistableValue
+    case let c as any FailableCustomPersistable: return c.persistableValue
+    default: return v
+    }
+}
+
 extension ObjectBase {
-    /// The value of the property `key` (nil for a nil optional).
+    /// The value of the property `key` (nil for a nil optional), as RealmSwift's key-value
+    /// coding gives it: an enum's raw value, a custom persistable's persisted value, an
+    /// `AnyRealmValue`'s value.
     public func value(forKey key: String) -> Any? { self[key] }
 
     /// The value at a dotted key path (`"owner.name"`): each step reads a property of the

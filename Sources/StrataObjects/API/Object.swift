@@ -138,6 +138,10 @@ final class ClassInfo: @unchecked Sendable {
         allInitialReaders = Self.initialReaders(type, found)
         var props: [PropInfo] = []
         let persistedNames = type.propertiesMapping()
+        let declared = Self.overriddenDeclarations(of: type)
+        if let pk = declared.primaryKey, !found.contains(where: { $0.0 == pk || persistedNames[$0.0] == pk }) {
+            strataProgrammerError("\(type).primaryKey() returns '\(pk)', which is not a @Persisted property of \(type): return the name of one, or declare the key with @Persisted(primaryKey: true)")
+        }
         for (i, (swiftName, p)) in found.enumerated() {
             let name = persistedNames[swiftName] ?? swiftName
             let vt = Swift.type(of: p)._valueType
@@ -147,7 +151,8 @@ final class ClassInfo: @unchecked Sendable {
             let ps = PropertySchema(name: name, type: shape.type, collection: shape.collection, isOptional: shape.optional,
                                     objectClassName: shape.objectType.map { $0.className() },
                                     linkOriginPropertyName: origin,
-                                    isPrimaryKey: p._flags & 1 != 0, isIndexed: p._flags & 2 != 0)
+                                    isPrimaryKey: p._flags & 1 != 0 || (declared.primaryKey != nil && (declared.primaryKey == swiftName || declared.primaryKey == name)),
+                                    isIndexed: p._flags & 2 != 0 || declared.indexed.contains(swiftName) || declared.indexed.contains(name))
             let enc = (vt as? any _StrataValue.Type).map { makeEncoder($0) }
             props.append(PropInfo(index: i, name: name, schema: ps, valueType: vt, targetType: shape.objectType, encode: enc))
             if p._tag >= 0 { tagToIndex[p._tag] = i }
@@ -324,6 +329,29 @@ open class ObjectBase: CustomStringConvertible {
     /// RealmSwift's class name override: the name of the class in the file when not nil.
     open class func _realmObjectName() -> String? { nil }
 
+    /// The name of the primary key property, or nil.
+    ///
+    /// Declare it with `@Persisted(primaryKey: true)`, or, as RealmSwift's older models do, by
+    /// overriding this method to return the property's name (the property must be
+    /// `@Persisted`; an override naming no such property makes opening a realm with the class
+    /// trap with a message naming it).
+    open class func primaryKey() -> String? {
+        if ClassInfo.isReadingDeclarations(of: self) { return ClassInfo.notOverridden }
+        return sharedSchema()?.primaryKeyProperty?.name
+    }
+    /// The names of the indexed properties.
+    ///
+    /// Declare them with `@Persisted(indexed: true)`, or by overriding this method (the names
+    /// it returns are indexed in addition to those of `@Persisted(indexed: true)`).
+    open class func indexedProperties() -> [String] {
+        if ClassInfo.isReadingDeclarations(of: self) { return [ClassInfo.notOverridden] }
+        return sharedSchema()?.properties.filter(\.isIndexed).map(\.name) ?? []
+    }
+    /// RealmSwift's list of properties not to store. Strata stores only `@Persisted`
+    /// properties, so every other property is already ignored: overriding this has no effect
+    /// (it is here so models that override it compile).
+    open class func ignoredProperties() -> [String] { [] }
+
     /// Swift property name → name in the file, for properties stored under another name
     /// (RealmSwift's `propertiesMapping()`). The typed API and key paths use the Swift names;
     /// query strings and the dynamic API use the names in the file.
@@ -492,7 +520,10 @@ open class ObjectBase: CustomStringConvertible {
         let p = _rlmClassInfo.properties[index]
         guard p.schema.type != .linkingObjects else { throw ObjectError.wrongType("'\(_rlmClassInfo.className).\(p.name)'", expected: "linking objects (read-only)", got: "a value") }
         let v = try _rlmTypedValue(any, p)
-        if _rlmCore != nil { _rlmSetTyped(v, p) } else { _rlmUnmanagedStorage().setAny(index, v) }
+        if _rlmCore != nil { _rlmSetTyped(v, p) } else {
+            func open<T: _Persistable>(_ v: T) { T._strataSetUnmanaged(self, index, v) }
+            open(v)
+        }
     }
 
     private func _rlmTypedValue(_ any: Any?, _ p: PropInfo) throws -> any _Persistable {
@@ -508,11 +539,13 @@ open class ObjectBase: CustomStringConvertible {
         open(v)
     }
 
-    /// Reads or writes a property by name (RealmSwift's key-value coding subscript).
+    /// Reads or writes a property by name (RealmSwift's key-value coding subscript). Reads give
+    /// what RealmSwift's do: an enum's raw value, a custom persistable's persisted value, an
+    /// `AnyRealmValue`'s value (nil for `.none`); writes take those or the Swift values.
     public subscript(key: String) -> Any? {
         get {
             guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }
-            return unwrapAny(_rlmValue(at: i))
+            return kvcRepresentation(unwrapAny(_rlmValue(at: i)))
         }
         set {
             guard let i = _rlmClassInfo.nameToIndex[key] else { strataProgrammerError("class '\(_rlmClassInfo.className)' has no property named '\(key)'") }

@@ -39,6 +39,14 @@ final class ObjectAdder {
         return copy
     }
 
+    /// An unmanaged copy of a managed embedded object of this realm (its values, recursively
+    /// copied when added).
+    private func embeddedCopy(_ o: ObjectBase) throws -> ObjectBase {
+        let copy = type(of: o).init()
+        try Self.apply(o, to: copy)
+        return copy
+    }
+
     private var ctx: _StrataContext { _StrataContext(core: core, adder: self) }
 
     private func isMine(_ o: ObjectBase) -> Bool {
@@ -343,10 +351,12 @@ final class ObjectAdder {
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 if let co = c._owner, co.core.coordinator === core.coordinator, co.className == info.className, co.key == key, co.property == p.name { continue }
                 try replaceElements(owner, c._elementsForAdd)
+                if c._owner == nil { c._becomeManaged(owner) }
             case (.map, _):
                 let m = values[p.index] as! _UnmanagedMap
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 try replaceEntries(owner, m._entriesForAdd)
+                if m._owner == nil { m._becomeManaged(owner) }
             }
         }
     }
@@ -357,7 +367,17 @@ final class ObjectAdder {
         if let copy = try foreignCopy(child) { child = copy }
         if child._rlmCore != nil {
             if isMine(child), case .object(let l) = try txn.value(parentClass, parentKey, property), l.key == child._rlmKey { return }
-            strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
+            // `create(_:value:)` copies the embedded objects of the value (as RealmSwift does).
+            guard copiesForeign else {
+                strataProgrammerError("Cannot set a link to an existing managed embedded object: assign an unmanaged copy")
+            }
+            child = try embeddedCopy(child)
+        }
+        // `.modified` updates the embedded object already there in place (as RealmSwift does):
+        // accessors of it stay valid and read the new values.
+        if policy == .modified, case .object(let l) = try txn.value(parentClass, parentKey, property) {
+            try updateEmbeddedInPlace(child, key: l.key)
+            return
         }
         let info = child._rlmClassInfo
         let values = unmanagedValues(child)
@@ -367,16 +387,53 @@ final class ObjectAdder {
         child._rlmStorage = nil
     }
 
+    /// Writes the values of the unmanaged embedded object `child` into the embedded object
+    /// `key` (of the same class) and makes `child` its accessor (`add(_:update: .modified)`).
+    private func updateEmbeddedInPlace(_ child: ObjectBase, key: ObjKey) throws {
+        let info = child._rlmClassInfo
+        let values = unmanagedValues(child)
+        for (name, v) in try primitives(info, values) where (try? txn.value(info.className, key, name)) != v {
+            try txn.set(info.className, key, name, v)
+        }
+        child._rlmCore = core; child._rlmKey = key; child._rlmEpoch = core.readEpoch
+        try fill(child, info, key, values)
+        child._rlmStorage = nil
+    }
+
     /// Replaces the elements of a list or set property (adding unmanaged objects, creating
     /// embedded ones).
     func replaceElements(_ owner: CollectionOwner, _ elements: [any _StrataValue]) throws {
         if owner.isEmbeddedTarget {
             var final: [Value] = []
             var created: [(ObjectBase, ClassInfo, ObjKey, [Any])] = []
-            let current = Set(try txn.list(owner.className, owner.key, owner.property))
-            for e in elements {
+            let currentList = try txn.list(owner.className, owner.key, owner.property)
+            let current = Set(currentList)
+            // `.modified`: an unmanaged element updates the embedded object at its position in
+            // place (as RealmSwift does) when that one is not kept otherwise.
+            var inPlace: [(ObjectBase, ObjKey)] = []
+            var kept = Set<Value>()
+            if policy == .modified {
+                for e in elements {
+                    if let o = unwrapAny(e) as? ObjectBase, o._rlmCore != nil {
+                        kept.insert(.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey)))
+                    }
+                }
+            }
+            for (position, e) in elements.enumerated() {
+                if policy == .modified, let o = unwrapAny(e) as? ObjectBase, o._rlmCore == nil,
+                   position < currentList.count, case .object(let l) = currentList[position], !kept.contains(currentList[position]) {
+                    kept.insert(currentList[position])
+                    inPlace.append((o, l.key))
+                    final.append(currentList[position])
+                    continue
+                }
                 guard var o = unwrapAny(e) as? ObjectBase else { continue }
                 if let copy = try foreignCopy(o) { o = copy }
+                if o._rlmCore != nil, copiesForeign, isMine(o),
+                   !current.contains(Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))) {
+                    // `create(_:value:)` copies the embedded objects of the value (as RealmSwift does).
+                    o = try embeddedCopy(o)
+                }
                 if o._rlmCore != nil {
                     let link = Value.object(ObjectLink(className: o._rlmClassInfo.className, key: o._rlmKey))
                     guard isMine(o), current.contains(link) else {
@@ -393,6 +450,7 @@ final class ObjectAdder {
                 }
             }
             try txn.setList(owner.className, owner.key, owner.property, final, deletingRemovedEmbedded: true)
+            for (o, k) in inPlace { try updateEmbeddedInPlace(o, key: k) }
             for (o, info, k, values) in created { try fill(o, info, k, values); o._rlmStorage = nil }
             return
         }

@@ -27,11 +27,23 @@ public protocol _StrataValue {
     static func _strataDefault() -> Self
     /// Converts a loosely typed value (from `create(_:value:)` or `object["name"] = x`).
     static func _strataFromAny(_ any: Any) throws -> Self
+    /// Decodes a stored value of an optional property or element: nil where the type rejects
+    /// the stored value (an enum raw value that is no case, a failable custom persistable's
+    /// `init?(persistedValue:)` failing), as RealmSwift reads such values in optional contexts.
+    static func _strataDecodeInOptional(_ value: Value, _ ctx: _StrataContext) -> Self?
+    /// Converts a loosely typed value for an optional property or element: nil where the
+    /// type rejects the value (see `_strataDecodeInOptional`).
+    static func _strataFromAnyInOptional(_ any: Any) throws -> Self?
 }
 
 extension _StrataValue {
     public static var _strataOptional: Bool { false }
     public static var _strataObjectType: ObjectBase.Type? { nil }
+    /// Every stored value of the type is valid: the plain decode.
+    @inlinable
+    public static func _strataDecodeInOptional(_ value: Value, _ ctx: _StrataContext) -> Self? { _strataDecode(value, ctx) }
+    /// Every value the type converts is valid: the plain conversion.
+    public static func _strataFromAnyInOptional(_ any: Any) throws -> Self? { try _strataFromAny(any) }
 }
 
 /// Types that can be elements of `List`, `MutableSet`, `Map` and `Results` (RealmSwift's name).
@@ -48,10 +60,18 @@ public protocol _Persistable {
     static func _strataFromAny(_ any: Any) throws -> Self
     /// The value a key-path probe returns (objects return a probe of their class).
     static func _strataProbeValue() -> Self
+    /// Writes the property `index` of an unmanaged object. Collections copy the assigned
+    /// collection's elements into the one the object has (RealmSwift's assignment semantics).
+    static func _strataSetUnmanaged(_ object: ObjectBase, _ index: Int, _ value: Self)
 }
 
 extension _Persistable {
     public static func _strataProbeValue() -> Self { _strataDefault() }
+    /// Stores the value in the object's slot.
+    @inlinable @inline(__always)
+    public static func _strataSetUnmanaged(_ object: ObjectBase, _ index: Int, _ value: Self) {
+        object._rlmUnmanagedStorage().set(index, value)
+    }
 }
 
 extension _Persistable where Self: _StrataValue {
@@ -177,7 +197,7 @@ public struct Persisted<Value: _Persistable>: _AnyPersisted {
             if object._rlmIsManaged {
                 Value._strataSet(object, index, newValue)
             } else {
-                object._rlmUnmanagedStorage().set(index, newValue)
+                Value._strataSetUnmanaged(object, index, newValue)
             }
         }
     }

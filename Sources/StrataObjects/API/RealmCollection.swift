@@ -310,6 +310,15 @@ extension LinkingObjects: RealmCollection, ThreadConfined {
 
 // MARK: - objects
 
+extension EmbeddedObject {
+    /// True when both are the same stored embedded object (same realm file, class and key); an
+    /// unmanaged object is only the same as itself (RealmSwift's `isSameObject(as:)`).
+    public func isSameObject(as object: EmbeddedObject?) -> Bool {
+        guard let object else { return false }
+        return self == object
+    }
+}
+
 extension Object {
     /// True when both are the same stored object (same realm file, class and key); an
     /// unmanaged object is only the same as itself (RealmSwift's `isSameObject(as:)`).

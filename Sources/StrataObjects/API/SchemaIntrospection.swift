@@ -43,8 +43,30 @@ extension ObjectBase {
         if self == Object.self || self == EmbeddedObject.self || self == ObjectBase.self { return nil }
         return ClassInfo.of(self).objectSchema
     }
-    /// The name of the primary key property (declared with `@Persisted(primaryKey: true)`), or nil.
-    public class func primaryKey() -> String? { sharedSchema()?.primaryKeyProperty?.name }
-    /// The names of the indexed properties.
-    public class func indexedProperties() -> [String] { sharedSchema()?.properties.filter(\.isIndexed).map(\.name) ?? [] }
+}
+
+extension ClassInfo {
+    /// What `primaryKey()`/`indexedProperties()` return when not overridden while the class's
+    /// declarations are read (a name no Swift property can have).
+    static let notOverridden = "\u{0}not overridden"
+    nonisolated(unsafe) private static var readingDeclarationsOf: ObjectIdentifier?
+
+    /// True while `ClassInfo` asks `type`'s overridable schema methods for their declarations
+    /// (on the thread building the class info, which holds `globalLock`).
+    static func isReadingDeclarations(of type: ObjectBase.Type) -> Bool {
+        globalLock.lock(); defer { globalLock.unlock() }
+        return readingDeclarationsOf == ObjectIdentifier(type)
+    }
+
+    /// The primary key and indexed property names `type` declares by overriding
+    /// `primaryKey()` / `indexedProperties()` (nil / empty when it does not override them).
+    static func overriddenDeclarations(of type: ObjectBase.Type) -> (primaryKey: String?, indexed: [String]) {
+        globalLock.lock(); defer { globalLock.unlock() }
+        let saved = readingDeclarationsOf
+        readingDeclarationsOf = ObjectIdentifier(type)
+        defer { readingDeclarationsOf = saved }
+        let pk = type.primaryKey()
+        let indexed = type.indexedProperties()
+        return (pk == notOverridden ? nil : pk, indexed == [notOverridden] ? [] : indexed)
+    }
 }

@@ -200,6 +200,24 @@ extension Decimal128: _StrataPrimitive {
     init?(_strataValue v: Value) { guard case .decimal(let d) = v else { return nil }; self = d }
     var _strataValue: Value { .decimal(self) }
     static var _strataZero: Decimal128 { 0 }
+    /// Converts what RealmSwift's key-value coding and `create(_:value:)` accept for a
+    /// Decimal128 property: a Decimal128, any integer, a Float or Double (as
+    /// `Decimal128(value:)`), a Foundation `Decimal`, an `NSNumber` or a numeric string.
+    public static func _strataFromAny(_ any: Any) throws -> Decimal128 {
+        switch unwrapAny(any) {
+        case let d as Decimal128: return d
+        case let s as String: return try Decimal128(string: s)
+        case is Decimal, is Int, is Int64, is Int32, is Int16, is Int8, is UInt, is UInt64, is Double, is Float, is NSNumber:
+            return Decimal128(value: any)
+        default:
+            guard let v = anyToValue(any) else {
+                throw ObjectError.wrongType("a value", expected: "Decimal128", got: "\(type(of: any))")
+            }
+            let c = try ValueCodec.coerce(v, to: .decimal128, optional: false, target: nil, where: "a Decimal128 property")
+            guard let r = Decimal128(_strataValue: c) else { throw ObjectError.wrongType("a value", expected: "Decimal128", got: "\(v)") }
+            return r
+        }
+    }
 }
 
 extension Optional: _StrataValue where Wrapped: _StrataValue {
@@ -208,7 +226,7 @@ extension Optional: _StrataValue where Wrapped: _StrataValue {
     public static var _strataObjectType: ObjectBase.Type? { Wrapped._strataObjectType }
     public static func _strataDecode(_ value: Value, _ ctx: _StrataContext) -> Self {
         if value.isNull { return nil }
-        return .some(Wrapped._strataDecode(value, ctx))
+        return Wrapped._strataDecodeInOptional(value, ctx)
     }
     public func _strataEncode(_ ctx: _StrataContext) throws -> Value {
         guard let w = self else { return .null }
@@ -218,7 +236,7 @@ extension Optional: _StrataValue where Wrapped: _StrataValue {
     public static func _strataFromAny(_ any: Any) throws -> Self {
         guard let u = unwrapAny(any), !(u is NSNull) else { return nil }
         if let v = u as? Value, v.isNull { return nil }
-        return .some(try Wrapped._strataFromAny(u))
+        return try Wrapped._strataFromAnyInOptional(u)
     }
 }
 extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue {}
