@@ -25,7 +25,9 @@ extension BrowserApp {
             let plan = compactionPlan ?? dataSource.compactionPlan()
             compactionPlan = plan
             let lines = CompactionScreenRenderer.lines(plan: plan, history: compactionHistory,
-                                                       readOnly: dataSource.fileInfo.isReadOnly, width: rect.width, theme: theme)
+                                                       readOnly: dataSource.fileInfo.isReadOnly
+                                                           ? dataSource.fileInfo.readOnlyReason ?? "The file was opened with --read-only." : nil,
+                                                       width: rect.width, theme: theme)
             scroll[.compaction] = LinesRenderer.draw(lines, scroll: scroll[.compaction, default: 0], into: &buffer, rect: rect)
         }
     }

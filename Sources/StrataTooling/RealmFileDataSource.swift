@@ -393,9 +393,12 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
 
     // MARK: Compaction: refused
 
+    /// What a compaction (realm-core's `Realm.compact()`, a `writeCopy`) would give back, as the
+    /// Space screen says it: the file's reclaimable bytes. This reader never compacts.
     package func compactionPlan() -> CompactionPlan {
         let total = Int64(realm.fileSize)
-        return CompactionPlan(totalBytes: total, expectedBytes: total, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
+        let compacted = min(total, space().compactedBytes)
+        return CompactionPlan(totalBytes: total, expectedBytes: compacted, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
     }
 
     package func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome { throw refusal }
