@@ -135,7 +135,8 @@ package final class BrowserApp {
         for event in events {
             for ref in event.changedObjects { marks[ref] = now.addingTimeInterval(Self.markDuration) }
             for ref in event.deletedObjects { marks[ref] = nil }
-            let who = event.isExternal ? "pid \(event.pid)" : "this browser"
+            // pid 0: the file changed without a commit record naming its process.
+            let who = !event.isExternal ? "this browser" : event.pid == 0 ? "another process" : "pid \(event.pid)"
             switch event.kind {
             case .commit: appendLog(.commit, "v\(event.version) by \(who): \(event.summary)")
             case .compaction: appendLog(.compaction, "compaction by \(who): \(event.summary)")
