@@ -253,7 +253,11 @@ extension BrowserApp {
             table.topRow = 0
             table.window = nil
             levels[levels.count - 1] = .table(table)
-            show(filter.map { "filter: \($0) — \(Formatting.count(count)) objects" } ?? "filter cleared")
+            if let filter {
+                message = .filterResult(className: className, filter: filter, count: count)
+            } else {
+                show("filter cleared")
+            }
         } catch {
             let description = (error as? BrowserError).map { error in
                 error.position.map { "query error at \($0 + 1): \(error.message)" } ?? "query error: \(error.message)"

@@ -260,6 +260,10 @@ package final class BrowserApp {
             }
         }
         reloadCurrentLevel()
+        if let filtered = message?.filtered, case .table(let table)? = levels.last, case .objects(let className) = table.source,
+           className == filtered.className, table.filter == filtered.filter {
+            message = .filterResult(className: className, filter: filtered.filter, count: table.count)
+        }
         versionsReport = screen == .versions ? dataSource.versions() : nil
         spaceReport = screen == .space ? dataSource.space() : nil
         compactionPlan = screen == .compaction ? dataSource.compactionPlan() : nil

@@ -26,6 +26,27 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertNil(harness.app.millisecondsUntilNextTimedEvent())
     }
 
+    /// The "filter: … — N objects" message follows another process's commit as the title's
+    /// count does (it kept the count of the moment of filtering while the title changed).
+    func testTheFilterMessageCountFollowsACommitFromAnotherHandle() throws {
+        let harness = Harness()
+        harness.press("/").type("age > 50").press("Enter")
+        let n = try harness.database.count(className: "Person", filter: "age > 50").value
+        XCTAssertTrue(harness.lines[22].contains("filter: age > 50 — \(n) objects"), harness.lines[22])
+        harness.externalCommit { w in
+            _ = try w.create("Person", values: ["id": .int(100), "name": .string("Old Newcomer"), "age": .int(90),
+                                                "score": .double(1), "active": .bool(true)])
+        }
+        harness.app.processChanges()
+        XCTAssertTrue(harness.lines[1].hasSuffix("1/\(n + 1)"), harness.lines[1])
+        XCTAssertTrue(harness.lines[22].contains("filter: age > 50 — \(n + 1) objects"), harness.lines[22])
+        // Another message is left alone.
+        harness.press("j")
+        harness.externalAgeChange(person: 1, age: 10)
+        harness.app.processChanges()
+        XCTAssertFalse(harness.lines[22].contains("filter:"), harness.lines[22])
+    }
+
     func testInsertedRowsUpdateCountsAndTheCursorStaysOnItsObject() {
         let harness = Harness()
         harness.press("l", "s", "G")  // Person sorted by name; cursor on the last name
