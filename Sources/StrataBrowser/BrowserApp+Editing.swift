@@ -66,7 +66,7 @@ extension BrowserApp {
 
     /// `e`: edit the value under the cursor.
     func startEdit() {
-        if refuseIfReadOnly() { return }
+        if refuseIfReadOnly() || showIfDeleted() { return }
         guard let target = cursorTarget(), let property = target.property else {
             show("nothing to edit here")
             return
@@ -133,7 +133,7 @@ extension BrowserApp {
 
     /// `d`: delete the object (or remove the collection item) after a y/n confirmation.
     func startDelete() {
-        if refuseIfReadOnly() { return }
+        if refuseIfReadOnly() || showIfDeleted() { return }
         guard let target = cursorTarget() else {
             show("nothing to delete here")
             return

@@ -47,6 +47,28 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertFalse(harness.lines[22].contains("filter:"), harness.lines[22])
     }
 
+    /// An object's detail view after another process deleted it: `e` opened a prompt on its
+    /// last values, `d` asked to delete it again, Enter followed its old links. Each now says it
+    /// was deleted and how to go back; nothing is written.
+    func testADetailViewOfAnObjectDeletedElsewhereOffersNothingToEdit() throws {
+        let harness = Harness()
+        harness.press("Enter")  // Person 1's detail
+        XCTAssertTrue(harness.lines[1].contains("Person ›"), harness.lines[1])
+        let version = harness.externalCommit { try $0.delete("Person", keys: [1]) }
+        harness.app.processChanges()
+        XCTAssertTrue(harness.lines[1].hasSuffix("deleted"), harness.lines[1])
+        for key in ["e", "d", "Enter", "b"] {
+            harness.press(key)
+            XCTAssertNil(harness.app.prompt, key)
+            XCTAssertNil(harness.app.overlay, key)
+            XCTAssertTrue(harness.lines[22].contains("does not exist (deleted?): Backspace goes back"), "\(key): \(harness.lines[22])")
+            XCTAssertTrue(harness.lines[1].hasSuffix("deleted"), "\(key): still the deleted object's view: \(harness.lines[1])")
+        }
+        XCTAssertEqual(harness.source.status().version, version)
+        harness.press("BS")
+        XCTAssertTrue(harness.lines[1].contains("│Person"), harness.lines[1])
+    }
+
     func testInsertedRowsUpdateCountsAndTheCursorStaysOnItsObject() {
         let harness = Harness()
         harness.press("l", "s", "G")  // Person sorted by name; cursor on the last name
