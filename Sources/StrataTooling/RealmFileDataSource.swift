@@ -363,7 +363,10 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     // MARK: Reports
 
     package func versions() -> VersionsReport {
-        VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [])
+        VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [],
+                       unlisted: "A Realm file: realm-core keeps no commit history Strata can list, and the apps reading it "
+                           + "are recorded in realm-core's lock file, which this browser does not open; readers and "
+                           + "commits are not shown (the status bar notices a newer commit).")
     }
 
     package func space() -> SpaceReport {
