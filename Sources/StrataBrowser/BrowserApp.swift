@@ -171,6 +171,9 @@ package final class BrowserApp {
 
     func appendLog(_ kind: LogEntry.Kind, _ text: String) {
         log.append(LogEntry(time: clock(), kind: kind, text: text))
+        // Newest first: an entry arrives at the top, one line. A Log scrolled down to read older
+        // entries stays on them (they slid down under the reader with every commit).
+        if let offset = scroll[.log], offset > 0 { scroll[.log] = offset + 1 }
         if log.count > 1000 { log.removeFirst(log.count - 1000) }
     }
 

@@ -69,6 +69,29 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertTrue(harness.lines[1].contains("│Person"), harness.lines[1])
     }
 
+    /// The Log is newest first: scrolled down to older entries, each commit from another
+    /// process slid them one line down under the reader. The view stays on them; at the top it
+    /// still shows the newest.
+    func testAScrolledLogStaysOnItsEntriesAsCommitsArrive() {
+        let harness = Harness()
+        for age in 0..<40 {
+            harness.externalAgeChange(person: 2, age: Int64(age))
+            harness.app.processChanges()
+        }
+        harness.press("4", "j", "j", "j", "j", "j")
+        let shown = Array(harness.lines[2..<10])
+        harness.externalAgeChange(person: 3, age: 77)
+        harness.externalAgeChange(person: 4, age: 78)
+        harness.app.processChanges()
+        XCTAssertEqual(Array(harness.lines[2..<10]), shown, "the same entries where they were")
+        harness.press("g")
+        XCTAssertTrue(harness.lines[2].contains("Person: 1 modified (age)"), harness.lines[2])
+        let newest = harness.lines[2]
+        harness.externalAgeChange(person: 5, age: 79)
+        harness.app.processChanges()
+        XCTAssertNotEqual(harness.lines[2], newest, "at the top, the newest entry shows")
+    }
+
     func testInsertedRowsUpdateCountsAndTheCursorStaysOnItsObject() {
         let harness = Harness()
         harness.press("l", "s", "G")  // Person sorted by name; cursor on the last name
