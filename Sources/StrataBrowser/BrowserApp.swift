@@ -53,6 +53,10 @@ package final class BrowserApp {
     var compactionHistory: [CompactionOutcome] = []
     /// Scroll offsets of the list screens.
     var scroll: [BrowserScreen: Int] = [:]
+    /// The Versions screen's bottom line when scrolled down (its index and text), with the offset
+    /// it was drawn at: a report with new commits (newest first) finds that line again, so the
+    /// view stays on it.
+    var versionsAnchor: (scroll: Int, line: Int, text: String)?
 
     /// - Parameters:
     ///   - dataSource: the file to browse.

@@ -92,6 +92,24 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertNotEqual(harness.lines[2], newest, "at the top, the newest entry shows")
     }
 
+    /// The Versions screen scrolled down to older commits: each new commit slid them down under
+    /// the reader (newest first). The view stays on them; j still scrolls.
+    func testAScrolledVersionsScreenStaysOnItsCommitsAsCommitsArrive() {
+        let harness = Harness(rows: 16)
+        for age in 0..<30 { harness.externalAgeChange(person: 2, age: Int64(age)) }
+        harness.app.processChanges()
+        harness.press("2")
+        for _ in 0..<8 { harness.press("j") }
+        let shown = Array(harness.lines[2..<12])
+        XCTAssertTrue(shown.contains { $0.contains("Person: 1 modified (age)") }, shown.joined(separator: "\n"))
+        harness.externalAgeChange(person: 3, age: 77)
+        harness.externalAgeChange(person: 4, age: 78)
+        harness.app.processChanges()
+        XCTAssertEqual(Array(harness.lines[2..<12]), shown, "the same commits where they were")
+        harness.press("j")
+        XCTAssertEqual(harness.lines[2], shown[1], "j scrolls one line")
+    }
+
     func testInsertedRowsUpdateCountsAndTheCursorStaysOnItsObject() {
         let harness = Harness()
         harness.press("l", "s", "G")  // Person sorted by name; cursor on the last name
