@@ -308,14 +308,27 @@ extension BrowserApp {
             show(what)
             return true
         } catch {
+            // Another process may have committed (deleted the object): the snapshot moves first.
+            if refused != nil { processChanges() }
             show(Self.describe(error), error: true)
             // The prompt comes back with the text as typed (unless another one opened meanwhile,
-            // while the write waited for the lock).
-            if var again = refused, prompt == nil {
+            // while the write waited for the lock, or its object is gone).
+            if var again = refused, prompt == nil, targetExists(of: again) {
                 again.error = Self.describe(error)
                 prompt = again
             }
             return false
+        }
+    }
+
+    /// Whether the object a value prompt writes to is still there (another process may have
+    /// deleted it meanwhile: its prompt is not opened again, no text could be written).
+    private func targetExists(of prompt: Prompt) -> Bool {
+        switch prompt.purpose {
+        case .editValue(let ref, _), .editCollectionItem(let ref, _, _), .addCollectionItem(let ref, _):
+            return (try? dataSource.object(ref)) != nil
+        case .filter, .addObject:
+            return true
         }
     }
 

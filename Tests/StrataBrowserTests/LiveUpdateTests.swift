@@ -110,6 +110,21 @@ final class LiveUpdateTests: XCTestCase {
         XCTAssertEqual(harness.lines[2], shown[1], "j scrolls one line")
     }
 
+    /// An edit prompt open while another process deletes its object: Enter says it no longer
+    /// exists and closes the prompt (a refused value reopens its prompt, which here could only
+    /// be refused again).
+    func testAnEditOfAnObjectDeletedMeanwhileClosesItsPrompt() throws {
+        let harness = Harness()
+        harness.press("l", "e", "C-u").type("Renamed")
+        XCTAssertNotNil(harness.app.prompt)
+        let version = harness.externalCommit { try $0.delete("Person", keys: [1]) }
+        harness.press("Enter")
+        XCTAssertNil(harness.app.prompt, harness.lines[22])
+        XCTAssertTrue(harness.lines[22].contains("deleted"), harness.lines[22])
+        harness.app.processChanges()
+        XCTAssertEqual(harness.source.status().version, version)
+    }
+
     func testInsertedRowsUpdateCountsAndTheCursorStaysOnItsObject() {
         let harness = Harness()
         harness.press("l", "s", "G")  // Person sorted by name; cursor on the last name
