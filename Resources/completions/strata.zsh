@@ -182,7 +182,7 @@ _strata_export() {
     local -ar arg_specs=(
         ':file:'
         '--class[Export only this class.]:class:'
-        '--format[json or csv (csv needs --class).]:format:{__strata_complete "${___format[@]}"}'
+        '--format[json or csv (csv needs --class; default\: csv when --output ends in .csv, else json).]:format:{__strata_complete "${___format[@]}"}'
         '--output[Write to this file instead of standard output (a file, or a symlink'\''s target, is replaced once the export is complete, keeping its mode and owner; a FIFO or device is written to; a dangling symlink, the database, its lock file and temporaries are refused).]:output:'
         '--encryption-key-file[A file holding the 64-byte key (raw, or 128 hex characters) of an encrypted database.]:K:'
         '(-h --help)'{-h,--help}'[Show help information.]'

@@ -118,11 +118,22 @@ extension BrowserApp {
             }
             return target
         case .detail(let detail)?:
+            // A deleted object's last values are no target: e opened a prompt on them, d asked
+            // to delete it again, Enter followed its old links.
+            guard detail.deletedMessage == nil else { return nil }
             guard let object = detail.detail, object.properties.indices.contains(detail.cursor) else { return nil }
             return CursorTarget(object: detail.link, property: object.properties[detail.cursor], value: object.values[detail.cursor])
         case nil:
             return nil
         }
+    }
+
+    /// When the shown object was deleted (by another process, or this browser elsewhere), says so
+    /// with the way out and returns true: nothing under the cursor can be opened, edited or deleted.
+    func showIfDeleted() -> Bool {
+        guard case .detail(let detail)? = levels.last, let problem = detail.deletedMessage else { return false }
+        show("\(problem): Backspace goes back", error: true)
+        return true
     }
 
     /// A short label of a row's object: its primary key/first column and a name when there is one.
@@ -144,6 +155,7 @@ extension BrowserApp {
 
     /// Enter: follow a link, open a collection, or open the row's object.
     func open() {
+        if showIfDeleted() { return }
         guard let target = cursorTarget() else { return }
         if case .collection? = target.value, let property = target.property, property.kind.isCollection, let owner = target.object {
             openCollection(owner: owner, property: property)
@@ -177,6 +189,7 @@ extension BrowserApp {
 
     /// `b`: the objects that link to the object under the cursor.
     func openBacklinks() {
+        if showIfDeleted() { return }
         guard let object = cursorTarget()?.object else {
             show("no object under the cursor")
             return

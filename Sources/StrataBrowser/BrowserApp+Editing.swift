@@ -7,8 +7,11 @@ extension BrowserApp {
             show("/ filters class tables (Backspace back to one)")
             return
         }
-        prompt = Prompt(purpose: .filter(className: className), label: "Filter \(className) (Realm Query Language): ",
-                        text: table.filter ?? "")
+        prompt = filterPrompt(className: className, text: table.filter ?? "")
+    }
+
+    func filterPrompt(className: String, text: String) -> Prompt {
+        Prompt(purpose: .filter(className: className), label: "Filter \(className) (Realm Query Language): ", text: text)
     }
 
     /// `s`: sort by the column under the cursor; again reverses. The cursor stays on its object.
@@ -63,7 +66,7 @@ extension BrowserApp {
 
     /// `e`: edit the value under the cursor.
     func startEdit() {
-        if refuseIfReadOnly() { return }
+        if refuseIfReadOnly() || showIfDeleted() { return }
         guard let target = cursorTarget(), let property = target.property else {
             show("nothing to edit here")
             return
@@ -130,7 +133,7 @@ extension BrowserApp {
 
     /// `d`: delete the object (or remove the collection item) after a y/n confirmation.
     func startDelete() {
-        if refuseIfReadOnly() { return }
+        if refuseIfReadOnly() || showIfDeleted() { return }
         guard let target = cursorTarget() else {
             show("nothing to delete here")
             return
@@ -152,17 +155,17 @@ extension BrowserApp {
         case .filter(let className):
             applyFilter(text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : text, className: className)
         case .editValue(let ref, let property):
-            write("\(ref.className).\(property.name) = \(text)") {
+            write("\(ref.className).\(property.name) = \(text)", {
                 try self.dataSource.setValue(text: text, property: property.name, of: ref)
-            }
+            }, refused: submitted)
         case .editCollectionItem(let owner, let property, let index):
-            write("\(property.name)[\(index + 1)] = \(text)") {
+            write("\(property.name)[\(index + 1)] = \(text)", {
                 try self.dataSource.setCollectionItem(text: text, at: index, owner: owner, property: property.name)
-            }
+            }, refused: submitted)
         case .addCollectionItem(let owner, let property):
             write("added \(text) to \(property.name)", {
                 try self.dataSource.addCollectionItem(text: text, owner: owner, property: property.name)
-            }, then: { _ in
+            }, refused: submitted, then: { _ in
                 if case .table(var table)? = self.levels.last {
                     table.cursorRow = table.count.value - 1
                     table.clampCursor(visibleRows: self.dataLayout.visibleTableRows)
@@ -250,12 +253,23 @@ extension BrowserApp {
             table.topRow = 0
             table.window = nil
             levels[levels.count - 1] = .table(table)
-            show(filter.map { "filter: \($0) — \(Formatting.count(count)) objects" } ?? "filter cleared")
+            if let filter {
+                message = .filterResult(className: className, filter: filter, count: count)
+            } else {
+                show("filter cleared")
+            }
         } catch {
             let description = (error as? BrowserError).map { error in
                 error.position.map { "query error at \($0 + 1): \(error.message)" } ?? "query error: \(error.message)"
             } ?? Self.describe(error)
             show(description, error: true)
+            // The query comes back in its prompt, as typed, to be corrected (the prompt opened
+            // on the table's previous filter, and the text was lost).
+            if let filter, prompt == nil, overlay == nil {
+                var again = filterPrompt(className: className, text: filter)
+                again.error = description
+                prompt = again
+            }
         }
     }
 
@@ -265,10 +279,15 @@ extension BrowserApp {
     /// When another process or handle holds the write lock, the write waits for it off the UI
     /// thread (``PendingWrite``): after ``writeLockGraceSeconds`` the message line names the
     /// holder, the screen keeps drawing, and Esc gives up (nothing is written; the Log says so).
-    func write(_ what: String, _ body: @escaping () throws -> Void, then: @escaping (_ written: Bool) -> Void = { _ in }) {
+    ///
+    /// `refused` is the prompt the value was typed in: when the write refuses the value (not a
+    /// date, no such link target, …) that prompt opens again with the error above it and the
+    /// text as typed, so a typo is corrected rather than typed again.
+    func write(_ what: String, _ body: @escaping () throws -> Void, refused: Prompt? = nil,
+               then: @escaping (_ written: Bool) -> Void = { _ in }) {
         let wake = filterWake
         if let wait = dataSource.reserveWriteLock(finished: { wake?() }) {
-            let pending = PendingWrite(what: what, body: body, then: then, wait: wait)
+            let pending = PendingWrite(what: what, body: body, refused: refused, then: then, wait: wait)
             guard wait.wait(seconds: writeLockGraceSeconds) else {
                 pendingWrite = pending
                 appendLog(.info, "waiting for the write lock held by \(wait.holder.map { "\($0)" } ?? "another writer") to write \(what)")
@@ -277,11 +296,11 @@ extension BrowserApp {
             complete(pending)
             return
         }
-        then(perform(what, body))
+        then(perform(what, body, refused: refused))
     }
 
     /// Returns whether the write went through.
-    private func perform(_ what: String, _ body: () throws -> Void) -> Bool {
+    private func perform(_ what: String, _ body: () throws -> Void, refused: Prompt? = nil) -> Bool {
         defer { dataSource.releaseWriteLock() }
         do {
             try body()
@@ -289,8 +308,27 @@ extension BrowserApp {
             show(what)
             return true
         } catch {
+            // Another process may have committed (deleted the object): the snapshot moves first.
+            if refused != nil { processChanges() }
             show(Self.describe(error), error: true)
+            // The prompt comes back with the text as typed (unless another one opened meanwhile,
+            // while the write waited for the lock, or its object is gone).
+            if var again = refused, prompt == nil, targetExists(of: again) {
+                again.error = Self.describe(error)
+                prompt = again
+            }
             return false
+        }
+    }
+
+    /// Whether the object a value prompt writes to is still there (another process may have
+    /// deleted it meanwhile: its prompt is not opened again, no text could be written).
+    private func targetExists(of prompt: Prompt) -> Bool {
+        switch prompt.purpose {
+        case .editValue(let ref, _), .editCollectionItem(let ref, _, _), .addCollectionItem(let ref, _):
+            return (try? dataSource.object(ref)) != nil
+        case .filter, .addObject:
+            return true
         }
     }
 
@@ -303,7 +341,7 @@ extension BrowserApp {
             pending.then(false)
             return
         }
-        pending.then(perform(pending.what, pending.body))
+        pending.then(perform(pending.what, pending.body, refused: pending.refused))
     }
 
     /// Runs the waiting edit once its wait for the write lock has finished; returns whether it
@@ -344,6 +382,8 @@ extension BrowserApp {
 struct PendingWrite {
     var what: String
     var body: () throws -> Void
+    /// The prompt to open again when the value is refused (see ``BrowserApp/write(_:_:refused:then:)``).
+    var refused: Prompt?
     var then: (_ written: Bool) -> Void
     var wait: WriteLockWait
 }

@@ -13,7 +13,18 @@ extension BrowserApp {
             report.writeLockHolder = dataSource.writeLockHolderNow()
             versionsReport = report
             let lines = VersionsScreenRenderer.lines(report, now: now, width: rect.width, theme: theme)
-            scroll[.versions] = LinesRenderer.draw(lines, scroll: scroll[.versions, default: 0], into: &buffer, rect: rect)
+            var offset = scroll[.versions, default: 0]
+            // Scrolled down to older commits (and not scrolled since): new commits at the top slid
+            // them down under the reader. The bottom line shown (a commit, below the headers) is
+            // found again and the view moves with it.
+            if offset > 0, let anchor = versionsAnchor, anchor.scroll == offset,
+               let index = lines.firstIndex(where: { $0.text == anchor.text }) {
+                offset = max(0, offset + index - anchor.line)
+            }
+            offset = LinesRenderer.draw(lines, scroll: offset, into: &buffer, rect: rect)
+            scroll[.versions] = offset
+            let bottom = min(lines.count, offset + rect.height) - 1
+            versionsAnchor = offset > 0 && bottom >= 0 ? (offset, bottom, lines[bottom].text) : nil
         case .space:
             let report = spaceReport ?? dataSource.space()
             spaceReport = report
@@ -25,7 +36,9 @@ extension BrowserApp {
             let plan = compactionPlan ?? dataSource.compactionPlan()
             compactionPlan = plan
             let lines = CompactionScreenRenderer.lines(plan: plan, history: compactionHistory,
-                                                       readOnly: dataSource.fileInfo.isReadOnly, width: rect.width, theme: theme)
+                                                       readOnly: dataSource.fileInfo.isReadOnly
+                                                           ? dataSource.fileInfo.readOnlyReason ?? "The file was opened with --read-only." : nil,
+                                                       width: rect.width, theme: theme)
             scroll[.compaction] = LinesRenderer.draw(lines, scroll: scroll[.compaction, default: 0], into: &buffer, rect: rect)
         }
     }

@@ -53,6 +53,10 @@ package final class BrowserApp {
     var compactionHistory: [CompactionOutcome] = []
     /// Scroll offsets of the list screens.
     var scroll: [BrowserScreen: Int] = [:]
+    /// The Versions screen's bottom line when scrolled down (its index and text), with the offset
+    /// it was drawn at: a report with new commits (newest first) finds that line again, so the
+    /// view stays on it.
+    var versionsAnchor: (scroll: Int, line: Int, text: String)?
 
     /// - Parameters:
     ///   - dataSource: the file to browse.
@@ -135,7 +139,8 @@ package final class BrowserApp {
         for event in events {
             for ref in event.changedObjects { marks[ref] = now.addingTimeInterval(Self.markDuration) }
             for ref in event.deletedObjects { marks[ref] = nil }
-            let who = event.isExternal ? "pid \(event.pid)" : "this browser"
+            // pid 0: the file changed without a commit record naming its process.
+            let who = !event.isExternal ? "this browser" : event.pid == 0 ? "another process" : "pid \(event.pid)"
             switch event.kind {
             case .commit: appendLog(.commit, "v\(event.version) by \(who): \(event.summary)")
             case .compaction: appendLog(.compaction, "compaction by \(who): \(event.summary)")
@@ -170,6 +175,9 @@ package final class BrowserApp {
 
     func appendLog(_ kind: LogEntry.Kind, _ text: String) {
         log.append(LogEntry(time: clock(), kind: kind, text: text))
+        // Newest first: an entry arrives at the top, one line. A Log scrolled down to read older
+        // entries stays on them (they slid down under the reader with every commit).
+        if let offset = scroll[.log], offset > 0 { scroll[.log] = offset + 1 }
         if log.count > 1000 { log.removeFirst(log.count - 1000) }
     }
 
@@ -259,6 +267,10 @@ package final class BrowserApp {
             }
         }
         reloadCurrentLevel()
+        if let filtered = message?.filtered, case .table(let table)? = levels.last, case .objects(let className) = table.source,
+           className == filtered.className, table.filter == filtered.filter {
+            message = .filterResult(className: className, filter: filtered.filter, count: table.count)
+        }
         versionsReport = screen == .versions ? dataSource.versions() : nil
         spaceReport = screen == .space ? dataSource.space() : nil
         compactionPlan = screen == .compaction ? dataSource.compactionPlan() : nil

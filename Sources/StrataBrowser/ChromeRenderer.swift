@@ -48,7 +48,7 @@ enum ChromeRenderer {
     }
 
     /// A bordered box centered in `area`, `width` columns wide and tall enough for `lines`
-    /// (clipped to the area). Returns the inner rectangle.
+    /// (clipped to the area, the last line kept). Returns the inner rectangle.
     @discardableResult
     static func dialog(title: String, lines: [StyledLine], width: Int, theme: Theme, into buffer: inout CellBuffer,
                        area: Rect) -> Rect {
@@ -73,7 +73,14 @@ enum ChromeRenderer {
             buffer.write(" \(title) ", x: box.x + 2, y: box.y, maxWidth: box.width - 4, style: theme.title)
         }
         let inner = Rect(x: box.x + 2, y: box.y + 1, width: box.width - 4, height: box.height - 2)
-        LinesRenderer.draw(lines, scroll: 0, into: &buffer, rect: inner)
+        // Too short for every line (a small terminal): the last line, the dialog's keys, stays;
+        // the text above is cut with "…" (the keys were cut and the dialog could not be answered
+        // by what it showed).
+        var shown = lines
+        if lines.count > inner.height, inner.height >= 1, let keys = lines.last {
+            shown = inner.height >= 2 ? Array(lines.prefix(inner.height - 2)) + [StyledLine("…", theme.dim), keys] : [keys]
+        }
+        LinesRenderer.draw(shown, scroll: 0, into: &buffer, rect: inner)
         return inner
     }
 

@@ -2,13 +2,21 @@ import StrataTooling
 
 /// The Compaction screen and the compaction dialogs (confirmation, online offer, progress, result).
 enum CompactionScreenRenderer {
-    static func lines(plan: CompactionPlan, history: [CompactionOutcome], readOnly: Bool, width: Int, theme: Theme) -> [StyledLine] {
+    /// The screen's lines. `readOnly` is why this file cannot be compacted here, nil when it can:
+    /// a read-only file says so instead of what would let a compaction run.
+    static func lines(plan: CompactionPlan, history: [CompactionOutcome], readOnly: String?, width: Int, theme: Theme) -> [StyledLine] {
         var lines = [StyledLine("Compaction", theme.title)]
         lines += ChromeRenderer.wrapped(
             "The file takes \(Formatting.bytes(plan.totalBytes)); a full compaction rewrites the live data densely into "
                 + "\(Formatting.bytes(plan.expectedBytes)) and gives back \(Formatting.bytes(plan.expectedGain)) "
                 + "(\(Formatting.percent(plan.expectedGain, of: plan.totalBytes))).", width: width, style: theme.text)
         lines.append(.blank)
+        if let readOnly {
+            // "No other process has the file open: a full compaction can run now" above
+            // "compaction is disabled" said both; only the second is true.
+            lines += ChromeRenderer.wrapped("Read-only: compaction is disabled. " + readOnly, width: width, style: theme.error)
+            return lines + historyLines(history, theme: theme)
+        }
         if plan.otherParticipants.isEmpty {
             lines.append(StyledLine("No other process has the file open: a full compaction can run now.", theme.text))
         } else {
@@ -27,20 +35,18 @@ enum CompactionScreenRenderer {
         }
         lines.append(.blank)
         var action = StyledLine()
-        if readOnly {
-            action.add("Read-only: compaction is disabled.", theme.error)
-        } else {
-            action.add("Press ", theme.text)
-            action.add("c", theme.key)
-            action.add(" to compact (from any screen).", theme.text)
-        }
+        action.add("Press ", theme.text)
+        action.add("c", theme.key)
+        action.add(" to compact (from any screen).", theme.text)
         lines.append(action)
-        if !history.isEmpty {
-            lines.append(.blank)
-            lines.append(StyledLine("This session", theme.title))
-            for result in history.reversed() { lines.append(StyledLine("  " + BrowserApp.describe(result), theme.text)) }
-        }
-        return lines
+        return lines + historyLines(history, theme: theme)
+    }
+
+    /// "This session" and the compactions run so far, newest first (nothing before the first).
+    private static func historyLines(_ history: [CompactionOutcome], theme: Theme) -> [StyledLine] {
+        guard !history.isEmpty else { return [] }
+        return [.blank, StyledLine("This session", theme.title)]
+            + history.reversed().map { StyledLine("  " + BrowserApp.describe($0), theme.text) }
     }
 
     /// The dialog for a step of the flow: title and lines.

@@ -99,4 +99,12 @@ package struct LogEntry: Hashable, Sendable {
 struct StatusMessage {
     var text: String
     var isError: Bool
+    /// The class and filter of a "filter: … — N objects" message: its count follows the table
+    /// when another process's commit changes it (it kept the count of the moment of filtering).
+    var filtered: (className: String, filter: String)? = nil
+
+    /// The message that confirms a filter, with its current count.
+    static func filterResult(className: String, filter: String, count: RowCount) -> StatusMessage {
+        StatusMessage(text: "filter: \(filter) — \(Formatting.count(count)) objects", isError: false, filtered: (className, filter))
+    }
 }

@@ -34,8 +34,24 @@ package final class NcursesBackend: TerminalBackend {
     package var size: TerminalSize { TerminalSize(columns: Int(cn_columns()), rows: Int(cn_rows())) }
     package var supportsColor: Bool { cn_has_colors() != 0 }
 
+    /// Why the terminal type `term` (the `TERM` variable) cannot run the browser, nil when it
+    /// may: unset, or `dumb` (no cursor movement: ncurses started, and every frame piled up on
+    /// one line, unreadable).
+    package static func unsupportedTerminal(term: String?) -> String? {
+        let advice = "run it in a terminal such as xterm-256color, or use a subcommand such as 'strata info FILE'"
+        guard let term, !term.isEmpty else { return "TERM is not set, so the browser cannot tell how to draw; set it (TERM=xterm-256color) or \(advice)" }
+        if term == "dumb" { return "TERM=dumb cannot move the cursor, which the browser needs; \(advice)" }
+        return nil
+    }
+
     package func start() throws {
+        let term = ProcessInfo.processInfo.environment["TERM"]
+        if let problem = Self.unsupportedTerminal(term: term) { throw BrowserError(problem) }
         guard cn_start() == 0 else {
+            if isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0, let term {
+                throw BrowserError("cannot open the terminal: TERM=\(term) has no terminal description (terminfo) here; "
+                                   + "set TERM to a type this system knows, such as xterm-256color")
+            }
             throw BrowserError("cannot open the terminal: stdin and stdout must be a terminal and TERM must be set")
         }
         cn_install_signal_handlers(wakeWrite)

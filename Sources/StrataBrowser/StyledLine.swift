@@ -18,6 +18,9 @@ struct StyledLine {
 
     static let blank = StyledLine()
 
+    /// The text of the spans, without padding.
+    var text: String { spans.map(\.text).joined() }
+
     /// Appends a span; `width` pads or truncates it to a column.
     mutating func add(_ text: String, _ style: Style = .plain, width: Int? = nil, alignment: TextAlignment = .left) {
         spans.append(Span(text: text, style: style, width: width, alignment: alignment))

@@ -14,6 +14,10 @@ enum VersionsScreenRenderer {
             title.add("  ·  oldest pinned v\(oldest) (\(report.currentVersion - oldest) versions behind)", theme.text)
         }
         lines.append(title)
+        if let unlisted = report.unlisted {
+            // Not "0 live readers" above empty tables: nothing could be listed.
+            return lines + [.blank] + ChromeRenderer.wrapped(unlisted, width: width, style: theme.text)
+        }
         let pinnedTotal = live.map(\.bytesPinned).max() ?? 0
         lines.append(StyledLine("\(live.count) live reader\(live.count == 1 ? "" : "s")"
                                 + (dead > 0 ? ", \(dead) dead" : "")

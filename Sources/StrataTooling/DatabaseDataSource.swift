@@ -39,6 +39,12 @@ package final class DatabaseDataSource: BrowserDataSource {
     /// Background filters still running: `close()` cancels them and waits, so no thread reads
     /// the file after it is closed.
     private let background = BackgroundJobThreads()
+    /// Checks the file's size (one `stat`) every ``sizeCheckInterval`` while a change handler is
+    /// set: an online compaction that only gives back the file's tail commits nothing, so the
+    /// commit watcher never woke the browser, and its status bar showed the old size for good.
+    private var sizeWatcher: DispatchSourceTimer?
+    /// How often the size watcher looks.
+    package static let sizeCheckInterval: TimeInterval = 0.1
 
     /// Opens `path` (which must exist). Throws the engine's error for a missing, foreign or
     /// damaged file.
@@ -62,6 +68,7 @@ package final class DatabaseDataSource: BrowserDataSource {
     }
 
     deinit {
+        sizeWatcher?.cancel()
         stopFilters()
         database.store.removeCommitObserver(observer)
         database.store.removeCommitObserver(participantsObserver)
@@ -76,6 +83,8 @@ package final class DatabaseDataSource: BrowserDataSource {
 
     /// Ends the snapshot and closes the file.
     package func close() {
+        sizeWatcher?.cancel()
+        sizeWatcher = nil
         stopFilters()
         database.store.removeCommitObserver(observer)
         database.store.removeCommitObserver(participantsObserver)
@@ -576,6 +585,8 @@ package final class DatabaseDataSource: BrowserDataSource {
             isCompacting = false
             if let fresh = try? database.read(label: "strata browser") { txn = fresh }
             invalidateCaches()
+            // This handle's own compaction is reported by the browser, not as another process's.
+            lastTotalBytes = (try? database.store.fileSize()) ?? lastTotalBytes
         }
         do {
             return try DatabaseCompaction.compact(database.store, online: online, progress: progress)
@@ -588,6 +599,25 @@ package final class DatabaseDataSource: BrowserDataSource {
 
     package func setChangeHandler(_ handler: (@Sendable () -> Void)?) {
         self.handler.set(handler)
+        sizeWatcher?.cancel()
+        sizeWatcher = nil
+        guard handler != nil else { return }
+        let box = self.handler, path = self.path
+        let seen = LockedSize(Self.fileSize(path))
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+        let interval = Int(Self.sizeCheckInterval * 1000)
+        timer.schedule(deadline: .now() + .milliseconds(interval), repeating: .milliseconds(interval), leeway: .milliseconds(interval / 2))
+        timer.setEventHandler {
+            if seen.exchange(Self.fileSize(path)) { box.fire() }
+        }
+        timer.resume()
+        sizeWatcher = timer
+    }
+
+    /// The file's size on disk (`stat`), nil when it cannot be read.
+    private static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
     }
 
     package func pollChanges() -> [ChangeEvent] {
@@ -599,9 +629,12 @@ package final class DatabaseDataSource: BrowserDataSource {
             events.append(ChangeEvent(kind: .compaction, version: newest, pid: 0, isExternal: true,
                                       summary: "file shrank from \(Formatting.bytes(Int64(lastTotalBytes))) to \(Formatting.bytes(Int64(totalBytes)))"))
         }
+        let sizeChanged = totalBytes != lastTotalBytes
         lastTotalBytes = totalBytes
         guard newest != txn.version else {
-            if !events.isEmpty { invalidateCaches() }
+            // The size changed without a commit (a compaction gave back the tail, a writer grew
+            // the file): the status bar and reports are read again.
+            if sizeChanged { invalidateCaches() }
             return events
         }
         let oldVersion = txn.version
@@ -953,6 +986,22 @@ package final class DatabaseDataSource: BrowserDataSource {
 private struct FilterKeys {
     var version: UInt64
     var keys: [ObjKey]
+}
+
+/// The file size the size watcher saw last.
+private final class LockedSize: @unchecked Sendable {
+    private let lock = NSLock()
+    private var size: Int64?
+
+    init(_ size: Int64?) { self.size = size }
+
+    /// Stores `new`; returns whether it differs from the size stored before.
+    func exchange(_ new: Int64?) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        let changed = new != size
+        size = new
+        return changed
+    }
 }
 
 final class ChangeHandlerBox: @unchecked Sendable {

@@ -17,7 +17,8 @@ extension FileReports {
 
     /// `message` without advice to run `strata check` (for messages `check` itself prints).
     package static func withoutCheckAdvice(_ message: String) -> String {
-        message.replacingOccurrences(of: "[;.,]?\\s*[Rr]un 'strata check'[^;]*", with: "", options: .regularExpression)
+        // The Strata engine quotes the command with '…', the Realm reader with `…`.
+        message.replacingOccurrences(of: "[;.,]?\\s*[Rr]un ['`]strata check['`][^;]*", with: "", options: .regularExpression)
     }
 
     private static func plural(_ n: Int) -> String { "\(n) problem\(n == 1 ? "" : "s")" }

@@ -6,6 +6,29 @@ import StrataQuery
 /// Text formats shared by every screen: values, byte counts, numbers, dates, durations.
 /// Dates are shown in UTC so the same file reads the same everywhere (and tests are stable).
 package enum Formatting {
+    /// `text` safe to print in a table on a terminal: a newline as `⏎`, other control
+    /// characters (C0 and DEL) as their Unicode control pictures (`␛` for ESC, `␉` for a tab,
+    /// `␀` for NUL), C1 controls as `�`. Stored text reaching the terminal raw could move the
+    /// cursor, recolour or clear the screen, or break the columns.
+    package static func visibleText(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out.append("⏎")
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("␡")
+            case 0x80..<0xA0: out.append("�")
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+    }
+
     /// `1,234,567`.
     package static func number<T: BinaryInteger>(_ value: T) -> String { QuantityText.grouped(value) }
 

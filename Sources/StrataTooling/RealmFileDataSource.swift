@@ -363,7 +363,10 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
     // MARK: Reports
 
     package func versions() -> VersionsReport {
-        VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [])
+        VersionsReport(currentVersion: UInt64(max(0, realm.transactionVersion ?? 0)), commits: [], readers: [],
+                       unlisted: "A Realm file: realm-core keeps no commit history Strata can list, and the apps reading it "
+                           + "are recorded in realm-core's lock file, which this browser does not open; readers and "
+                           + "commits are not shown (the status bar notices a newer commit).")
     }
 
     package func space() -> SpaceReport {
@@ -393,9 +396,12 @@ package final class RealmFileDataSource: BrowserDataSource, SnapshotReloading {
 
     // MARK: Compaction: refused
 
+    /// What a compaction (realm-core's `Realm.compact()`, a `writeCopy`) would give back, as the
+    /// Space screen says it: the file's reclaimable bytes. This reader never compacts.
     package func compactionPlan() -> CompactionPlan {
         let total = Int64(realm.fileSize)
-        return CompactionPlan(totalBytes: total, expectedBytes: total, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
+        let compacted = min(total, space().compactedBytes)
+        return CompactionPlan(totalBytes: total, expectedBytes: compacted, onlineExpectedBytes: total, otherParticipants: [], onlineAvailable: false)
     }
 
     package func compact(online: Bool, progress: (CompactionProgressReport) -> Void) throws -> CompactionOutcome { throw refusal }

@@ -10,12 +10,17 @@ package struct VersionsReport: Hashable, Sendable {
     package var readers: [ReaderSummary]
     /// The process holding the write lock now (nil: nobody writes).
     package var writeLockHolder: WriteLockHolder?
+    /// Why readers and commits cannot be listed for this file (a Realm file), nil when they can:
+    /// empty lists then would read as "no readers, no commits".
+    package var unlisted: String?
 
-    package init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary], writeLockHolder: WriteLockHolder? = nil) {
+    package init(currentVersion: UInt64, commits: [CommitInfo], readers: [ReaderSummary], writeLockHolder: WriteLockHolder? = nil,
+                 unlisted: String? = nil) {
         self.currentVersion = currentVersion
         self.commits = commits
         self.readers = readers
         self.writeLockHolder = writeLockHolder
+        self.unlisted = unlisted
     }
 
     // `WriteLockHolder` is Equatable only (StrataStorage); hash what identifies it.
@@ -25,6 +30,7 @@ package struct VersionsReport: Hashable, Sendable {
         hasher.combine(readers)
         hasher.combine(writeLockHolder?.pid)
         hasher.combine(writeLockHolder?.since)
+        hasher.combine(unlisted)
     }
 }
 

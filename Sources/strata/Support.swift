@@ -43,7 +43,12 @@ func cliError(_ error: Error) -> CLIError {
         case .fileNotFound, .directoryNotFound, .notADatabase, .notARegularFile, .unsupportedFormat, .corrupted, .badLockFile:
             return CLIError(e.description, code: ExitCode32.badFile)
         case .fileInUse, .readOnly, .permissionDenied: return CLIError(e.description, code: ExitCode32.refused)
-        case .invalidEncryptionKey, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
+        case .encryptionKeyRequired:
+            // The engine's "open it with its 64-byte encryption key" did not say how (the Realm
+            // reader's message names the option).
+            return CLIError(e.description + ": pass it with --encryption-key-file K (64 raw bytes or 128 hex characters)",
+                            code: ExitCode32.encryption)
+        case .invalidEncryptionKey, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
     }

@@ -46,6 +46,22 @@ final class CompactionTests: XCTestCase {
         XCTAssertTrue(harness.app.log.contains { $0.text.hasPrefix("online compaction") }, harness.app.log.map(\.text).joined(separator: "\n"))
     }
 
+    /// In a 40×10 terminal the online offer was cut below its text: the keys line (o online
+    /// compaction, n cancel) was not on screen. The last line is kept, the text cut with "…".
+    func testTheDialogKeysStayVisibleInASmallTerminal() {
+        let harness = Harness(columns: 40, rows: 10)
+        _ = harness.other  // another participant
+        harness.press("c")
+        var text = harness.text
+        XCTAssertTrue(text.contains("o online compaction"), text)
+        XCTAssertTrue(text.contains("n cancel"), text)
+        XCTAssertTrue(text.contains("…"), text)
+        harness.press("o")
+        text = harness.text
+        XCTAssertTrue(text.contains("Online compaction done"), text)
+        XCTAssertTrue(text.contains("Press any key"), text)
+    }
+
     func testCompactionCanBeCancelled() {
         let harness = Harness()
         let before = harness.source.status()

@@ -380,6 +380,43 @@ final class DatabaseDataSourceTests: XCTestCase {
         XCTAssertEqual(app.status.participants, before, "a closed handle is no longer counted")
     }
 
+    /// Another process's online compaction that only gives back the file's tail commits
+    /// nothing: the browser was never woken, and its status bar kept the old size (and the Log
+    /// had no compaction) until the next commit. The size watcher wakes it within a moment.
+    func testACompactionWithoutACommitFromAnotherHandleIsSeen() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 100, rows: 24))
+        let woke = LockedFlag()
+        source.setChangeHandler { woke.set() }
+        func waitForWake(_ what: String, line: UInt = #line) {
+            let deadline = Date().addingTimeInterval(3)
+            while !woke.take() { guard Date() < deadline else { return XCTFail("no wake-up within 3 s: \(what)", line: line) }; usleep(10_000) }
+        }
+        let other = try Database(path: path)
+        defer { other.close() }
+        // Grow the file with commits (the growth step preallocates a tail), and let the browser see them.
+        for i in 0..<40 {
+            let w = try other.write(label: "test")
+            try w.create("Company", values: ["name": .string(String(repeating: "x", count: 2000) + "\(i)"), "country": .string("x")])
+            try w.commit()
+        }
+        waitForWake("the commits")
+        app.processChanges()
+        let version = app.status.version
+        let before = app.status.totalBytes
+        _ = woke.take()
+        let result = try other.store.compactOnline()
+        XCTAssertLessThan(result.afterBytes, result.beforeBytes, "the compaction gave something back")
+        guard try other.store.newestMeta().version == version else {
+            throw XCTSkip("this compaction committed (the commit watcher wakes the browser then)")
+        }
+        waitForWake("the compaction")
+        app.processChanges()
+        XCTAssertEqual(app.status.totalBytes, Int64(result.afterBytes), "was \(before)")
+        XCTAssertTrue(app.log.contains { $0.text.contains("compaction by another process") }, app.log.map(\.text).joined(separator: "\n"))
+    }
+
     func testBacklinksAndCollections() throws {
         let source = try DatabaseDataSource(path: path)
         defer { source.close() }

@@ -23,9 +23,32 @@ final class EditingTests: XCTestCase {
         let version = harness.source.status().version
         let age = try value(harness, "Person", 1, "age")
         harness.press("l", "l", "l", "e", "C-u").type("abc").press("Enter")
-        XCTAssertTrue(harness.lines[22].contains("'abc' is not an Int for age"), harness.lines[22])
+        XCTAssertTrue(harness.lines[21].contains("'abc' is not an Int for age"), harness.lines[21])
         XCTAssertEqual(try value(harness, "Person", 1, "age"), age)
         XCTAssertEqual(harness.source.status().version, version)
+    }
+
+    /// A refused value keeps its prompt open with the text as typed and the reason above it
+    /// (the prompt closed and the next `e` showed the stored value: the typing was lost).
+    func testRefusedEditKeepsThePromptAndTheTypedText() throws {
+        let harness = Harness()
+        let version = harness.source.status().version
+        harness.press("l", "l", "l", "l", "e", "C-u").type("2024-02-30").press("Enter")  // birthday
+        XCTAssertNotNil(harness.app.prompt, "the prompt stays open")
+        XCTAssertTrue(harness.lines[21].contains("2024-02 has 29 days"), harness.lines[21])
+        XCTAssertTrue(harness.lines[22].contains("Person.birthday (Date?): 2024-02-30"), harness.lines[22])
+        XCTAssertEqual(harness.source.status().version, version)
+        // Correct the typo in place: Backspace twice, "29".
+        harness.press("BS", "BS").type("29").press("Enter")
+        XCTAssertNil(harness.app.prompt)
+        XCTAssertEqual(try value(harness, "Person", 1, "birthday"), .date(seconds: 1_709_164_800, nanoseconds: 0))
+        XCTAssertEqual(harness.source.status().version, version + 1)
+        // A list item and a link target that do not exist are refused the same way.
+        harness.press("End", "h", "e", "C-u").type("#999").press("Enter")  // employer
+        XCTAssertTrue(harness.lines[22].contains("#999"), harness.lines[22])
+        XCTAssertTrue(harness.lines[21].contains("999"), harness.lines[21])
+        harness.press("Esc")
+        XCTAssertNil(harness.app.prompt, "Esc still cancels")
     }
 
     func testEditingALinkByPrimaryKey() throws {

@@ -97,6 +97,38 @@ final class RealmFileBrowserTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), listing)
     }
 
+    /// The Compaction screen of a Realm file: the gain the Space screen states (it said 0 B) and
+    /// why it cannot run, without "a full compaction can run now" above "compaction is disabled".
+    func testCompactionScreenOfARealmFileAgreesWithSpaceAndSaysWhyItIsDisabled() throws {
+        let source = try RealmFileDataSource(path: Self.allTypes)
+        let report = source.space()
+        XCTAssertLessThan(report.compactedBytes, report.totalBytes, "the fixture has free space")
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 120, rows: 30), environment: [:], clock: { Date(timeIntervalSince1970: 0) })
+        app.handle(try XCTUnwrap(Key(name: "3")))
+        let space = app.frame().textLines().joined(separator: "\n")
+        let gain = Formatting.bytes(report.totalBytes - report.compactedBytes)
+        XCTAssertTrue(space.contains("Compaction would give back \(gain)"), space)
+        app.handle(try XCTUnwrap(Key(name: "5")))
+        let text = app.frame().textLines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("gives back \(gain)"), text)
+        XCTAssertFalse(text.contains("can run now"), text)
+        XCTAssertTrue(text.contains("Read-only: compaction is disabled. all-types.realm is a Realm file opened read-only"), text)
+    }
+
+    /// The Versions screen of a Realm file said "0 live readers" above empty reader and commit
+    /// tables, as if nobody read the file and nothing was ever committed; it says why nothing
+    /// is listed.
+    func testVersionsScreenOfARealmFileSaysWhyNothingIsListed() throws {
+        let source = try RealmFileDataSource(path: Self.allTypes)
+        let app = BrowserApp(dataSource: source, size: TerminalSize(columns: 100, rows: 24), environment: [:], clock: { Date(timeIntervalSince1970: 0) })
+        app.handle(try XCTUnwrap(Key(name: "2")))
+        let text = app.frame().textLines().joined(separator: "\n")
+        XCTAssertTrue(text.contains("Current version"), text)
+        XCTAssertFalse(text.contains("0 live readers"), text)
+        XCTAssertFalse(text.contains("Recent commits"), text)
+        XCTAssertTrue(text.contains("realm-core keeps no commit history Strata can list"), text)
+    }
+
     /// `s` on a link to a class without a primary key (AllTypes.noPkLink → NoPk) sorts by the
     /// target's object key, as on a Strata file: null links first ascending, ties in key order.
     func testSortByLinkToClassWithoutPrimaryKeyUsesTheTargetKey() throws {

@@ -31,6 +31,21 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertFalse(check.stderr.contains("strata check"), check.stderr)
     }
 
+    /// A truncated Realm file: the Realm reader's advice quotes the command with backticks, and
+    /// check printed "Run `strata check` on it" about itself.
+    func testCheckOfATruncatedRealmFileDoesNotAdviseRunningCheck() throws {
+        let realm = path("cut.realm")
+        let whole = try Data(contentsOf: FileRefusalCommandTests.realmFixtures.appendingPathComponent("all-types.realm"))
+        try whole.prefix(100_000).write(to: URL(fileURLWithPath: realm))
+        let info = try StrataCLI.run(["info", realm])
+        XCTAssertEqual(info.code, 3, info.stderr)
+        XCTAssertTrue(info.stderr.contains("strata check"), "the reader's advice is there to strip: \(info.stderr)")
+        let check = try StrataCLI.run(["check", realm])
+        XCTAssertEqual(check.code, 3, check.stderr)
+        XCTAssertTrue(check.stderr.contains("damaged"), check.stderr)
+        XCTAssertFalse(check.stderr.contains("strata check"), check.stderr)
+    }
+
     func testCheckJSONOfASoundFile() throws {
         let file = try makeDemo(events: 2000)
         let check = try StrataCLI.run(["check", file, "--json"])

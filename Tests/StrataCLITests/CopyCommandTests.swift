@@ -20,6 +20,22 @@ final class CopyCommandTests: CLITestCase {
 
     }
 
+    /// A directory as the destination: cp would copy into it; copy said "already exists; copy
+    /// never overwrites a file", which is not what happened. It names the directory and the
+    /// path to give instead.
+    func testADirectoryDestinationIsNamedAsOne() throws {
+        let file = try makeDemo()
+        let target = path("out")
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        for given in [target, target + "/"] {
+            let r = try StrataCLI.run(["copy", file, given])
+            XCTAssertEqual(r.code, 5, r.stderr)
+            XCTAssertTrue(r.stderr.contains("\(given) is a directory; give the new file's path, e.g. \(target)/demo.strata"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("overwrites"), r.stderr)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), [])
+    }
+
     /// Files in the test directory besides the given ones (a temporary copy left behind).
     func strayFiles(besides names: Set<String>) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !names.contains($0) && !$0.hasSuffix(".lock") }

@@ -38,6 +38,27 @@ final class ExportCommandTests: XCTestCase {
         XCTAssertEqual(check.code, 0, "\(message): \(check.stdout)\(check.stderr)", line: line)
     }
 
+    /// `--output people.csv` wrote JSON into a .csv file (which import then read as CSV and
+    /// refused); the format follows the name as import's does, --format still decides, and a
+    /// .csv name without --class says where CSV came from.
+    func testOutputNamedCSVIsWrittenAsCSVAndImportsBack() throws {
+        let file = try makeDemo()
+        let csv = path("people.csv")
+        let r = try StrataCLI.run(["export", file, "--class", "Company", "--output", csv])
+        XCTAssertEqual(r.code, 0, r.stderr)
+        let text = try String(contentsOfFile: csv, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("name,country,founded,website\n"), String(text.prefix(200)))
+        let copy = path("copy.strata")
+        XCTAssertEqual(try StrataCLI.run(["import", copy, "--class", "Company", "--create", csv]).code, 0)
+        let asJSON = try StrataCLI.run(["export", file, "--class", "Company", "--format", "json", "--output", csv])
+        XCTAssertEqual(asJSON.code, 0, asJSON.stderr)
+        XCTAssertTrue(try String(contentsOfFile: csv, encoding: .utf8).hasPrefix("["))
+        let whole = try StrataCLI.run(["export", file, "--output", path("all.csv")])
+        XCTAssertEqual(whole.code, 2, whole.stderr)
+        XCTAssertTrue(whole.stderr.contains("taken from the output's .csv name"), whole.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("all.csv")))
+    }
+
     func testExportOntoTheDatabaseItselfIsRefused() throws {
         let file = try makeDemo()
         try assertRefused(file, output: file, "the database")

@@ -138,6 +138,25 @@ final class ImportCommandTests: CLITestCase {
 
     /// A FIFO (a shell's `<(cat x.csv)` is one, as /dev/fd/N) is read to its end: it was
     /// "cannot read the input file" (exit 4).
+    /// CSV on standard input (or in a file not named .csv) is read as JSON, and the error was
+    /// "invalid JSON: unexpected text (expected null)"; it says why it was read as JSON and to
+    /// add --format csv. Real JSON with an error gets no such hint.
+    func testCSVReadAsJSONSaysToAddFormatCSV() throws {
+        let file = try makeDemo()
+        let csv = "name,country\nx,y\n"
+        let piped = try StrataCLI.run(["import", file, "--class", "Company", "-"], input: Data(csv.utf8))
+        XCTAssertEqual(piped.code, 4, piped.stderr)
+        XCTAssertTrue(piped.stderr.contains("read as JSON because the input is standard input; for CSV add --format csv)"), piped.stderr)
+        let named = try StrataCLI.run(["import", file, "--class", "Company", try write(csv, to: "companies.txt")])
+        XCTAssertEqual(named.code, 4, named.stderr)
+        XCTAssertTrue(named.stderr.contains("read as JSON because the name does not end in .csv; for CSV add --format csv)"), named.stderr)
+        let json = try StrataCLI.run(["import", file, "--class", "Company", "-"], input: Data(#"[{"name": "x",}]"#.utf8))
+        XCTAssertEqual(json.code, 4, json.stderr)
+        XCTAssertFalse(json.stderr.contains("--format"), json.stderr)
+        let works = try StrataCLI.run(["import", file, "--class", "Company", "--format", "csv", "-"], input: Data(csv.utf8))
+        XCTAssertEqual(works.code, 0, works.stderr)
+    }
+
     func testImportReadsAFIFO() throws {
         let file = try makeDemo()
         let before = try count(file, "Company")

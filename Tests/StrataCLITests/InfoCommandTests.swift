@@ -7,6 +7,20 @@ import Glibc
 
 /// `strata info` as a process.
 final class InfoCommandTests: CLITestCase {
+    /// An encrypted Strata file opened without a key said "open it with its 64-byte encryption
+    /// key" and not how; it names the option (exit 6), for every command that reads.
+    func testAnEncryptedFileWithoutAKeyNamesTheOption() throws {
+        let file = path("e.strata")
+        let key = try write(String((0..<64).map { String(format: "%02x", $0) }.joined()), to: "k.hex")
+        XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "100", "--encryption-key-file", key]).code, 0)
+        for command in [["info", file], ["export", file, "--class", "Company"], ["demo", file, "--churn", "--seconds", "0"]] {
+            let r = try StrataCLI.run(command)
+            XCTAssertEqual(r.code, 6, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("pass it with --encryption-key-file"), "\(command): \(r.stderr)")
+        }
+        XCTAssertEqual(try StrataCLI.run(["info", file, "--encryption-key-file", key]).code, 0)
+    }
+
     func testInfoJSONHasVersionAndClassCounts() throws {
         let file = try makeDemo(events: 2000)
         let result = try StrataCLI.run(["info", file, "--json"])

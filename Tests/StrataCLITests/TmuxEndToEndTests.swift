@@ -176,5 +176,30 @@ final class TmuxEndToEndTests: XCTestCase {
         let query = try StrataCLI.run(["query", file, "Company", "name == 'Later Corp'", "--json"])
         XCTAssertEqual((query.json as? [Any])?.count, 1, query.stdout)
     }
-}
 
+    /// TERM=dumb (an editor's shell buffer) cannot move the cursor: the browser started and
+    /// every frame piled up on one line. It is refused with exit 2, before anything is opened,
+    /// as an unset TERM is; an unknown type is named as such (it said "TERM must be set").
+    func testTerminalTypesThatCannotDrawTheBrowserAreRefusedInTmux() throws {
+        guard try requireTmux() else { return }
+        let file = dir.appendingPathComponent("t.strata").path
+        XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "100"]).code, 0)
+        // One session each, all kept until tearDown (killing the last session ends the server,
+        // and a new session started meanwhile could be lost with it).
+        for (index, (term, expected)) in [("dumb", "TERM=dumb cannot move the cursor"), ("", "TERM is not set"),
+                                          ("no-such-terminal", "TERM=no-such-terminal has no terminal description")].enumerated() {
+            let session = "term\(index)"
+            try tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "10",
+                      "env TERM='\(term)' '\(StrataCLI.binary.path)' '\(file)'; echo EXIT=$?; sleep 30"], output: false)
+            let deadline = Date().addingTimeInterval(10)
+            var text = ""
+            while Date() < deadline {
+                text = try tmux(["capture-pane", "-p", "-t", session])
+                if text.contains("EXIT=") { break }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            XCTAssertTrue(text.contains("EXIT=2"), "TERM=\(term): \(text)")
+            XCTAssertTrue(text.replacingOccurrences(of: "\n", with: "").contains(expected), text)
+        }
+    }
+}

@@ -23,6 +23,10 @@ struct Browse: StrataSubcommand {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CLIError("the browser needs a terminal; in scripts use a subcommand such as 'strata info FILE' (see 'strata --help')", code: ExitCode32.usage)
         }
+        // Before a key prompt or the demo's creation: the terminal type cannot draw the browser.
+        if let problem = NcursesBackend.unsupportedTerminal(term: ProcessInfo.processInfo.environment["TERM"]) {
+            throw CLIError(problem, code: ExitCode32.usage)
+        }
         let path: String
         if let file {
             path = file

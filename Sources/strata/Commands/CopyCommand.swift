@@ -28,6 +28,13 @@ struct Copy: StrataSubcommand {
     func run(output out: CommandOutput) throws -> Int32 {
         if ReadableFile.isRealmFile(source) || ReadableFile.isRealmFile(destination) { throw refuseRealmWrite(ReadableFile.isRealmFile(source) ? source : destination) }
         let outputKey = try outputKeyFile.map(readKeyFile)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
+            // Not "copy never overwrites a file": the user meant "into this directory", as with cp.
+            let name = (source as NSString).lastPathComponent
+            let suggestion = destination.hasSuffix("/") ? destination + name : destination + "/" + name
+            throw CLIError("\(destination) is a directory; give the new file's path, e.g. \(suggestion)", code: ExitCode32.refused)
+        }
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }

@@ -23,12 +23,21 @@ struct Export: StrataSubcommand {
 
     @Argument(help: "The database file.") var file: String
     @Option(name: .customLong("class"), help: "Export only this class.") var className: String?
-    @Option(help: "json or csv (csv needs --class).") var format: TransferFormat = .json
+    @Option(help: "json or csv (csv needs --class; default: csv when --output ends in .csv, else json).") var format: TransferFormat?
     @Option(help: "Write to this file instead of standard output (a file, or a symlink's target, is replaced once the export is complete, keeping its mode and owner; a FIFO or device is written to; a dangling symlink, the database, its lock file and temporaries are refused).") var output: String?
     @OptionGroup var common: CommonOptions
 
+    /// The format: as given, else from the output file's name (as import reads a .csv file as
+    /// CSV; `--output people.csv` wrote JSON into it), else JSON.
+    var effectiveFormat: TransferFormat {
+        format ?? (output?.lowercased().hasSuffix(".csv") == true ? .csv : .json)
+    }
+
     func validate() throws {
-        if format == .csv && className == nil { throw ValidationError("CSV export needs --class (one class per CSV file)") }
+        if effectiveFormat == .csv && className == nil {
+            throw ValidationError("CSV export needs --class (one class per CSV file)"
+                                  + (format == nil ? "; the format was taken from the output's .csv name (--format json writes JSON)" : ""))
+        }
     }
 
     func run(output stdout: CommandOutput) throws -> Int32 {
@@ -45,7 +54,7 @@ struct Export: StrataSubcommand {
         let out: CommandOutput = target ?? stdout
         let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
         do {
-            try export.write(csv: format == .csv, single: className != nil, progress: { bar.update($0, $1) }) { try out.write($0) }
+            try export.write(csv: effectiveFormat == .csv, single: className != nil, progress: { bar.update($0, $1) }) { try out.write($0) }
         } catch let e as RealmFileError {
             throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
         }

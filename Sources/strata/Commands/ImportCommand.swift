@@ -55,7 +55,14 @@ struct Import: StrataSubcommand {
                 }
             }
         } catch let e as InputError {
-            throw CLIError("\(input): \(e.message); nothing was imported", code: ExitCode32.badInput)
+            // JSON was only assumed (standard input, a name not ending in .csv) and the text does
+            // not even start like JSON: "invalid JSON: unexpected text (expected null)" for a CSV
+            // header said nothing of --format.
+            let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+            let hint = format == nil && kind == .json && first.map { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "{") } == true
+                ? " (read as JSON because \(input == "-" ? "the input is standard input" : "the name does not end in .csv"); for CSV add --format csv)"
+                : ""
+            throw CLIError("\(input): \(e.message)\(hint); nothing was imported", code: ExitCode32.badInput)
         }
 
         // Like sqlite3, `--create` makes the database file when it does not exist yet.

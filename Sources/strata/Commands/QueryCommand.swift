@@ -49,7 +49,9 @@ struct Query: StrataSubcommand {
     }
 
     /// The header row, a rule, the rows (cells cut to 32 columns) and the object count.
+    /// Control characters in values are shown as symbols (``Formatting/visibleText(_:)``).
     func printTable(_ table: [[String]], _ out: CommandOutput) throws -> Int32 {
+        let table = table.map { $0.map(Formatting.visibleText) }
         let properties = table[0]
         let count = table.count - 1
         let widths = properties.indices.map { column in min(32, table.map { DisplayWidth.of($0[column]) }.max() ?? 0) }
