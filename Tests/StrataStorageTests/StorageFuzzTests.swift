@@ -322,4 +322,87 @@ final class StorageFuzzTests: XCTestCase {
             XCTAssertTrue(detail.contains("data block \(ref) is malformed"), detail)
         }
     }
+
+    /// The newest commit cut short (its runs fail their checksum: the older slot is the newest
+    /// version) and the older slot's catalog ref, checksum valid, naming the cut-short commit's
+    /// catalog: a block in the older version's free space, born at the version the next commit
+    /// gets. The commit took it for one of its own blocks, put it in the free list a second
+    /// time and trapped on the free-list consistency assertion (a release build would have
+    /// written a list handing out the same bytes twice). Now the commit throws `corrupted`
+    /// and writes nothing; seeds 7001284 of the fuzzer found it.
+    func testCommitOverABlockInFreeSpaceIsRefused() throws {
+        let dir = TempDir()
+        let path = dir.path("cut.strata")
+        try Self.makeFixture(path)
+        var b = [UInt8](FileManager.default.contents(atPath: path)!)
+        func u64(_ at: Int) -> UInt64 { b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) } }
+        let newest = u64(16) > u64(4096 + 16) ? 0 : 4096, older = 4096 - newest
+        XCTAssertGreaterThan(b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: newest + 112, as: UInt32.self) }, 0)
+        let runs = Int(b.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: newest + 112, as: UInt32.self) })
+        let lastRun = Int(u64(newest + 128 + 16 * (runs - 1))), lastLength = Int(u64(newest + 136 + 16 * (runs - 1)))
+        b[lastRun + lastLength - 1] ^= 0x55                        // the newest commit did not reach the disk whole
+        // A tree leaf the cut-short commit wrote inside the older version's free space.
+        let olderSize = Int(u64(older + 40)), newestVersion = u64(newest + 16)
+        let leaf = try XCTUnwrap(Self.blocks(b).first { off, len in
+            off + len <= olderSize && b[off + 15] == BlockKind.leaf.rawValue && u64(off + 8) & 0x00FF_FFFF_FFFF_FFFF == newestVersion
+        })
+        Self.putLE(&b, older + 24, UInt64(leaf.0), 8)              // the older catalog names it
+        Self.resealSlot(&b, older)
+        let before = b
+        replace(path, with: b)
+        let s = try Store(path: path)
+        defer { s.close() }
+        let w = try s.beginWrite()
+        XCTAssertThrowsError(try { try w.tree("t", create: true)!.put([1], bytes: [2]); try w.commit() }()) { e in
+            guard case let StorageError.corrupted(_, detail)? = e as? StorageError else { return XCTFail("\(e)") }
+            XCTAssertTrue(detail.contains("free space"), detail)
+        }
+        XCTAssertEqual([UInt8](FileManager.default.contents(atPath: path)!.prefix(8192)), Array(before.prefix(8192)), "no slot was written")
+    }
+
+    /// Two values owning the same data block (a leaf's value ref changed, checksum valid):
+    /// deleting both freed the block twice and the commit wrote a free list listing it twice
+    /// (the next commits would hand the same bytes out twice). Now the commit throws
+    /// `corrupted` naming the block, and writes nothing.
+    func testBlockFreedTwiceIsRefusedAtCommit() throws {
+        let dir = TempDir()
+        let path = dir.path("twice.strata")
+        try Self.makeFixture(path)
+        var refs: [BlockRef] = []
+        do {
+            let s = try Store(path: path)
+            let r = try s.beginRead()
+            for k in ["owned1", "owned2"] {
+                guard case let .owned(x)? = try r.tree("t")!.get(Array(k.utf8)) else { return XCTFail("no owned value") }
+                refs.append(x)
+            }
+            r.end()
+            // A last commit elsewhere: the leaf damaged below is not among the runs the newest
+            // slot lists (damage there would read as a commit cut short).
+            let w = try s.beginWrite()
+            try w.tree("other", create: true)!.put([1], bytes: [1])
+            try w.commit()
+            s.close()
+        }
+        var b = [UInt8](FileManager.default.contents(atPath: path)!)
+        // The leaves holding owned1's ref (the live one and older copies): make them name owned2's block.
+        let needle = withUnsafeBytes(of: refs[0].littleEndian) { Array($0) }
+        for (off, len) in Self.blocks(b) where b[off + 15] == BlockKind.leaf.rawValue {
+            guard let at = (off + 16..<off + len - 8).first(where: { Array(b[$0..<$0 + 8]) == needle }) else { continue }
+            Self.putLE(&b, at, refs[1], 8)
+            Self.reseal(&b, block: off)
+        }
+        replace(path, with: b)
+        let s = try Store(path: path)
+        defer { s.close() }
+        XCTAssertEqual(try s.beginRead().tree("t")!.get(Array("owned1".utf8)), .owned(refs[1]), "the damage is read (the leaf is not in the last commit's runs)")
+        let w = try s.beginWrite()
+        let t = try w.tree("t", create: true)!
+        XCTAssertTrue(try t.delete(Array("owned1".utf8)))
+        XCTAssertTrue(try t.delete(Array("owned2".utf8)))
+        XCTAssertThrowsError(try w.commit()) { e in
+            guard case let StorageError.corrupted(_, detail)? = e as? StorageError else { return XCTFail("\(e)") }
+            XCTAssertTrue(detail.contains("reached twice"), detail)
+        }
+    }
 }
