@@ -226,4 +226,33 @@ final class RealmMutationFuzzTests: XCTestCase {
         _ = try? damaged.spaceReport()
         XCTAssertLessThan(Date().timeIntervalSince(start), 1.0)
     }
+
+    /// Damaged bytes decode to any bit pattern: every timestamp and decimal128 must print.
+    func testExtremeDecodedValuesPrint() {
+        var rng = Rng(state: 0xDEC1_2026)
+        let secs: [Int64] = [.min, .max, .min + 1, .max - 1, 0, -1, 253_402_300_800, -62_135_596_800 - 1]
+        let nanos: [Int32] = [.min, .max, 0, -1, 999_999_999, 1_000_000_000]
+        for s in secs { for n in nanos { _ = RealmValue.timestamp(seconds: s, nanoseconds: n).description } }
+        for _ in 0..<20_000 {
+            _ = RealmValue.timestamp(seconds: Int64(bitPattern: rng.next()), nanoseconds: Int32(truncatingIfNeeded: rng.next())).description
+            _ = RealmDecimal128(low: rng.next(), high: rng.next()).description
+            _ = RealmDecimal128(bid32: UInt32(truncatingIfNeeded: rng.next())).description
+            _ = RealmDecimal128(bid64: rng.next()).description
+        }
+    }
+
+    /// Every node of two fixtures in turn given width 0 and 2^24 elements (a count with no bytes
+    /// behind it), then read the whole way: each must end within a second. A collection leaf
+    /// (a list of mixed, a composite array) so damaged was decoded as 2^24 nulls per value
+    /// (an 84 MB export of a 32 KB file, 9-20 s); now it is refused as damaged.
+    func testEveryNodeWithAHugeWidthZeroCountReadsQuickly() throws {
+        for name in ["nested.realm", "test_upgrade_database_4_24.realm"] {
+            let original = Array(try Data(contentsOf: RealmOracle.fixtureURL(name)))
+            for h in Self.nodeHeaders(original) {
+                let start = Date()
+                _ = try Self.readEverything(Self.hugeWidthZeroNode(original, at: h))
+                XCTAssertLessThan(Date().timeIntervalSince(start), 1.0, "\(name): node \(h)")
+            }
+        }
+    }
 }
