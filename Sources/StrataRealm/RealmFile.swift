@@ -162,10 +162,15 @@ package final class RealmFile: @unchecked Sendable {
         guard let namesNode = try top.child(0), let tablesNode = try top.child(1) else {
             throw RealmFileError.corrupt("the top array lacks table names or tables")
         }
-        let names = try RealmStrings.shortArray(namesNode)
-        guard names.count == tablesNode.count else {
-            throw RealmFileError.corrupt("\(names.count) table names but \(tablesNode.count) tables")
+        // Counts first: a damaged count (up to 2^24 with no bytes behind it) must not be decoded.
+        let nameCount = try RealmStrings.count(namesNode)
+        guard nameCount == tablesNode.count else {
+            throw RealmFileError.corrupt("\(nameCount) table names but \(tablesNode.count) tables (top array at \(topRef))")
         }
+        guard tablesNode.count <= max(bytes.count / 8, 1 << 10) else {
+            throw RealmFileError.corrupt("the table list at \(tablesNode.ref) claims \(tablesNode.count) tables, more than a file of \(bytes.count) bytes can hold")
+        }
+        let names = try RealmStrings.shortArray(namesNode)
         // First pass: table keys, so link columns can name their targets.
         var keyToIndex: [Int64: Int] = [:]
         var rawKeys: [Int64] = []

@@ -21,6 +21,17 @@ struct RealmLeafDecoder {
 
     static let maxDepth = 64
     static let maxElements = 1 << 26
+    /// The most elements a collection's B+tree leaf is read with. realm-core splits leaves at
+    /// REALM_MAX_BPNODE_SIZE (1000 in every SDK); a node's 24-bit count can claim 2^24 with no
+    /// bytes behind it (width 0), which would print millions of nulls or zeros per value.
+    static let maxLeafElements = 1 << 16
+
+    /// Refuses a collection leaf claiming more elements than realm-core ever puts in one.
+    func checkLeafSize(_ n: Int, _ leaf: RealmNode) throws {
+        guard n <= RealmLeafDecoder.maxLeafElements else {
+            throw RealmFileError.corrupt("collection leaf at \(leaf.ref) claims \(n) elements; realm-core's leaves hold at most \(RealmLeafDecoder.maxLeafElements)")
+        }
+    }
 
     // MARK: leaf sizes
 
@@ -263,6 +274,7 @@ struct RealmLeafDecoder {
         var out: [RealmValue] = []
         try forEachLeaf(ref, budget: budget) { leaf in
             let n = try count(leaf, e)
+            try checkLeafSize(n, leaf)
             try budget.spend(n)
             guard n >= 0, out.count &+ n <= RealmLeafDecoder.maxElements else { throw RealmFileError.corrupt("collection too large") }
             for i in 0..<n {
@@ -280,6 +292,7 @@ struct RealmLeafDecoder {
             // v21–22: a cluster tree per dictionary; column 0 = String keys, column 1 = Mixed values.
             var out: [RealmDictionaryEntry] = []
             try forEachClusterLeaf(ref, depth: 0, budget: budget) { leaf, n in
+                try checkLeafSize(n, leaf)
                 try budget.spend(n)
                 guard leaf.count >= 3, let keys = try leaf.child(1), let values = try leaf.child(2) else {
                     throw RealmFileError.corrupt("legacy dictionary leaf \(leaf.ref) malformed")
@@ -328,6 +341,7 @@ struct RealmLeafDecoder {
         if v & 1 == 1 { return [v >> 1] }
         var out: [Int64] = []
         try forEachLeaf(Int(v), budget: budget) { leaf in
+            try checkLeafSize(leaf.count, leaf)
             try budget.spend(leaf.count)
             for j in 0..<leaf.count { out.append(try leaf.int(j)) }
         }

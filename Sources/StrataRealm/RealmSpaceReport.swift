@@ -45,7 +45,7 @@ extension RealmFile {
         while let r = stack.popLast() {
             guard seen.insert(r).inserted, let node = try? RealmNode(bytes, ref: r) else { continue }
             total &+= node.byteSize
-            guard node.hasRefs else { continue }
+            guard node.hasRefs, node.width > 0 else { continue } // width 0: every element is 0, no refs
             for i in 0..<node.count {
                 let v = node.uncheckedInt(i)
                 if v > 0, v & 1 == 0, v < Int64(bytes.count) { stack.append(Int(v)) }

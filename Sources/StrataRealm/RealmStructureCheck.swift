@@ -43,7 +43,7 @@ extension RealmFile {
             }
             live.append((ref, node.byteSize))
             liveBytes &+= node.byteSize
-            guard node.hasRefs else { continue }
+            guard node.hasRefs, node.width > 0 else { continue } // width 0: every element is 0, no refs
             for i in 0..<node.count {
                 let v = node.uncheckedInt(i)
                 if v == 0 || v & 1 == 1 { continue }

@@ -48,11 +48,6 @@ final class RealmTable: @unchecked Sendable {
         hasPrimaryKeySlot = (pkRaw ?? 0) & 1 == 1
         primaryKeyColumn = UInt64(bitPattern: (pkRaw ?? 0) >> 1)
         flags = top.count > 12 ? (try top.int(12)) >> 1 : 0
-        var indexed = Set<Int>()
-        if top.count > 4, let si = try top.child(4) {
-            for i in 0..<si.count where try si.ref(i) != nil { indexed.insert(i) }
-        }
-        searchIndexed = indexed
         let oppTables = top.count > 7 ? try top.child(7) : nil
         let oppCols = top.count > 8 ? try top.child(8) : nil
 
@@ -63,6 +58,21 @@ final class RealmTable: @unchecked Sendable {
             throw RealmFileError.corrupt("table \"\(name)\" has no column keys (a file older than format 10?)")
         }
         let enumKeys = spec.count > 4 ? try spec.child(4) : nil
+        // The spec has one type and one column key per column (backlinks included) and a name per
+        // public column; a ColKey's leaf index has 16 bits. Checked before anything is decoded, so
+        // a damaged count (up to 2^24, with no bytes behind it at width 0) costs nothing.
+        guard colKeys.count == types.count, colKeys.count <= 1 << 16 else {
+            throw RealmFileError.corrupt("table \"\(name)\" has \(colKeys.count) column keys (node \(colKeys.ref)) but \(types.count) column types (node \(types.ref))")
+        }
+        let nameCount = try RealmStrings.count(names)
+        guard nameCount <= colKeys.count else {
+            throw RealmFileError.corrupt("table \"\(name)\" has \(nameCount) column names (node \(names.ref)) but \(colKeys.count) columns")
+        }
+        var indexed = Set<Int>()
+        if top.count > 4, let si = try top.child(4) {
+            for i in 0..<min(si.count, colKeys.count) where try si.ref(i) != nil { indexed.insert(i) }
+        }
+        searchIndexed = indexed
         let nameList = try RealmStrings.shortArray(names)
         var cols: [RealmColumn] = []
         cols.reserveCapacity(colKeys.count)

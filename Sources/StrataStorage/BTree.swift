@@ -193,10 +193,18 @@ public final class BTree {
         switch v {
         case .inline(let b): return b
         case .largeBlob(let r, let len):
-            let g = try GenericBlock(try ctx.block(r))
+            let g = try dataBlock(r)
             guard g.bytes.count >= len else { throw corrupt("large value at \(r) is shorter than recorded") }
             return Array(g.bytes.prefix(len))
-        case .owned(let r): return Array(try GenericBlock(try ctx.block(r)).bytes)
+        case .owned(let r): return Array(try dataBlock(r).bytes)
+        }
+    }
+
+    /// The generic block at `r`; one too short for its refs section is damage (`corrupted`).
+    private func dataBlock(_ r: BlockRef) throws -> GenericBlock {
+        let v = try ctx.block(r)
+        do { return try GenericBlock(v) } catch {
+            throw corrupt("data block \(r) is malformed: its refs section does not fit its \(v.length) bytes")
         }
     }
 

@@ -701,6 +701,29 @@ struct SpaceAllocator {
 
     /// Entries that would be written if the transaction committed now (for statistics).
     var pendingFreedCount: Int { freedNow.count }
+
+    /// A block this transaction freed twice, or that the free list already holds: the version's
+    /// blocks reach it twice, or reach free space (damage whose checksums hold). Persisting such
+    /// a list would hand out live bytes again. O(k log n) for k blocks freed now.
+    func doublyFreed() -> FreeExtent? {
+        var end: UInt64 = 0
+        for e in freedNow.sorted(by: { $0.offset < $1.offset }) {
+            if e.offset < end || overlapsFreeSpace(offset: e.offset, length: e.length) { return e }
+            end = e.offset + e.length
+        }
+        return nil
+    }
+
+    /// Whether `[offset, offset + length)` overlaps an extent of the list (reusable, parked or
+    /// held): a live block never does. O(log n).
+    func overlapsFreeSpace(offset: UInt64, length: UInt64) -> Bool {
+        let end = offset + length
+        let i = partitionPoint(reusable.count) { reusable[$0].offset + reusable[$0].length <= offset }
+        if i < reusable.count, reusable[i].offset < end { return true }
+        let j = partitionPoint(held.count) { held[$0].offset + held[$0].length <= offset }
+        if j < held.count, held[j].offset < end { return true }
+        return parked.contains { $0.offset < end && offset < $0.offset + $0.length }
+    }
 }
 
 /// The first index in `from..<count` whose element is not `before` the target (binary search:

@@ -61,6 +61,9 @@ package struct MetaSlot: Equatable, Sendable {
     package var unsyncedChecksum: UInt64 = 0
     /// At most this many runs fit a slot's page; a commit writing more syncs twice.
     package static let maxUnsyncedRuns = 200
+    /// The highest version a valid slot holds: block headers keep 56 bits of birth version (and
+    /// the next commit's version must fit them too). A higher one is damage that passed the checksum.
+    package static let maxVersion: UInt64 = 0x00FF_FFFF_FFFF_FFFF - 1
 
     package init(version: UInt64, catalogRef: BlockRef, freeListRef: BlockRef, logicalSize: UInt64,
                 commitTime: UInt64, committerPid: UInt32, flags: UInt32 = 0, keyCheck: [UInt8] = [UInt8](repeating: 0, count: 32)) {

@@ -336,7 +336,8 @@ public final class Store: @unchecked Sendable {
             switch decodeSlot(slot, p) {
             case .valid(let m):
                 sawMagic = true
-                guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0 else { continue }
+                guard m.logicalSize >= MetaSlot.dataStart, m.logicalSize <= size, m.logicalSize % 8 == 0,
+                      m.version <= MetaSlot.maxVersion else { continue }
                 // An encrypted slot written under this key must carry a valid tag (tampering).
                 if let crypto, m.flags & MetaSlot.encryptedFlag != 0, m.keyCheck == crypto.keyCheck,
                    !slotTagIsValid(p, slot: slot, crypto: crypto) { continue }
@@ -436,7 +437,8 @@ public final class Store: @unchecked Sendable {
         if known { return true }
         var last = MetaSlot.dataStart
         for r in m.unsyncedRuns {
-            guard r.offset >= last, r.length > 0, r.end <= m.logicalSize, r.end <= size else { return false }
+            // Overflow-safe: a damaged run list (whose slot passed its checksum) is not intact.
+            guard r.offset >= last, r.length > 0, r.length <= m.logicalSize, r.offset <= m.logicalSize - r.length else { return false }
             last = r.end
         }
         let sum: UInt64

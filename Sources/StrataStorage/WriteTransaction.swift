@@ -137,6 +137,12 @@ public final class WriteTransaction: Transaction {
 
     override func release(_ ref: BlockRef) throws {
         let v = try block(ref)
+        // A block born at this version was written by this transaction, so it lies in space
+        // this transaction allocated: one in free space (or born later) was reached through
+        // damage (a version's refs into the blocks of a commit that was cut short).
+        if v.birth > version || (v.birth == version && alloc.overlapsFreeSpace(offset: ref, length: UInt64(v.length))) {
+            throw StorageError.corrupted(path: path, detail: "block at offset \(ref) (\(v.length) bytes, written by version \(v.birth)) is reached from version \(base.version) but lies in its free space; nothing was written")
+        }
         if v.birth == version { alloc.releaseUnseen(offset: ref, length: UInt64(v.length)) }
         else { alloc.releaseVisible(offset: ref, length: UInt64(v.length), birth: v.birth) }
     }
@@ -380,6 +386,7 @@ public final class WriteTransaction: Transaction {
     /// block is allocated before the final list is computed (the list does not list its own
     /// blocks).
     private func writeFreeList() throws -> (BlockRef, FreeListCodec.State) {
+        try refuseDoubleFrees()
         if let old = storedList {
             if !isRelocationBatch, !relocatedBlocks, alloc.limit == nil, !alloc.firstFitOnly {
                 let limit = FreeListCodec.deltaLimit(baseCount: old.base.entries.count)
@@ -407,6 +414,7 @@ public final class WriteTransaction: Transaction {
                 for d in old.chain { try release(d) }
             }
             try release(old.base.ref)
+            try refuseDoubleFrees()
         }
         let upper = alloc.reusable.count + alloc.parked.count + alloc.held.count + alloc.freedNow.count + 1
         let length = BlockHeader.roundUp(BlockHeader.size + FreeListCodec.payloadSize(entries: upper))
@@ -415,6 +423,13 @@ public final class WriteTransaction: Transaction {
         let entries = alloc.finalEntries()
         try writeListBlock(ref: ref, length: length, kind: BlockKind.freeList.rawValue) { p in FreeListCodec.encode(entries, into: p) }
         return (ref, FreeListCodec.State(reusable: alloc.reusable, held: alloc.held, base: (ref, entries), chain: [], headCount: 0))
+    }
+
+    /// Throws `corrupted` when a block was freed twice or is already free (see
+    /// `SpaceAllocator.doublyFreed`): the commit is abandoned and nothing is written.
+    private func refuseDoubleFrees() throws {
+        guard let e = alloc.doublyFreed() else { return }
+        throw StorageError.corrupted(path: path, detail: "block at offset \(e.offset) (\(e.length) bytes, written by version \(e.birth)) is reached twice in version \(base.version), or lies in free space; nothing was written")
     }
 
     /// Places a delta block sized for `estimate` entries, finishes the list and writes the block
