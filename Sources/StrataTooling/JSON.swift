@@ -5,12 +5,19 @@ package indirect enum JSON {
     case null
     case bool(Bool)
     case integer(Int64)
+    /// A non-negative integer above `Int64.max`.
+    case unsignedInteger(UInt64)
     case double(Double)
     case string(String)
     case array([JSON])
     case object([(String, JSON)])
 
-    package static func int<T: BinaryInteger>(_ v: T) -> JSON { .integer(Int64(v)) }
+    /// An integer as JSON: exact for every value of `T` (a `UInt64` above `Int64.max`, such as a
+    /// version or offset read from a damaged file, is written as its decimal digits too).
+    package static func int<T: BinaryInteger>(_ v: T) -> JSON {
+        if let i = Int64(exactly: v) { return .integer(i) }
+        return .unsignedInteger(UInt64(clamping: v))
+    }
 
     package func render(indent: Int = 0, pretty: Bool = true) -> String {
         var out = ""
@@ -26,6 +33,7 @@ package indirect enum JSON {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .integer(let i): out += String(i)
+        case .unsignedInteger(let u): out += String(u)
         case .double(let d): out += d.isFinite ? "\(d)" : "null"
         case .string(let s): out += JSON.quote(s)
         case .array(let items):
