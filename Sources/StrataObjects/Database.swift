@@ -55,14 +55,15 @@ public final class Database: @unchecked Sendable {
         // order of the file's schema, and a model that declares the same properties in another
         // order is the same schema (as in RealmSwift) — it must not read one column as another.
         let stored = try Database.readSchema(store).0
-        self.schema = Database.inFileOrder(wanted, file: stored)
+        self.schema = Database.inFileOrder(stored.map { Database.withIndexes(of: $0, wanted) } ?? wanted, file: stored)
         self.layouts = SchemaLayout(self.schema)
         self.classesInFile = Set(self.schema.classNames.filter { stored?[$0] != nil })
     }
 
     /// `wanted` with the properties of each class the file holds in the file's order (the
-    /// classes match but for that order once `prepare` has run; a class the file lacks, in a
-    /// read-only file, keeps its own order).
+    /// classes match but for that order once `prepare` has run — and, in a read-only file, for
+    /// indexes, which the caller takes from the file; a class the file lacks, in a read-only
+    /// file, keeps its own order).
     static func inFileOrder(_ wanted: Schema, file: Schema?) -> Schema {
         guard let file else { return wanted }
         return Schema(wanted.objectSchemas.map { w in

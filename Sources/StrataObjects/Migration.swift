@@ -573,11 +573,30 @@ final class MigrationRunner {
 }
 
 extension Database {
+    /// True when `wanted` differs from `file` only in which properties are indexed (applied
+    /// without a schema-version bump, as RealmSwift does).
+    static func onlyIndexesDiffer(file: Schema, wanted: Schema) -> Bool {
+        differences(file: file, wanted: withIndexes(of: file, wanted)).isEmpty
+    }
+
+    /// `wanted` with the index flag of every property the file has taken from the file.
+    static func withIndexes(of file: Schema, _ wanted: Schema) -> Schema {
+        Schema(wanted.objectSchemas.map { w in
+            guard let f = file[w.className] else { return w }
+            var o = w
+            o.properties = w.properties.map { p in
+                guard let fp = f[p.name], !p.isPrimaryKey else { return p }
+                var q = p; q.isIndexed = fp.isIndexed; return q
+            }
+            return o
+        })
+    }
+
     /// Whether opening `file` (at `fileVersion`) with `wanted` at `version` needs a migration
     /// (`deleteRealmIfMigrationNeeded` deletes the file then).
     public static func migrationNeeded(file: Schema?, fileVersion: UInt64, wanted: Schema, version: UInt64) -> Bool {
         guard let file else { return false }
-        return fileVersion != version || !differences(file: file, wanted: wanted).isEmpty
+        return fileVersion != version || !differences(file: file, wanted: wanted).isEmpty && !onlyIndexesDiffer(file: file, wanted: wanted)
     }
 
     /// Brings the file to `wanted` at `version`: writes the schema of a new file, adds new
@@ -591,9 +610,10 @@ extension Database {
             let diffs = differences(file: fileSchema, wanted: wanted)
             let added = wanted.objectSchemas.filter { fileSchema[$0.className] == nil }
             if version == fileVersion {
-                if !diffs.isEmpty { throw SchemaError.migrationRequired(diffs) }
-                if added.isEmpty { return fileVersion }
+                if !diffs.isEmpty && !onlyIndexesDiffer(file: fileSchema, wanted: wanted) { throw SchemaError.migrationRequired(diffs) }
+                // A read-only handle reads by the file's indexes (see `inFileOrder`).
                 if store.isReadOnly { return fileVersion } // classes the file lacks read as empty
+                if added.isEmpty && diffs.isEmpty { return fileVersion }
             } else if store.isReadOnly {
                 throw MigrationError.readOnly(path: store.path, reason: "schema version \(fileVersion) → \(version)" + (diffs.isEmpty ? "" : ": " + diffs.joined(separator: "; ")))
             }
@@ -622,11 +642,25 @@ extension Database {
             if version < fileVersion { throw MigrationError.schemaVersionDecreased(path: store.path, fileVersion: fileVersion, configuredVersion: version) }
             let diffs = differences(file: old, wanted: wanted)
             if version == fileVersion {
-                if !diffs.isEmpty { throw SchemaError.migrationRequired(diffs) }
+                if !diffs.isEmpty && !onlyIndexesDiffer(file: old, wanted: wanted) { throw SchemaError.migrationRequired(diffs) }
                 let added = wanted.objectSchemas.filter { old[$0.className] == nil }
-                if added.isEmpty { w.abort(); return fileVersion }
-                try putSchema(Schema(old.objectSchemas + added), fileVersion)
+                if added.isEmpty && diffs.isEmpty { w.abort(); return fileVersion }
+                if diffs.isEmpty {
+                    try putSchema(Schema(old.objectSchemas + added), fileVersion)
+                    try w.commit()
+                    return fileVersion
+                }
+                // Indexes added or removed (RealmSwift needs no migration for that): the classes
+                // whose indexes changed are rebuilt with them, at the same schema version.
+                oldRead = try store.beginRead(label: "index change (old schema)")
+                let runner = MigrationRunner(oldSchema: old, wanted: wanted, oldRead: oldRead!, write: w)
+                try runner.rewriteChangedClasses()
+                try runner.finish()
+                try runner.newTxn.flush()
+                try putSchema(runner.finalSchema, fileVersion)
+                w.note = Array("index change".utf8)
                 try w.commit()
+                oldRead?.end()
                 return fileVersion
             }
             // A migration: the old version stays pinned by `oldRead` until the commit.

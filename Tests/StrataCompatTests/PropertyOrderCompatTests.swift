@@ -19,6 +19,15 @@ final class COrderV2: Object {
     @Persisted(primaryKey: true) var id = 0
 }
 
+/// The same model with `name` indexed (RealmSwift: no migration needed).
+final class COrderV3: Object {
+    override class func className() -> String { "COrder" }
+    @Persisted(primaryKey: true) var id = 0
+    @Persisted(indexed: true) var name = ""
+    @Persisted var age = 0
+    @Persisted var score = 0.0
+}
+
 /// Reordering the `@Persisted` declarations of a model needs no migration and reads the same
 /// values (it read one column as another: the file stores columns in its own schema's order).
 final class PropertyOrderCompatTests: XCTestCase {
@@ -34,5 +43,19 @@ final class PropertyOrderCompatTests: XCTestCase {
         try realm.write { realm.add(COrderV2(value: ["id": 2, "name": "bo", "age": 40, "score": 1.5])) }
         XCTAssertEqual(realm.objects(COrderV2.self).filter("age > 35").map(\.name), ["bo"])
         XCTAssertEqual(realm.objects(COrderV2.self).sorted(byKeyPath: "score").map(\.id), [2, 1])
+    }
+
+    func testAddingAnIndexNeedsNoSchemaVersionBump() throws {
+        let dir = CompatDir()
+        do {
+            let realm = try Realm(configuration: dir.config(types: [COrderV1.self]))
+            try realm.write { for i in 1...20 { realm.add(COrderV1(value: ["id": i, "name": "n\(i % 4)", "age": i, "score": 0.5])) } }
+        }
+        let realm = try Realm(configuration: dir.config(types: [COrderV3.self]))
+        XCTAssertEqual(realm.objects(COrderV3.self).filter("name == 'n1'").count, 5)
+        XCTAssertEqual(realm.objects(COrderV3.self).where { $0.name == "n2" }.map(\.id).sorted(), [2, 6, 10, 14, 18])
+        try realm.write { realm.add(COrderV3(value: ["id": 21, "name": "n1", "age": 21, "score": 1.0])) }
+        XCTAssertEqual(realm.objects(COrderV3.self).filter("name == 'n1'").count, 6)
+        XCTAssertEqual(realm.schema["COrder"]?.properties.first { $0.name == "name" }?.isIndexed, true)
     }
 }

@@ -100,4 +100,41 @@ final class SchemaChangedElsewhereTests: XCTestCase {
             XCTAssertEqual(changes, ["class 'P' was deleted"])
         }
     }
+
+    func testIndexChangesApplyWithoutASchemaVersionBump() throws {
+        do {
+            let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+            let w = try a.write()
+            for i in 1...50 { _ = try w.create("P", values: ["id": .int(Int64(i)), "name": .string("n\(i % 5)"), "age": .int(Int64(i)), "score": .double(0)]) }
+            try w.commit()
+            a.close()
+        }
+        var indexed = v0
+        indexed.properties[1] = prop("name", .string, indexed: true)
+        // A read-only handle that wants the index reads by the file's (none): no migration, and
+        // the lookups a query makes do not go to an index tree that does not exist.
+        var readOnly = StoreOptions(); readOnly.readOnly = true
+        let ro = try Database(store: try Store(path: path, options: readOnly), schema: Schema([indexed]), schemaVersion: 0)
+        XCTAssertFalse(try ro.read().hasIndex("P", "name"))
+        ro.close()
+
+        let b = try Database(path: path, schema: Schema([indexed]), schemaVersion: 0)
+        XCTAssertEqual(b.schemaVersion, 0)
+        let r = try b.read()
+        XCTAssertTrue(r.hasIndex("P", "name"))
+        XCTAssertEqual(try r.indexLookup("P", "name", .string("n3")).count, 10)
+        XCTAssertEqual(try r.values("P", 7)["age"], .int(7))
+        r.end()
+        XCTAssertTrue(try b.store.check().isSound)
+        b.close()
+        XCTAssertEqual(try Database.readSchema(try Store(path: path)).0?["P"]?["name"]?.isIndexed, true)
+
+        let c = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+        let rc = try c.read()
+        XCTAssertFalse(rc.hasIndex("P", "name"))
+        XCTAssertNil(try rc.storage.tree("i/P/name"), "a removed index's tree is dropped")
+        XCTAssertEqual(try rc.count("P"), 50)
+        rc.end()
+        XCTAssertTrue(try c.store.check().isSound)
+    }
 }
