@@ -50,11 +50,11 @@ public final class Database: @unchecked Sendable {
             return
         }
         try wanted.validate()
-        self.schemaVersion = try Database.prepare(store: store, wanted: wanted, version: schemaVersion, migrationBlock: migrationBlock)
+        let (version, stored) = try Database.prepare(store: store, wanted: wanted, version: schemaVersion, migrationBlock: migrationBlock)
+        self.schemaVersion = version
         // The file's property order, not the wanted one: a class's columns are stored in the
         // order of the file's schema, and a model that declares the same properties in another
         // order is the same schema (as in RealmSwift) — it must not read one column as another.
-        let stored = try Database.readSchema(store).0
         self.schema = Database.inFileOrder(stored.map { Database.withIndexes(of: $0, wanted) } ?? wanted, file: stored)
         self.layouts = SchemaLayout(self.schema)
         self.classesInFile = Set(self.schema.classNames.filter { stored?[$0] != nil })
@@ -113,20 +113,24 @@ public final class Database: @unchecked Sendable {
     public static func readSchema(_ store: Store) throws -> (Schema?, UInt64) {
         let r = try store.beginRead(label: "schema")
         defer { r.end() }
-        guard let meta = try r.tree("meta") else { return (nil, 0) }
+        return try storedSchema(r)
+    }
+
+    /// The schema and schema version stored in the version `txn` reads.
+    static func storedSchema(_ txn: Transaction) throws -> (Schema?, UInt64) {
+        guard let meta = try txn.tree("meta") else { return (nil, 0) }
         var version: UInt64 = 0
         if let b = try meta.getBytes(Array("schemaVersion".utf8)), b.count == 8 { version = b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
         guard let bytes = try meta.getBytes(Array("schema".utf8)) else { return (nil, version) }
         return (try Schema.decode(bytes), version)
     }
 
-    /// Replaces the stored schema (used by migrations and by additive changes).
-    func writeSchema(_ s: Schema, version: UInt64) throws {
-        let w = try store.beginWrite(label: "schema")
+    /// Stores `s` and `version` as the schema of the version `w` writes (migrations, additive
+    /// changes, classes added by an import).
+    static func putSchema(_ s: Schema, version: UInt64, in w: WriteTransaction) throws {
         let meta = try w.tree("meta", create: true)!
         try meta.put(Array("schema".utf8), bytes: s.encode())
         try meta.put(Array("schemaVersion".utf8), bytes: withUnsafeBytes(of: version) { Array($0) })
-        try w.commit()
     }
 
     /// Human-readable differences between the file's classes and the wanted ones (classes only
@@ -188,20 +192,14 @@ public final class Database: @unchecked Sendable {
     package func write(label: String = "", adding classes: [ObjectSchema]) throws -> DBTransaction {
         let w = try store.beginWrite(label: label)
         do {
-            var fileSchema = Schema([])
-            var version: UInt64 = 0
-            if let meta = try w.tree("meta") {
-                if let b = try meta.getBytes(Array("schemaVersion".utf8)), b.count == 8 { version = b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-                if let bytes = try meta.getBytes(Array("schema".utf8)) { fileSchema = try Schema.decode(bytes) }
-            }
+            let (stored, version) = try Database.storedSchema(w)
+            let fileSchema = stored ?? Schema([])
             for c in classes where fileSchema[c.className] != nil {
                 throw SchemaError.invalid("class '\(c.className)' already exists (another process created it); run the command again")
             }
             let schema = Schema(fileSchema.objectSchemas + classes)
             try schema.validate()
-            let meta = try w.tree("meta", create: true)!
-            try meta.put(Array("schema".utf8), bytes: schema.encode())
-            try meta.put(Array("schemaVersion".utf8), bytes: withUnsafeBytes(of: version) { Array($0) })
+            try Database.putSchema(schema, version: version, in: w)
             return DBTransaction(storage: w, schema: schema, layouts: SchemaLayout(schema))
         } catch {
             if w.isActive { w.abort() }

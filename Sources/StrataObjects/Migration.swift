@@ -600,10 +600,11 @@ extension Database {
     }
 
     /// Brings the file to `wanted` at `version`: writes the schema of a new file, adds new
-    /// classes, or migrates (see `Migration`). Everything happens in one write transaction,
-    /// decided again under the writer lock (another process may have migrated meanwhile); any
-    /// error aborts it and leaves the file unchanged.
-    static func prepare(store: Store, wanted: Schema, version: UInt64, migrationBlock: MigrationBlock?) throws -> UInt64 {
+    /// classes, rebuilds classes whose indexes changed, or migrates (see `Migration`).
+    /// Everything happens in one write transaction, decided again under the writer lock
+    /// (another process may have migrated meanwhile); any error aborts it and leaves the file
+    /// unchanged. Returns the schema version and the schema the file holds afterwards.
+    static func prepare(store: Store, wanted: Schema, version: UInt64, migrationBlock: MigrationBlock?) throws -> (version: UInt64, stored: Schema?) {
         let (fileSchema, fileVersion) = try readSchema(store)
         if let fileSchema {
             if version < fileVersion { throw MigrationError.schemaVersionDecreased(path: store.path, fileVersion: fileVersion, configuredVersion: version) }
@@ -611,74 +612,58 @@ extension Database {
             let added = wanted.objectSchemas.filter { fileSchema[$0.className] == nil }
             if version == fileVersion {
                 if !diffs.isEmpty && !onlyIndexesDiffer(file: fileSchema, wanted: wanted) { throw SchemaError.migrationRequired(diffs) }
-                // A read-only handle reads by the file's indexes (see `inFileOrder`).
-                if store.isReadOnly { return fileVersion } // classes the file lacks read as empty
-                if added.isEmpty && diffs.isEmpty { return fileVersion }
+                // A read-only handle reads by the file's indexes (see `Database.init`); classes
+                // the file lacks read as empty.
+                if store.isReadOnly || (added.isEmpty && diffs.isEmpty) { return (fileVersion, fileSchema) }
             } else if store.isReadOnly {
                 throw MigrationError.readOnly(path: store.path, reason: "schema version \(fileVersion) → \(version)" + (diffs.isEmpty ? "" : ": " + diffs.joined(separator: "; ")))
             }
-        } else if store.isReadOnly { return 0 }
+        } else if store.isReadOnly { return (0, nil) }
 
         let w = try store.beginWrite(label: "migration")
         var oldRead: ReadTransaction?
         do {
             // Under the writer lock: the newest schema (maybe changed by another process).
-            var fileSchema: Schema? = nil
-            var fileVersion: UInt64 = 0
-            if let meta = try w.tree("meta") {
-                if let b = try meta.getBytes(Array("schemaVersion".utf8)), b.count == 8 { fileVersion = b.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) } }
-                if let bytes = try meta.getBytes(Array("schema".utf8)) { fileSchema = try Schema.decode(bytes) }
-            }
-            func putSchema(_ s: Schema, _ v: UInt64) throws {
-                let meta = try w.tree("meta", create: true)!
-                try meta.put(Array("schema".utf8), bytes: s.encode())
-                try meta.put(Array("schemaVersion".utf8), bytes: withUnsafeBytes(of: v) { Array($0) })
-            }
+            let (fileSchema, fileVersion) = try storedSchema(w)
+            func putSchema(_ s: Schema, _ v: UInt64) throws { try Database.putSchema(s, version: v, in: w) }
             guard let old = fileSchema else {
                 try putSchema(wanted, version)
                 try w.commit()
-                return version
+                return (version, wanted)
             }
             if version < fileVersion { throw MigrationError.schemaVersionDecreased(path: store.path, fileVersion: fileVersion, configuredVersion: version) }
             let diffs = differences(file: old, wanted: wanted)
             if version == fileVersion {
                 if !diffs.isEmpty && !onlyIndexesDiffer(file: old, wanted: wanted) { throw SchemaError.migrationRequired(diffs) }
                 let added = wanted.objectSchemas.filter { old[$0.className] == nil }
-                if added.isEmpty && diffs.isEmpty { w.abort(); return fileVersion }
+                if added.isEmpty && diffs.isEmpty { w.abort(); return (fileVersion, old) }
                 if diffs.isEmpty {
-                    try putSchema(Schema(old.objectSchemas + added), fileVersion)
+                    let stored = Schema(old.objectSchemas + added)
+                    try putSchema(stored, fileVersion)
                     try w.commit()
-                    return fileVersion
+                    return (fileVersion, stored)
                 }
-                // Indexes added or removed (RealmSwift needs no migration for that): the classes
-                // whose indexes changed are rebuilt with them, at the same schema version.
-                oldRead = try store.beginRead(label: "index change (old schema)")
-                let runner = MigrationRunner(oldSchema: old, wanted: wanted, oldRead: oldRead!, write: w)
-                try runner.rewriteChangedClasses()
-                try runner.finish()
-                try runner.newTxn.flush()
-                try putSchema(runner.finalSchema, fileVersion)
-                w.note = Array("index change".utf8)
-                try w.commit()
-                oldRead?.end()
-                return fileVersion
             }
-            // A migration: the old version stays pinned by `oldRead` until the commit.
+            // A migration, or indexes added or removed at the same version (RealmSwift needs no
+            // migration and runs no block for that): the changed classes are rebuilt. The old
+            // version stays pinned by `oldRead` until the commit.
+            let migrates = version != fileVersion
             oldRead = try store.beginRead(label: "migration (old schema)")
             let runner = MigrationRunner(oldSchema: old, wanted: wanted, oldRead: oldRead!, write: w)
             try runner.rewriteChangedClasses()
-            if let migrationBlock {
+            if migrates, let migrationBlock {
                 let m = Migration(runner: runner)
                 try migrationBlock(m, fileVersion)
                 if let f = m.failure { throw f }
             }
             try runner.finish()
             try runner.newTxn.flush()
-            try putSchema(runner.finalSchema, version)
-            w.note = Array("migration \(fileVersion) → \(version)".utf8)
+            let stored = runner.finalSchema
+            try putSchema(stored, version)
+            w.note = Array((migrates ? "migration \(fileVersion) → \(version)" : "index change").utf8)
             try w.commit()
             oldRead?.end()
-            return version
+            return (version, stored)
         } catch {
             if w.isActive { w.abort() }
             oldRead?.end()
