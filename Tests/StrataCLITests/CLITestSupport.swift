@@ -161,6 +161,30 @@ class CLITestCase: XCTestCase {
 
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
+    /// Starts `strata args…`, waits (up to `timeout` s) until `ready()` holds, lets it run
+    /// `settle` µs more, sends `signal` and waits for the end, which must come by that signal.
+    /// Returns false when the command ended before it could be interrupted.
+    func interrupt(_ args: [String], signal: Int32, timeout: TimeInterval = 120, settle: useconds_t = 20_000,
+                   when ready: () -> Bool, line: UInt = #line) throws -> Bool {
+        let p = Process()
+        p.executableURL = StrataCLI.binary
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        let deadline = Date().addingTimeInterval(timeout)
+        while p.isRunning && Date() < deadline && !ready() { usleep(500) }
+        guard p.isRunning else { return false }
+        XCTAssertTrue(ready(), "\(args): not ready to interrupt after \(timeout) s", line: line)
+        usleep(settle)
+        kill(p.processIdentifier, signal)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "\(args) ends by the signal", line: line)
+        XCTAssertEqual(p.terminationStatus, signal, "\(args)", line: line)
+        return true
+    }
+
     /// A small demo database (`events` events: 90% left after the demo's deletes).
     func makeDemo(_ name: String = "demo.strata", events: Int = 300) throws -> String {
         let file = path(name)

@@ -36,22 +36,10 @@ final class DemoCommandTests: CLITestCase {
     /// test directory, sends `signal` and waits for the end: the process ends by that signal and
     /// no hidden temporary remains (they accumulated: only SIGPIPE was handled).
     func assertInterruptLeavesNoTemporary(_ args: [String], prefix: String, signal: Int32, line: UInt = #line) throws {
-        let p = Process()
-        p.executableURL = StrataCLI.binary
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        let deadline = Date().addingTimeInterval(60)
         func hidden() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".") } }
-        while p.isRunning && Date() < deadline && !hidden().contains(where: { $0.hasPrefix(prefix) }) { usleep(1_000) }
-        guard p.isRunning else { throw XCTSkip("\(args) ended before it could be interrupted") }
-        usleep(100_000)
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "\(args)", line: line)
-        XCTAssertEqual(p.terminationStatus, signal, "\(args)", line: line)
+        guard try interrupt(args, signal: signal, timeout: 60, settle: 100_000, when: { hidden().contains { $0.hasPrefix(prefix) } }, line: line) else {
+            throw XCTSkip("\(args) ended before it could be interrupted")
+        }
         XCTAssertEqual(hidden(), [], "\(args): temporaries left behind", line: line)
     }
 

@@ -13,26 +13,9 @@ final class InterruptedWriteTests: CLITestCase {
     /// The names in the test directory.
     func names() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []) }
 
-    /// Starts `strata args…`, waits until `appears` exists, sends `signal` and waits for the end.
-    /// Returns false when the command ended before it could be interrupted.
+    /// `interrupt` once `appears` exists.
     func interrupt(_ args: [String], when appears: String, signal: Int32, line: UInt = #line) throws -> Bool {
-        let p = Process()
-        p.executableURL = StrataCLI.binary
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
-        let deadline = Date().addingTimeInterval(120)
-        while p.isRunning && Date() < deadline && !pathExists(appears) { usleep(500) }
-        guard p.isRunning else { return false }
-        XCTAssertTrue(pathExists(appears), "\(appears) never appeared", line: line)
-        usleep(20_000)
-        kill(p.processIdentifier, signal)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationReason, .uncaughtSignal, "\(args) ends by the signal", line: line)
-        XCTAssertEqual(p.terminationStatus, signal, "\(args)", line: line)
-        return true
+        try interrupt(args, signal: signal, when: { pathExists(appears) }, line: line)
     }
 
     func pathExists(_ path: String) -> Bool {
