@@ -614,10 +614,16 @@ package final class DatabaseDataSource: BrowserDataSource {
         sizeWatcher = timer
     }
 
-    /// The file's size on disk (`stat`), nil when it cannot be read.
+    /// The size of the file now at `path` (it may have been replaced since), nil when it cannot
+    /// be opened. From `lseek` on a descriptor of its own, not `stat`: asking for the file's
+    /// timestamps would make a writer's next commit write the inode too (see `FileIO.size()`),
+    /// and this runs every ``sizeCheckInterval`` beside other processes' commits.
     private static func fileSize(_ path: String) -> Int64? {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc.close(fd) }
+        let end = lseek(fd, 0, SEEK_END)
+        return end >= 0 ? Int64(end) : nil
     }
 
     package func pollChanges() -> [ChangeEvent] {
