@@ -73,6 +73,10 @@ extension Store {
             } catch {
                 out.close()
                 unlink(tmp)
+                if let full = error as? DenseCopyOutOfSpace {
+                    throw StorageError.diskFullWritingNewFile(path: path, operation: "compacting it into a new file", needed: full.needed,
+                                                              outcome: "the database is unchanged")
+                }
                 throw error
             }
             let copied = DispatchTime.now().uptimeNanoseconds
@@ -139,6 +143,10 @@ extension Store {
         } catch {
             out.close()
             unlink(tmp)
+            if let full = error as? DenseCopyOutOfSpace {
+                throw StorageError.diskFullWritingNewFile(path: toPath, operation: "writing the copy", needed: full.needed,
+                                                          outcome: "no file was created")
+            }
             throw error
         }
     }
@@ -156,6 +164,18 @@ extension Store {
             total -= list.entries.reduce(0) { $0 + $1.length }
             for r in list.blocks { total -= UInt64(try source(r).length) }
         }
+        do {
+            return try writeDenseBlocks(of: meta, newVersion: newVersion, output: output, destination: destination,
+                                        source: source, arena: arena, progress: progress, total: total)
+        } catch StorageError.diskFull {
+            throw DenseCopyOutOfSpace(needed: total + MetaSlot.dataStart)
+        }
+    }
+
+    /// `writeDenseCopy` once the live bytes (`total`, for progress) are known.
+    private func writeDenseBlocks(of meta: MetaSlot, newVersion: UInt64, output: FileIO, destination: PageCrypto?,
+                                  source: @escaping (BlockRef) throws -> BlockView, arena: PageArena?,
+                                  progress: CompactionProgressHandler?, total: UInt64) throws -> (bytesCopied: UInt64, syncSeconds: Double) {
         // Plain files are read through the mapping of a pinned version: blocks copied whole are
         // written straight from it. Encrypted ones are read through pages released per block.
         let writer = DenseBlockWriter(output: output, birth: newVersion, sourceIsStable: crypto == nil)
@@ -236,4 +256,10 @@ extension Store {
     func removeStaleCompactionFile() {
         if FileManager.default.fileExists(atPath: compactionTempPath) { unlink(compactionTempPath) }
     }
+}
+
+/// The disk filled up during `writeDenseCopy`; `needed` is about the new file's size. Compaction
+/// and `writeCopy` turn it into `StorageError.diskFullWritingNewFile` naming their own file.
+struct DenseCopyOutOfSpace: Error {
+    let needed: UInt64
 }

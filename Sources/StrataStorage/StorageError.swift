@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every failure of the storage layer. Messages say what happened and what to do.
 public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     /// The file does not exist and the caller asked not to create it.
@@ -12,6 +14,10 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
     case io(path: String, operation: String, errno: Int32)
     /// The disk (or quota) is full: the transaction was rolled back, the file is unchanged.
     case diskFull(path: String)
+    /// The disk (or quota) filled up while a new file was written for `path` (a compaction's
+    /// replacement, a copy): the partial file was removed. `needed` is about what the new file
+    /// takes; `outcome` says what was left as it was.
+    case diskFullWritingNewFile(path: String, operation: String, needed: UInt64, outcome: String)
     /// A write was attempted on a handle opened read-only.
     case readOnly(path: String)
     /// The transaction was already committed, aborted or ended.
@@ -67,6 +73,8 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .corrupted(let p, let d): return "\(p): database is corrupted: \(d). Run 'strata check' and restore from a copy"
         case .io(let p, let op, let e): return "\(p): \(op) failed: \(String(cString: strerror(e))) (errno \(e))"
         case .diskFull(let p): return "\(p): disk full; the transaction was rolled back and the file is unchanged. Free some space and retry"
+        case .diskFullWritingNewFile(let p, let op, let n, let outcome):
+            return "\(p): disk full while \(op) (the new file needs about \(QuantityText.bytes(n)) free in \(StorageError.directoryText(of: p))); \(outcome). Free some space and retry"
         case .readOnly(let p): return "\(p): opened read-only; reopen without --read-only to write"
         case .transactionEnded: return "the transaction has already ended (committed, aborted or invalidated)"
         case .keyTooLarge(let s, let l): return "key of \(s) bytes is larger than the limit of \(l) bytes"
@@ -96,6 +104,14 @@ public enum StorageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .writeAlreadyOpenOnThisThread(let p):
             return "\(p): this thread already has a write transaction open on this file (another Realm or Database of it); commit or cancel it first"
         }
+    }
+}
+
+extension StorageError {
+    /// The directory holding `path`, as a message names it ("." for a bare file name).
+    static func directoryText(of path: String) -> String {
+        let d = (path as NSString).deletingLastPathComponent
+        return d.isEmpty ? "." : d
     }
 }
 

@@ -129,6 +129,55 @@ final class FaultInjectionTests: XCTestCase {
         assertSound(store)
     }
 
+    /// A compaction or copy that fills the disk names the database or the destination (not its
+    /// temporary file), says how much the new file needs, and leaves nothing behind.
+    func testDiskFullDuringCompactionOrCopyNamesTheFileAndLeavesNothing() throws {
+        let dir = TempDir()
+        let path = dir.path("full.strata")
+        do {
+            let s = try Store(path: path)
+            let w = try s.beginWrite()
+            let t = try w.tree("t", create: true)!
+            for i in 0..<2000 { try t.put(key(i), bytes: [UInt8](repeating: UInt8(i % 251), count: 300)) }
+            try w.commit()
+            s.close()
+        }
+        // The copy's file fills the disk after 64 KiB.
+        let store = try Store(path: path)
+        let copy = dir.path("copy.strata")
+        XCTAssertThrowsError(try store.writeCopy(toPath: copy, output: { p in
+            let io = try FaultInjectingFileIO(path: p, create: true); io.diskFullAfterBytes = 64 << 10; return io
+        })) { error in
+            guard case let .diskFullWritingNewFile(p, _, needed, _)? = error as? StorageError else { return XCTFail("\(error)") }
+            XCTAssertEqual(p, copy)
+            XCTAssertGreaterThan(needed, 600_000)
+            XCTAssertTrue("\(error)".contains("no file was created"), "\(error)")
+            XCTAssertFalse("\(error)".contains("-tmp"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: Store.writeCopyTemporaryPath(for: copy)))
+        store.close()
+        // Compaction: only the temporary file's writes fail.
+        var options = StoreOptions()
+        options.fileIO = { p, c, r in
+            if p.hasSuffix(".compact-tmp") {
+                let io = try FaultInjectingFileIO(path: p, create: c); io.diskFullAfterBytes = 64 << 10; return io
+            }
+            return try PosixFileIO(path: p, create: c, readOnly: r)
+        }
+        let compacting = try Store(path: path, options: options)
+        XCTAssertThrowsError(try compacting.compact()) { error in
+            guard case let .diskFullWritingNewFile(p, _, _, _)? = error as? StorageError else { return XCTFail("\(error)") }
+            XCTAssertEqual(p, path)
+            XCTAssertTrue("\(error)".contains("the database is unchanged"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: compacting.compactionTempPath))
+        let r = try compacting.beginRead()
+        XCTAssertEqual(try r.tree("t")?.entries().count, 2000)
+        r.end()
+        assertSound(compacting)
+    }
+
     func testForeignTruncatedAndDamagedFiles() throws {
         let dir = TempDir()
         // Foreign file.

@@ -144,7 +144,7 @@ extension Realm.Error {
             case .notADatabase, .corrupted, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted, .invalidEncryptionKey: return .invalidDatabase
             case .unsupportedFormat: return .unsupportedFileFormatVersion
             case .io(_, _, let errno): return (errno == EACCES || errno == EPERM || errno == EROFS) ? .filePermissionDenied : errno == ENOENT ? .fileNotFound : .fileAccess
-            case .diskFull: return .outOfDiskSpace
+            case .diskFull, .diskFullWritingNewFile: return .outOfDiskSpace
             case .badLockFile: return .incompatibleLockFile
             case .readOnly, .fileInUse, .tooManyReaders: return .fileAccess
             case .keyTooLarge, .valueTooLarge: return .invalidInput
