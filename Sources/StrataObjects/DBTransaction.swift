@@ -44,6 +44,13 @@ public final class DBTransaction {
         self.layouts = layouts
     }
 
+    /// A transaction over `storage` that reads by the schema and layouts of `other` (the read
+    /// that continues at the version `other` committed: the schema `other` confirmed is the
+    /// one that version holds).
+    convenience init(storage: Transaction, schemaOf other: DBTransaction) {
+        self.init(storage: storage, schema: other.schema, layouts: other.layouts)
+    }
+
     /// The version this transaction reads; a write transaction: the version its commit will
     /// create (the one it started from + 1).
     public var version: UInt64 { storage.version }
