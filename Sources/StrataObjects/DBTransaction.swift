@@ -258,6 +258,32 @@ public final class DBTransaction {
 
     static func indexTreeName(_ className: String, _ property: String) -> String { "i/\(className)/\(property)" }
 
+    /// What is wrong with the secondary indexes of `className` in this version, one sentence
+    /// per index (empty: sound). Each indexed property's tree must hold exactly one entry per
+    /// object, for its current value; an index a writer did not keep current is stale — lookups
+    /// miss objects or find ones whose value changed. Reads every object of the class (`strata
+    /// check`).
+    package func indexProblems(_ className: String) throws -> [String] {
+        let t = try table(className)
+        var out: [String] = []
+        for column in t.indexedColumns {
+            let name = t.columns[column].name
+            var expected: [[UInt8]] = []
+            try t.forEachCluster { cl in
+                for r in 0..<cl.count { expected.append(IndexKey.key(try t.value(cl, row: r, column: column), cl.key(r))) }
+                return true
+            }
+            expected.sort { $0.lexicographicallyPrecedes($1) }
+            var found: [[UInt8]] = []
+            try storage.tree(Self.indexTreeName(className, name))?.forEach { found.append($0.key); return true }
+            if found == expected { continue }
+            let missing = Set(expected).subtracting(found).count, extra = Set(found).subtracting(expected).count
+            out.append("index on '\(className).\(name)' is stale: \(missing) object\(missing == 1 ? "" : "s") missing from it, "
+                       + "\(extra) entr\(extra == 1 ? "y" : "ies") for no object or an old value")
+        }
+        return out
+    }
+
     /// Objects of `originClass` whose `originProperty` (a link or list of links) points to the object.
     public func backlinks(_ className: String, _ key: ObjKey, originClass: String, originProperty: String) throws -> [ObjKey] {
         let p = try property(originClass, originProperty)
