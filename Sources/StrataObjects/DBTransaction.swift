@@ -261,23 +261,25 @@ public final class DBTransaction {
     /// What is wrong with the secondary indexes of `className` in this version, one sentence
     /// per index (empty: sound). Each indexed property's tree must hold exactly one entry per
     /// object, for its current value; an index a writer did not keep current is stale — lookups
-    /// miss objects or find ones whose value changed. Reads every object of the class (`strata
-    /// check`).
+    /// miss objects or find ones whose value changed. Reads every entry and the object it names
+    /// (`strata check`), in constant memory: entries are distinct, so when every entry is the one
+    /// its object's value calls for and there are as many as objects, each object has its own.
     package func indexProblems(_ className: String) throws -> [String] {
         let t = try table(className)
         var out: [String] = []
+        let objects = try t.count()
         for column in t.indexedColumns {
             let name = t.columns[column].name
-            var expected: [[UInt8]] = []
-            try t.forEachCluster { cl in
-                for r in 0..<cl.count { expected.append(IndexKey.key(try t.value(cl, row: r, column: column), cl.key(r))) }
+            var entries = 0, current = 0
+            try storage.tree(Self.indexTreeName(className, name))?.forEach { e in
+                entries += 1
+                let key = IndexKey.objKey(from: e.key)
+                if e.key.count > 8, let (cl, row) = try t.locateCluster(key: key),
+                   IndexKey.key(try t.value(cl, row: row, column: column), key) == e.key { current += 1 }
                 return true
             }
-            expected.sort { $0.lexicographicallyPrecedes($1) }
-            var found: [[UInt8]] = []
-            try storage.tree(Self.indexTreeName(className, name))?.forEach { found.append($0.key); return true }
-            if found == expected { continue }
-            let missing = Set(expected).subtracting(found).count, extra = Set(found).subtracting(expected).count
+            if current == objects && entries == objects { continue }
+            let missing = objects - current, extra = entries - current
             out.append("index on '\(className).\(name)' is stale: \(missing) object\(missing == 1 ? "" : "s") missing from it, "
                        + "\(extra) entr\(extra == 1 ? "y" : "ies") for no object or an old value")
         }

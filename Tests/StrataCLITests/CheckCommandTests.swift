@@ -47,8 +47,8 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertFalse(check.stderr.contains("strata check"), check.stderr)
     }
 
-    /// An index that lacks an object (a writer did not keep it current): check names it (exit
-    /// 1); the same file with the index whole is sound.
+    /// An index that lacks an object and holds an old value of another (a writer did not keep
+    /// it current): check names it (exit 1); the same file with the index whole is sound.
     func testAStaleIndexIsAProblem() throws {
         let file = path("stale.strata")
         do {
@@ -65,15 +65,19 @@ final class CheckCommandTests: CLITestCase {
             let store = try Store(path: file)
             let w = try store.beginWrite()
             let index = try XCTUnwrap(try w.tree("i/P/name", create: false))
-            let first = try XCTUnwrap(try index.entries().first)
-            XCTAssertTrue(try index.delete(first.key))
+            let entries = try index.entries()
+            XCTAssertTrue(try index.delete(entries[0].key))
+            // An entry for another value of the second object (as one left by a write that did not update the index).
+            var old = entries[1].key
+            old[1] = UInt8(ascii: "m")
+            try index.put(old, bytes: [])
             try w.commit()
             store.close()
         }
         let r = try StrataCLI.run(["check", file, "--json"])
         XCTAssertEqual(r.code, 1, r.stdout + r.stderr)
         let problems = try XCTUnwrap(r.object["problems"] as? [String])
-        XCTAssertEqual(problems, ["index on 'P.name' is stale: 1 object missing from it, 0 entries for no object or an old value"])
+        XCTAssertEqual(problems, ["index on 'P.name' is stale: 1 object missing from it, 1 entry for no object or an old value"])
     }
 
     func testCheckJSONOfASoundFile() throws {

@@ -213,6 +213,7 @@ final class SchemaChangedElsewhereTests: XCTestCase {
         let (tree, expected) = try nameIndex(b)
         XCTAssertEqual(tree, expected, "the index matches the objects")
         XCTAssertEqual(tree.count, 20)
+        XCTAssertEqual(try b.read().indexProblems("P"), [], "strata check finds the index sound")
         XCTAssertTrue(try a.store.check().isSound)
     }
 
