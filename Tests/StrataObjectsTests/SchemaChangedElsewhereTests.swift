@@ -165,8 +165,10 @@ final class SchemaChangedElsewhereTests: XCTestCase {
         for i in 1...3000 { _ = try w.create("P", values: ["id": .int(Int64(i)), "name": .string("n\(i % 7)"), "age": .int(Int64(i)), "score": .double(0)]) }
         try w.commit()
         let root = try XCTUnwrap(try clusterRoot(a))
+        let version = try a.store.newestMeta().version
 
         let b = try otherHandle([indexedName], version: 0)
+        XCTAssertEqual(try b.store.newestMeta().version, version + 1, "the index change is one commit")
         XCTAssertEqual(try clusterRoot(b), root, "adding an index rewrote the class's clusters")
         let (tree, expected) = try nameIndex(b)
         XCTAssertEqual(tree.count, 3000)
