@@ -4,7 +4,8 @@ import StrataStorage
 /// An open object database file: the storage handle plus the schema this handle uses.
 ///
 /// Opening with a schema writes it into a new file, adds classes that the file does not have
-/// yet (additive change), and otherwise requires the file's classes to match; a difference is
+/// yet (additive change), builds or drops the indexes it adds or removes (no schema-version
+/// bump needed), and otherwise requires the file's classes to match; a difference is
 /// `SchemaError.migrationRequired` naming each difference. Opening without a schema (the
 /// dynamic mode of the browser and the command line) uses the file's own schema.
 public final class Database: @unchecked Sendable {
@@ -47,7 +48,8 @@ public final class Database: @unchecked Sendable {
 
     /// Uses an open store. With a schema: a new file gets it; classes the file lacks are added;
     /// a higher `schemaVersion` than the file's migrates it (see `Migration`; `migrationBlock`
-    /// may adjust the data); the same version with a different schema is
+    /// may adjust the data); the same version with a schema that differs only in indexes
+    /// builds or drops those indexes; the same version with another difference is
     /// `SchemaError.migrationRequired` naming each difference; a lower version is
     /// `MigrationError.schemaVersionDecreased`. Without a schema the file's own is used.
     public init(store: Store, schema: Schema? = nil, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil) throws {
@@ -178,7 +180,8 @@ public final class Database: @unchecked Sendable {
 
     /// A read transaction on the newest version.
     /// Each throws `SchemaError.changedByAnotherProcess` when another process changed the schema
-    /// of a class this handle uses since it opened the file (see `confirmSchema`).
+    /// of a class this handle uses since it opened the file (see `confirmSchema`); indexes added
+    /// or removed by another process are adopted instead.
     public func read(label: String = "") throws -> DBTransaction {
         try transaction(try store.beginRead(label: label))
     }
