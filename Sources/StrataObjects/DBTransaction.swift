@@ -44,6 +44,13 @@ public final class DBTransaction {
         self.layouts = layouts
     }
 
+    /// A transaction over `storage` that reads by the schema and layouts of `other` (the read
+    /// that continues at the version `other` committed: the schema `other` confirmed is the
+    /// one that version holds).
+    convenience init(storage: Transaction, schemaOf other: DBTransaction) {
+        self.init(storage: storage, schema: other.schema, layouts: other.layouts)
+    }
+
     /// The version this transaction reads; a write transaction: the version its commit will
     /// create (the one it started from + 1).
     public var version: UInt64 { storage.version }
@@ -250,6 +257,34 @@ public final class DBTransaction {
     }
 
     static func indexTreeName(_ className: String, _ property: String) -> String { "i/\(className)/\(property)" }
+
+    /// What is wrong with the secondary indexes of `className` in this version, one sentence
+    /// per index (empty: sound). Each indexed property's tree must hold exactly one entry per
+    /// object, for its current value; an index a writer did not keep current is stale — lookups
+    /// miss objects or find ones whose value changed. Reads every entry and the object it names
+    /// (`strata check`), in constant memory: entries are distinct, so when every entry is the one
+    /// its object's value calls for and there are as many as objects, each object has its own.
+    package func indexProblems(_ className: String) throws -> [String] {
+        let t = try table(className)
+        var out: [String] = []
+        let objects = try t.count()
+        for column in t.indexedColumns {
+            let name = t.columns[column].name
+            var entries = 0, current = 0
+            try storage.tree(Self.indexTreeName(className, name))?.forEach { e in
+                entries += 1
+                let key = IndexKey.objKey(from: e.key)
+                if e.key.count > 8, let (cl, row) = try t.locateCluster(key: key),
+                   IndexKey.key(try t.value(cl, row: row, column: column), key) == e.key { current += 1 }
+                return true
+            }
+            if current == objects && entries == objects { continue }
+            let missing = objects - current, extra = entries - current
+            out.append("index on '\(className).\(name)' is stale: \(missing) object\(missing == 1 ? "" : "s") missing from it, "
+                       + "\(extra) entr\(extra == 1 ? "y" : "ies") for no object or an old value")
+        }
+        return out
+    }
 
     /// Objects of `originClass` whose `originProperty` (a link or list of links) points to the object.
     public func backlinks(_ className: String, _ key: ObjKey, originClass: String, originProperty: String) throws -> [ObjKey] {

@@ -4,23 +4,35 @@ import StrataStorage
 /// An open object database file: the storage handle plus the schema this handle uses.
 ///
 /// Opening with a schema writes it into a new file, adds classes that the file does not have
-/// yet (additive change), and otherwise requires the file's classes to match; a difference is
+/// yet (additive change), builds or drops the indexes it adds or removes (no schema-version
+/// bump needed), and otherwise requires the file's classes to match; a difference is
 /// `SchemaError.migrationRequired` naming each difference. Opening without a schema (the
 /// dynamic mode of the browser and the command line) uses the file's own schema.
 public final class Database: @unchecked Sendable {
     /// The storage engine's handle of the file.
     public let store: Store
-    /// The schema of the file (the wanted schema once opened with one).
-    public private(set) var schema: Schema
+    /// The schema of the file (the wanted schema once opened with one), with the index flags of
+    /// the file as the last transaction found them: which properties are indexed is a property
+    /// of the file, which another process may change (see `confirmSchema`).
+    public var schema: Schema { confirmedLock.withLock { confirmed.schema } }
     /// The schema version stored in the file.
     public private(set) var schemaVersion: UInt64
-    /// What each class's table derives from `schema`, made once (see `ClassLayout`).
-    let layouts: SchemaLayout
+    /// What each class's table derives from `schema`, made once per index set (see `ClassLayout`).
+    var layouts: SchemaLayout { confirmedLock.withLock { confirmed.layouts } }
     /// The classes of `schema` the file held when this handle opened it.
     private let classesInFile: Set<String>
-    /// The file's encoded schema as last found compatible with `schema` (see `confirmSchema`).
-    private var confirmedSchemaBytes: [UInt8]?
+    /// The schema (and its layouts) of the file's encoded schema as last found compatible (see
+    /// `confirmSchema`; no bytes before the first transaction).
+    private var confirmed: ConfirmedSchema
     private let confirmedLock = NSLock()
+
+    /// A schema this handle reads and writes by, the layouts made from it and the encoding of
+    /// the file's schema it was confirmed against.
+    struct ConfirmedSchema {
+        var bytes: [UInt8]?
+        let schema: Schema
+        let layouts: SchemaLayout
+    }
 
     /// Opens (or creates) the file at `path`. With a schema: see `init(store:schema:schemaVersion:migrationBlock:)`.
     public convenience init(path: String, options: StoreOptions = StoreOptions(), schema: Schema? = nil, schemaVersion: UInt64 = 0) throws {
@@ -36,17 +48,18 @@ public final class Database: @unchecked Sendable {
 
     /// Uses an open store. With a schema: a new file gets it; classes the file lacks are added;
     /// a higher `schemaVersion` than the file's migrates it (see `Migration`; `migrationBlock`
-    /// may adjust the data); the same version with a different schema is
+    /// may adjust the data); the same version with a schema that differs only in indexes
+    /// builds or drops those indexes; the same version with another difference is
     /// `SchemaError.migrationRequired` naming each difference; a lower version is
     /// `MigrationError.schemaVersionDecreased`. Without a schema the file's own is used.
     public init(store: Store, schema: Schema? = nil, schemaVersion: UInt64 = 0, migrationBlock: MigrationBlock? = nil) throws {
         self.store = store
         guard let wanted = schema else {
             let (fileSchema, fileVersion) = try Database.readSchema(store)
-            self.schema = fileSchema ?? Schema([])
+            let s = fileSchema ?? Schema([])
             self.schemaVersion = fileVersion
-            self.layouts = SchemaLayout(self.schema)
-            self.classesInFile = Set(self.schema.classNames)
+            self.confirmed = ConfirmedSchema(bytes: nil, schema: s, layouts: SchemaLayout(s))
+            self.classesInFile = Set(s.classNames)
             return
         }
         try wanted.validate()
@@ -55,15 +68,16 @@ public final class Database: @unchecked Sendable {
         // The file's property order, not the wanted one: a class's columns are stored in the
         // order of the file's schema, and a model that declares the same properties in another
         // order is the same schema (as in RealmSwift) — it must not read one column as another.
-        self.schema = Database.inFileOrder(stored.map { Database.withIndexes(of: $0, wanted) } ?? wanted, file: stored)
-        self.layouts = SchemaLayout(self.schema)
-        self.classesInFile = Set(self.schema.classNames.filter { stored?[$0] != nil })
+        // The file's index flags too (a read-only handle does not apply the model's).
+        let s = Database.inFileOrder(stored.map { Database.withIndexes(of: $0, wanted) } ?? wanted, file: stored)
+        self.confirmed = ConfirmedSchema(bytes: nil, schema: s, layouts: SchemaLayout(s))
+        self.classesInFile = Set(s.classNames.filter { stored?[$0] != nil })
     }
 
     /// `wanted` with the properties of each class the file holds in the file's order (the
     /// classes match but for that order once `prepare` has run — and, in a read-only file, for
     /// indexes, which the caller takes from the file; a class the file lacks, in a read-only
-    /// file, keeps its own order).
+    /// file, keeps its own order). An index change keeps the file's order too.
     static func inFileOrder(_ wanted: Schema, file: Schema?) -> Schema {
         guard let file else { return wanted }
         return Schema(wanted.objectSchemas.map { w in
@@ -78,20 +92,28 @@ public final class Database: @unchecked Sendable {
     }
 
     /// Checks, at the start of each transaction, that the file's schema still is the one this
-    /// handle reads and writes by: another process may have migrated the file since it opened
-    /// (a class rewritten with other columns, a class deleted). Classes added by others are
-    /// compatible. A changed class is `SchemaError.changedByAnotherProcess`, before anything is
-    /// read or written with the old layout. One lookup and a byte comparison when nothing
-    /// changed.
-    private func confirmSchema(_ storage: Transaction) throws {
+    /// handle reads and writes by, and returns the schema (and layouts) the transaction uses:
+    /// another process may have migrated the file since it opened (a class rewritten with other
+    /// columns, a class deleted). Classes added by others are compatible. A changed class is
+    /// `SchemaError.changedByAnotherProcess`, before anything is read or written with the old
+    /// layout. Indexes added or removed by others are compatible too: which properties are
+    /// indexed is a property of the file, so the handle adopts the file's index flags — a write
+    /// then maintains the indexes the file has (none goes stale) and a query uses only those.
+    /// One lookup and a byte comparison when nothing changed.
+    private func confirmSchema(_ storage: Transaction) throws -> ConfirmedSchema {
+        let current = confirmedLock.withLock { confirmed }
         guard let meta = try storage.tree("meta"), let bytes = try meta.getBytes(Array("schema".utf8)) else {
-            if classesInFile.isEmpty { return }
+            if classesInFile.isEmpty { return current }
             throw SchemaError.changedByAnotherProcess(["the file's schema was removed"])
         }
-        if confirmedLock.withLock({ confirmedSchemaBytes == bytes }) { return }
-        let diffs = Database.incompatibilities(handle: schema, classesInFile: classesInFile, file: try Schema.decode(bytes))
+        if current.bytes == bytes { return current }
+        let file = try Schema.decode(bytes)
+        let adopted = Database.withIndexes(of: file, current.schema)
+        let diffs = Database.incompatibilities(handle: adopted, classesInFile: classesInFile, file: file)
         if !diffs.isEmpty { throw SchemaError.changedByAnotherProcess(diffs) }
-        confirmedLock.withLock { confirmedSchemaBytes = bytes }
+        let next = ConfirmedSchema(bytes: bytes, schema: adopted, layouts: adopted == current.schema ? current.layouts : SchemaLayout(adopted))
+        confirmedLock.withLock { confirmed = next }
+        return next
     }
 
     /// How the file's schema `file` no longer fits a handle using `handle` (empty: it fits).
@@ -158,7 +180,8 @@ public final class Database: @unchecked Sendable {
 
     /// A read transaction on the newest version.
     /// Each throws `SchemaError.changedByAnotherProcess` when another process changed the schema
-    /// of a class this handle uses since it opened the file (see `confirmSchema`).
+    /// of a class this handle uses since it opened the file (see `confirmSchema`); indexes added
+    /// or removed by another process are adopted instead.
     public func read(label: String = "") throws -> DBTransaction {
         try transaction(try store.beginRead(label: label))
     }
@@ -174,14 +197,16 @@ public final class Database: @unchecked Sendable {
         try transaction(try store.beginWrite(label: label, cancellation: cancellation))
     }
 
-    /// A transaction over `storage` with this handle's schema, once the file's schema is
-    /// confirmed to match it (else `storage` is ended and the error thrown).
-    private func transaction(_ storage: Transaction) throws -> DBTransaction {
-        do { try confirmSchema(storage) } catch {
+    /// A transaction over `storage` (a transaction of `store`) with this handle's schema, once
+    /// the file's schema is confirmed to match it, with the file's index flags (else `storage`
+    /// is ended and the error thrown). Every transaction of the handle begins here.
+    func transaction(_ storage: Transaction) throws -> DBTransaction {
+        let use: ConfirmedSchema
+        do { use = try confirmSchema(storage) } catch {
             if let w = storage as? WriteTransaction { if w.isActive { w.abort() } } else { (storage as? ReadTransaction)?.end() }
             throw error
         }
-        return DBTransaction(storage: storage, schema: schema, layouts: layouts)
+        return DBTransaction(storage: storage, schema: use.schema, layouts: use.layouts)
     }
 
     /// The write transaction, with `classes` added to the file's schema in the same transaction:

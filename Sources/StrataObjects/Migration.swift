@@ -592,6 +592,43 @@ extension Database {
         })
     }
 
+    /// Builds the index trees of the properties `new` indexes and `old` does not, and drops
+    /// those of the properties `old` indexes and `new` does not, in `w` (classes of both; the
+    /// columns must be the same). The classes' clusters are only read. Returns whether any
+    /// index changed.
+    static func changeIndexes(from old: Schema, to new: Schema, in w: WriteTransaction) throws -> Bool {
+        var changed = false
+        let txn = DBTransaction(storage: w, schema: new)
+        for n in new.objectSchemas {
+            guard let o = old[n.className] else { continue }
+            let before = ClassLayout(o), after = ClassLayout(n)
+            let had = Set(before.indexedColumns.map { before.columns[$0].name })
+            let has = Set(after.indexedColumns.map { after.columns[$0].name })
+            for name in had.subtracting(has).sorted() {
+                try w.dropTree(DBTransaction.indexTreeName(n.className, name))
+                changed = true
+            }
+            let build = after.indexedColumns.filter { !had.contains(after.columns[$0].name) }
+            if build.isEmpty { continue }
+            changed = true
+            let t = try txn.table(n.className)
+            for column in build {
+                let name = DBTransaction.indexTreeName(n.className, t.columns[column].name)
+                try w.dropTree(name) // none expected: a tree left by an older build would hold stale entries
+                var keys: [[UInt8]] = []
+                keys.reserveCapacity(try t.count())
+                try t.forEachCluster { cl in
+                    for r in 0..<cl.count { keys.append(IndexKey.key(try t.value(cl, row: r, column: column), cl.key(r))) }
+                    return true
+                }
+                keys.sort { $0.lexicographicallyPrecedes($1) }
+                let tree = try w.tree(name, create: true)!
+                for k in keys { try tree.put(k, bytes: []) }
+            }
+        }
+        return changed
+    }
+
     /// Whether opening `file` (at `fileVersion`) with `wanted` at `version` needs a migration
     /// (`deleteRealmIfMigrationNeeded` deletes the file then).
     public static func migrationNeeded(file: Schema?, fileVersion: UInt64, wanted: Schema, version: UInt64) -> Bool {
@@ -600,7 +637,8 @@ extension Database {
     }
 
     /// Brings the file to `wanted` at `version`: writes the schema of a new file, adds new
-    /// classes, rebuilds classes whose indexes changed, or migrates (see `Migration`).
+    /// classes, builds or drops the indexes that were added or removed (the classes' data
+    /// untouched), or migrates (see `Migration`).
     /// Everything happens in one write transaction, decided again under the writer lock
     /// (another process may have migrated meanwhile); any error aborts it and leaves the file
     /// unchanged. Returns the schema version and the schema the file holds afterwards.
@@ -637,21 +675,23 @@ extension Database {
                 if !diffs.isEmpty && !onlyIndexesDiffer(file: old, wanted: wanted) { throw SchemaError.migrationRequired(diffs) }
                 let added = wanted.objectSchemas.filter { old[$0.className] == nil }
                 if added.isEmpty && diffs.isEmpty { w.abort(); return (fileVersion, old) }
-                if diffs.isEmpty {
-                    let stored = Schema(old.objectSchemas + added)
-                    try putSchema(stored, fileVersion)
-                    try w.commit()
-                    return (fileVersion, stored)
-                }
+                // Classes added, and indexes added or removed (RealmSwift needs no migration
+                // and runs no block for that): only the changed indexes' trees are built or
+                // dropped, the classes' clusters stay as they are, and the file's property
+                // order is kept. Other handles adopt the new index flags (see `confirmSchema`).
+                let stored = Schema(withIndexes(of: wanted, old).objectSchemas + added)
+                let changed = try changeIndexes(from: old, to: stored, in: w)
+                try putSchema(stored, fileVersion)
+                if changed { w.note = Array("index change".utf8) }
+                try w.commit()
+                return (fileVersion, stored)
             }
-            // A migration, or indexes added or removed at the same version (RealmSwift needs no
-            // migration and runs no block for that): the changed classes are rebuilt. The old
-            // version stays pinned by `oldRead` until the commit.
-            let migrates = version != fileVersion
+            // A migration: the changed classes are rebuilt. The old version stays pinned by
+            // `oldRead` until the commit.
             oldRead = try store.beginRead(label: "migration (old schema)")
             let runner = MigrationRunner(oldSchema: old, wanted: wanted, oldRead: oldRead!, write: w)
             try runner.rewriteChangedClasses()
-            if migrates, let migrationBlock {
+            if let migrationBlock {
                 let m = Migration(runner: runner)
                 try migrationBlock(m, fileVersion)
                 if let f = m.failure { throw f }
@@ -660,7 +700,7 @@ extension Database {
             try runner.newTxn.flush()
             let stored = runner.finalSchema
             try putSchema(stored, version)
-            w.note = Array((migrates ? "migration \(fileVersion) → \(version)" : "index change").utf8)
+            w.note = Array("migration \(fileVersion) → \(version)".utf8)
             try w.commit()
             oldRead?.end()
             return (version, stored)

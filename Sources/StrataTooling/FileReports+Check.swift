@@ -3,7 +3,8 @@ import StrataObjects
 import StrataRealm
 
 extension FileReports {
-    /// `strata check`: for Strata files the store's block check plus object-level counts; for
+    /// `strata check`: for Strata files the store's block check plus object-level counts and
+    /// index contents (each index holds exactly the objects' current values); for
     /// Realm files the structure walk in the spirit of realm-core's trawler (every ref in
     /// bounds and at a valid node header, no node reached twice, nothing live in the free
     /// list). Problems are listed and set ``CommandReport/failure``. `describe` turns an
@@ -36,6 +37,7 @@ extension FileReports {
                     var seen = 0
                     try txn.forEachCluster(os.className) { seen += $0.count; return true }
                     if seen != count { problems.append("class \(os.className): count \(count) but \(seen) objects in its clusters") }
+                    problems += try txn.indexProblems(os.className)
                 } catch {
                     problems.append(withoutCheckAdvice("class \(os.className): \(describe(error))"))
                 }

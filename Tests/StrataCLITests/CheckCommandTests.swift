@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataStorage
 import XCTest
 
 /// `strata check`: exit 1 with the problem for a damaged block, and no advice to run itself.
@@ -44,6 +45,39 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertEqual(check.code, 3, check.stderr)
         XCTAssertTrue(check.stderr.contains("damaged"), check.stderr)
         XCTAssertFalse(check.stderr.contains("strata check"), check.stderr)
+    }
+
+    /// An index that lacks an object and holds an old value of another (a writer did not keep
+    /// it current): check names it (exit 1); the same file with the index whole is sound.
+    func testAStaleIndexIsAProblem() throws {
+        let file = path("stale.strata")
+        do {
+            let schema = Schema([ObjectSchema(className: "P", properties: [PropertySchema(name: "name", type: .string, isIndexed: true)])])
+            let db = try Database(path: file, schema: schema, schemaVersion: 0)
+            let w = try db.write()
+            for i in 0..<10 { _ = try w.create("P", values: ["name": .string("n\(i)")]) }
+            try w.commit()
+            db.close()
+        }
+        let sound = try StrataCLI.run(["check", file])
+        XCTAssertEqual(sound.code, 0, sound.stdout + sound.stderr)
+        do {
+            let store = try Store(path: file)
+            let w = try store.beginWrite()
+            let index = try XCTUnwrap(try w.tree("i/P/name", create: false))
+            let entries = try index.entries()
+            XCTAssertTrue(try index.delete(entries[0].key))
+            // An entry for another value of the second object (as one left by a write that did not update the index).
+            var old = entries[1].key
+            old[1] = UInt8(ascii: "m")
+            try index.put(old, bytes: [])
+            try w.commit()
+            store.close()
+        }
+        let r = try StrataCLI.run(["check", file, "--json"])
+        XCTAssertEqual(r.code, 1, r.stdout + r.stderr)
+        let problems = try XCTUnwrap(r.object["problems"] as? [String])
+        XCTAssertEqual(problems, ["index on 'P.name' is stale: 1 object missing from it, 1 entry for no object or an old value"])
     }
 
     func testCheckJSONOfASoundFile() throws {

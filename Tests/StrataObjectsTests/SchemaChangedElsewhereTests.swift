@@ -137,4 +137,107 @@ final class SchemaChangedElsewhereTests: XCTestCase {
         rc.end()
         XCTAssertTrue(try c.store.check().isSound)
     }
+
+    /// The root of the class's cluster tree in the newest version (unchanged while no object of
+    /// the class is written).
+    private func clusterRoot(_ db: Database) throws -> BlockRef? {
+        let r = try db.read(); defer { r.end() }
+        return try r.storage.committedRoot(of: "c/P")?.root
+    }
+
+    /// The entries of `P.name`'s index tree and the ones the objects' names call for.
+    private func nameIndex(_ db: Database) throws -> (tree: [[UInt8]], expected: [[UInt8]]) {
+        let r = try db.read(); defer { r.end() }
+        let tree = try r.storage.tree("i/P/name")?.entries().map(\.key) ?? []
+        let expected = try r.objectKeys("P").map { IndexKey.key(try r.value("P", $0, "name"), $0) }.sorted { $0.lexicographicallyPrecedes($1) }
+        return (tree, expected)
+    }
+
+    private var indexedName: ObjectSchema {
+        var s = v0
+        s.properties[1] = prop("name", .string, indexed: true)
+        return s
+    }
+
+    func testAnIndexChangeBuildsOrDropsOnlyTheIndexAndLeavesTheClassData() throws {
+        let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+        let w = try a.write()
+        for i in 1...3000 { _ = try w.create("P", values: ["id": .int(Int64(i)), "name": .string("n\(i % 7)"), "age": .int(Int64(i)), "score": .double(0)]) }
+        try w.commit()
+        let root = try XCTUnwrap(try clusterRoot(a))
+        let version = try a.store.newestMeta().version
+
+        let b = try otherHandle([indexedName], version: 0)
+        XCTAssertEqual(try b.store.newestMeta().version, version + 1, "the index change is one commit")
+        XCTAssertEqual(try clusterRoot(b), root, "adding an index rewrote the class's clusters")
+        let (tree, expected) = try nameIndex(b)
+        XCTAssertEqual(tree.count, 3000)
+        XCTAssertEqual(tree, expected)
+        XCTAssertEqual(try b.read().indexLookup("P", "name", .string("n3")).count, 429)
+        XCTAssertEqual(try b.read().values("P", 2999)["age"], .int(2999))
+        XCTAssertTrue(try b.store.check().isSound)
+        b.close()
+
+        let c = try otherHandle([v0], version: 0)
+        XCTAssertEqual(try clusterRoot(c), root, "removing an index rewrote the class's clusters")
+        XCTAssertNil(try c.read().storage.tree("i/P/name"))
+        XCTAssertEqual(try Database.readSchema(c.store).0?["P"]?["name"]?.isIndexed, false)
+        XCTAssertTrue(try c.store.check().isSound)
+    }
+
+    func testAHandleWithoutAnIndexAddedElsewhereKeepsWorkingAndMaintainsIt() throws {
+        let a = try Database(path: path, schema: Schema([v0]), schemaVersion: 0)
+        let w = try a.write()
+        for i in 1...20 { _ = try w.create("P", values: ["id": .int(Int64(i)), "name": .string("n\(i)"), "age": .int(Int64(i)), "score": .double(0)]) }
+        try w.commit()
+        XCTAssertFalse(try a.read().hasIndex("P", "name"))
+
+        let b = try otherHandle([indexedName], version: 0)
+        // `a`'s model has no index on `name`; it goes on reading and writing, and keeps the
+        // file's index current (inserts, changes, deletes).
+        let wa = try a.write()
+        _ = try wa.create("P", values: ["id": .int(100), "name": .string("zed"), "age": .int(1), "score": .double(0)])
+        try wa.set("P", 1, "name", .string("renamed"))
+        try wa.delete("P", 2)
+        try wa.commit()
+        let ra = try a.read()
+        XCTAssertTrue(ra.hasIndex("P", "name"), "the handle uses the file's indexes")
+        XCTAssertEqual(try ra.indexLookup("P", "name", .string("zed")), [100])
+        ra.end()
+        XCTAssertEqual(a.schema["P"]?["name"]?.isIndexed, true)
+
+        let rb = try b.read()
+        XCTAssertEqual(try rb.indexLookup("P", "name", .string("zed")), [100])
+        XCTAssertEqual(try rb.indexLookup("P", "name", .string("renamed")), [1])
+        XCTAssertEqual(try rb.indexLookup("P", "name", .string("n1")), [])
+        XCTAssertEqual(try rb.indexLookup("P", "name", .string("n2")), [])
+        rb.end()
+        let (tree, expected) = try nameIndex(b)
+        XCTAssertEqual(tree, expected, "the index matches the objects")
+        XCTAssertEqual(tree.count, 20)
+        XCTAssertEqual(try b.read().indexProblems("P"), [], "strata check finds the index sound")
+        XCTAssertTrue(try a.store.check().isSound)
+    }
+
+    func testAHandleWithAnIndexRemovedElsewhereKeepsWorkingAndStopsMaintainingIt() throws {
+        let a = try Database(path: path, schema: Schema([indexedName]), schemaVersion: 0)
+        try seed(a)
+        XCTAssertTrue(try a.read().hasIndex("P", "name"))
+        _ = try otherHandle([v0], version: 0)
+        let wa = try a.write()
+        _ = try wa.create("P", values: ["id": .int(2), "name": .string("bo"), "age": .int(1), "score": .double(0)])
+        try wa.set("P", 1, "name", .string("ann2"))
+        try wa.commit()
+        let ra = try a.read()
+        XCTAssertFalse(ra.hasIndex("P", "name"), "a query scans instead of reading a dropped index")
+        XCTAssertNil(try ra.storage.tree("i/P/name"), "no index tree is written for an index the file no longer has")
+        XCTAssertEqual(try ra.objectKeys("P").map { try ra.value("P", $0, "name") }, [.string("ann2"), .string("bo")])
+        ra.end()
+        // Added back by a third handle: built from the objects as they are now.
+        let c = try otherHandle([indexedName], version: 0)
+        let (tree, expected) = try nameIndex(c)
+        XCTAssertEqual(tree, expected)
+        XCTAssertEqual(try c.read().indexLookup("P", "name", .string("bo")), [2])
+        XCTAssertTrue(try a.store.check().isSound)
+    }
 }

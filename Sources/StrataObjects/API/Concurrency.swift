@@ -112,7 +112,7 @@ extension Realm {
             // land on another thread, so wait on this one (like `write`).
             storage = try db.store.beginWrite(label: "realm")
         }
-        core.beginWrite(using: DBTransaction(storage: storage, schema: db.schema, layouts: db.layouts))
+        core.beginWrite(using: try db.transaction(storage))
         let r: Result
         do { r = try block() } catch {
             if isInWriteTransaction { cancelWrite() }
@@ -202,7 +202,7 @@ extension Realm {
         do {
             try realm.requireWritable()
             if let storage {
-                realm.core.beginWrite(using: DBTransaction(storage: storage, schema: realm.core.coordinator.db.schema, layouts: realm.core.coordinator.db.layouts))
+                realm.core.beginWrite(using: try realm.core.coordinator.db.transaction(storage))
             } else { realm.beginWrite() }
             block()
             if realm.isInWriteTransaction { try realm.commitWrite() }

@@ -568,7 +568,7 @@ final class RealmCore: @unchecked Sendable {
         }
         writeTxn = nil; adder = nil
         if let r = storage?.continuedRead {
-            readTxn = DBTransaction(storage: r, schema: coordinator.db.schema, layouts: coordinator.db.layouts)
+            readTxn = DBTransaction(storage: r, schemaOf: w)
         } else {
             parked?.end()
             readTxn = strataTry { try coordinator.db.read(label: "realm") }
