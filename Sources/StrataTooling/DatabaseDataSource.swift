@@ -30,8 +30,9 @@ package final class DatabaseDataSource: BrowserDataSource {
     /// Filter and sort results of the current version; a newer version updates them from the
     /// change records (``advanceResults(from:)``).
     private var resultCache: [String: CachedResult] = [:]
-    /// How many times a filter or sort ran over a whole class (not answered from the cache or
-    /// updated from the change records): tests check that following a commit does not.
+    /// How many times a filter or sort ran over a whole class on the browser's thread (not
+    /// answered from the cache or updated from the change records; background filters are not
+    /// counted): tests check that following a commit does not.
     package private(set) var fullQueryRuns = 0
     private var backlinkCounts: [String: [ObjKey: Int]] = [:]
     private var cachedSpace: SpaceReport?

@@ -146,6 +146,38 @@ final class LiveFilterTests: XCTestCase {
         XCTAssertEqual(source.fullQueryRuns, 2 * runs, "every view ran again, as when it was first shown")
     }
 
+    /// A background filter that finished at a version the browser has since left is brought
+    /// forward from the records, not run again.
+    func testABackgroundFilterFinishedBehindIsUpdatedFromTheRecords() throws {
+        let source = try DatabaseDataSource(path: path)
+        defer { source.close() }
+        let other = try Database(path: path)
+        defer { other.close() }
+        let done = expectation(description: "filter finished")
+        let job = source.startFilter(className: "Event", filter: "kind == 'purchase'") { done.fulfill() }
+        wait(for: [done], timeout: 30)
+        var random = SeededGenerator(seed: 11)
+        var nextId: Int64 = 4_000_000
+        for _ in 0..<3 {
+            let w = try other.write()
+            try w.create("Event", values: ["id": .int(nextId), "kind": .string("purchase"), "value": .double(1),
+                                           "at": .date(Timestamp(nanosecondsSince1970: 0))])
+            let keys = try w.objectKeys("Event")
+            try w.set("Event", keys.randomElement(using: &random)!, "kind", .string("purchase"))
+            try w.delete("Event", keys.randomElement(using: &random)!)
+            try w.commit()
+            nextId += 1
+        }
+        _ = source.pollChanges()
+        let count = try source.finishFilter(job)
+        XCTAssertEqual(source.fullQueryRuns, 0, "the keys found three versions back were updated, not found again")
+        let fresh = try DatabaseDataSource(path: path, readOnly: true)
+        defer { fresh.close() }
+        XCTAssertEqual(count, try fresh.count(className: "Event", filter: "kind == 'purchase'"))
+        XCTAssertEqual(try keys(source, ("kind == 'purchase'", nil)), try keys(fresh, ("kind == 'purchase'", nil)))
+        XCTAssertEqual(source.fullQueryRuns, 0)
+    }
+
     func testViewsRunAgainWhenTheRecordsDoNotReachBack() throws {
         let kept = ChangeLog.keptVersions
         ChangeLog.keptVersions = 4
