@@ -290,6 +290,29 @@ final class ExecutionTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(e.statistics.clustersScanned, 5)
     }
 
+    /// A query among a few objects evaluates them instead of reading every key of an indexed
+    /// value (change notifications and the browser place changed objects two at a time); among
+    /// many, the index still narrows the scan.
+    func testAFewAmongKeysAreEvaluatedWithoutTheIndex() throws {
+        let dir = ExecTempDir()
+        let world = ExecWorld.generate(seed: 6, people: 3000)
+        let db = try makeExecDatabase(dir, world)
+        defer { db.close() }
+        let r = try db.read()
+        defer { r.end() }
+        let e = QueryExecutor(r)
+        let few = [world.people[10].id, world.people[2000].id]
+        XCTAssertEqual(try e.run("level == 3", className: "Person", among: few),
+                       world.people.filter { few.contains($0.id) && $0.level == 3 }.map(\.id))
+        XCTAssertEqual(e.statistics.indexLookups, 0)
+        XCTAssertEqual(e.statistics.rowsScanned, 2)
+        e.statistics = QueryStatistics()
+        let many = world.people.prefix(1000).map(\.id)
+        XCTAssertEqual(try e.run("level == 3", className: "Person", among: many),
+                       world.people.prefix(1000).filter { $0.level == 3 }.map(\.id))
+        XCTAssertEqual(e.statistics.indexLookups, 1)
+    }
+
     func testAmongKeysKeepsOrder() throws {
         let dir = ExecTempDir()
         let world = ExecWorld.generate(seed: 8, people: 2000)

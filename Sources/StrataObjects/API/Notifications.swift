@@ -278,6 +278,111 @@ package protocol LocalResultsStage: ResultsStage {
     var dependsOnlyOnEachObject: Bool { get }
 }
 
+/// Updates filtered and sorted results over every object of a class from the change records
+/// alone, for stages that depend only on each object (`LocalResultsStage`): the unchanged
+/// objects keep their relative order, so only the changed objects move. Their old positions
+/// come from one pass over the old keys; their new membership and order from the stages applied
+/// to them alone; their new positions from binary searches among the unchanged objects,
+/// comparing two objects at a time through the stages. `Results` notifications and the
+/// browser's cached filters (StrataTooling's `DatabaseDataSource`) both use it.
+package enum LocalResultsUpdate {
+    /// Beyond this many changed objects of the class, filtered or sorted results are
+    /// re-evaluated instead of updated object by object.
+    package static var changeLimit: Int { 256 }
+
+    /// True when `changes` (the merged records since the results were evaluated) can update
+    /// results of `stages` over every object of `className` object by object: no class was
+    /// rewritten, every stage depends only on each object, and no other class lost objects (a
+    /// deleted target can change what an unchanged object's link or mixed value reads as).
+    /// Inserts and modifications elsewhere leave such results alone.
+    package static func applies(to stages: [any ResultsStage], className: String, changes: [String: ClassChangeSet]) -> Bool {
+        if changes.values.contains(where: \.rewritten) { return false }
+        let othersKeptTheirObjects = changes.allSatisfy { name, c in name == className || c.deleted.isEmpty }
+        return othersKeptTheirObjects && stages.allSatisfy { ($0 as? any LocalResultsStage)?.dependsOnlyOnEachObject == true }
+    }
+
+    /// Where the changed objects went.
+    package struct Placement {
+        /// The results now.
+        package var keys: [ObjKey]
+        /// The objects the records name (inserted, deleted or modified).
+        package var changed: Set<ObjKey>
+        /// The old positions of the changed objects that were in the results, ascending.
+        package var oldChanged: [Int]
+        /// The changed objects in the results now, in their order.
+        package var passing: [ObjKey]
+        /// For each of `passing`: how many unchanged objects precede it now.
+        package var gaps: [Int]
+        /// The position now of each of `passing`.
+        package var newPosition: [ObjKey: Int]
+    }
+
+    /// The results `old` (evaluated before the changes `changes` of `className`) after them, in
+    /// `txn`; the caller checked ``applies(to:className:changes:)``. Nil when the records name
+    /// more than ``changeLimit`` objects or a stage fails: then re-evaluate. Time: one pass over
+    /// `old`, plus O(log n) two-object stage runs per changed object.
+    package static func place(_ old: [ObjKey], className: String, stages: [any ResultsStage],
+                              changes set: ClassChangeSet, in txn: DBTransaction) -> Placement? {
+        let changed = set.inserted.union(set.deleted).union(set.modifiedKeys(properties: nil))
+        guard changed.keyCount <= changeLimit else { return nil }
+        let changedKeys = changed.keys
+        if changedKeys.isEmpty { return Placement(keys: old, changed: [], oldChanged: [], passing: [], gaps: [], newPosition: [:]) }
+        func pipeline(_ keys: [ObjKey]) throws -> [ObjKey] {
+            var ks = keys
+            for s in stages { ks = try s.apply(to: ks, className: className, in: txn) }
+            return ks
+        }
+        // 1. Where the changed objects were (a bit filter spares most hash lookups).
+        var bits = [UInt64](repeating: 0, count: 64)
+        @inline(__always) func slot(_ k: ObjKey) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: k) &* 0x9E37_79B9_7F4A_7C15) >> 52) }
+        for k in changedKeys { let b = slot(k); bits[b >> 6] |= 1 << UInt64(b & 63) }
+        let changedSet = Set(changedKeys)
+        var oldPosition: [ObjKey: Int] = [:]
+        old.withUnsafeBufferPointer { buf in
+            bits.withUnsafeBufferPointer { bp in
+                for i in 0..<buf.count {
+                    let k = buf[i], b = slot(k)
+                    if bp[b >> 6] & (1 << UInt64(b & 63)) != 0, changedSet.contains(k) { oldPosition[k] = i }
+                }
+            }
+        }
+        // 2. The unchanged objects, in order.
+        let oldChanged = oldPosition.values.sorted()
+        var base: [ObjKey] = []
+        base.reserveCapacity(old.count - oldChanged.count)
+        var from = 0
+        for p in oldChanged { base.append(contentsOf: old[from..<p]); from = p + 1 }
+        base.append(contentsOf: old[from...])
+        // 3. The changed objects that are in the new results, in their new relative order, and
+        //    the gap among the unchanged objects each one falls into.
+        guard let passing = try? pipeline(changedKeys.filter { (try? txn.exists(className, $0)) == true }) else { return nil }
+        var gaps: [Int] = []
+        gaps.reserveCapacity(passing.count)
+        for k in passing {
+            // First unchanged object that comes after k.
+            var lo = gaps.last ?? 0, hi = base.count
+            while lo < hi {
+                let m = (lo + hi) >> 1, b = base[m]
+                guard let order = try? pipeline(k < b ? [k, b] : [b, k]), order.count == 2 else { return nil }
+                if order[0] == b { lo = m + 1 } else { hi = m }
+            }
+            gaps.append(lo)
+        }
+        // 4. The new order.
+        var new: [ObjKey] = []
+        new.reserveCapacity(base.count + passing.count)
+        var newPosition: [ObjKey: Int] = [:]
+        var at = 0
+        for (k, g) in zip(passing, gaps) {
+            new.append(contentsOf: base[at..<g]); at = g
+            newPosition[k] = new.count
+            new.append(k)
+        }
+        new.append(contentsOf: base[at...])
+        return Placement(keys: new, changed: changedSet, oldChanged: oldChanged, passing: passing, gaps: gaps, newPosition: newPosition)
+    }
+}
+
 /// A stable hash of an object's stored values (the given properties, or all), to tell which
 /// objects changed between two versions.
 func rowFingerprint(_ txn: DBTransaction, _ link: ObjectLink, properties: Set<String>?) -> Int {
@@ -311,9 +416,6 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     /// For `Results`: their evaluation, kept as object keys (`lastElements` stays empty).
     let keyed: ResultsCore?
     var lastKeys: [ObjKey] = []
-    /// Beyond this many changed objects of the class, filtered or sorted results are
-    /// re-evaluated instead of updated object by object.
-    static var localChangeLimit: Int { 256 }
 
     /// For collections of objects: what is watched in them and the objects they link to.
     let watched: WatchedPaths?
@@ -432,11 +534,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         if changes.values.contains(where: \.rewritten) { return nil }
         let className = rc.className
         if rc.isWholeClass { return wholeClassKeys(txn, className, changes[className]) }
-        let othersUnchanged = changes.allSatisfy { name, c in
-            name == className || (c.inserted.isEmpty && c.deleted.isEmpty && c.modified.isEmpty)
-        }
-        if case .all = rc.base, othersUnchanged,
-           rc.stages.allSatisfy({ ($0 as? any LocalResultsStage)?.dependsOnlyOnEachObject == true }),
+        if case .all = rc.base, LocalResultsUpdate.applies(to: rc.stages, className: className, changes: changes),
            let u = localStages(txn, rc, changes[className]) {
             return u
         }
@@ -551,80 +649,24 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     }
 
     /// Filtered and sorted results whose stages depend only on each object (`LocalResultsStage`):
-    /// the unchanged objects keep their relative order, so only the changed objects move. Their
-    /// old positions come from one pass over the old keys; their new membership and order from
-    /// the stages applied to them alone; their new positions from binary searches among the
-    /// unchanged objects, comparing two objects at a time through the stages. Nil when the
-    /// records name more than `localChangeLimit` objects (then the results are re-evaluated).
+    /// the new keys from `LocalResultsUpdate.place` (only the changed objects move); here, for
+    /// each changed object that stayed, whether it kept its place among the unchanged objects
+    /// (then it is a modification, else a move). Nil when the records name more than
+    /// `LocalResultsUpdate.changeLimit` objects (then the results are re-evaluated).
     private func localStages(_ txn: DBTransaction, _ rc: ResultsCore, _ set: ClassChangeSet?) -> ([Int], [Int], [Int])? {
         guard let set else { return ([], [], []) }
         let className = rc.className
-        let changed = set.inserted.union(set.deleted).union(set.modifiedKeys(properties: nil))
-        guard changed.keyCount <= Self.localChangeLimit else { return nil }
+        guard let placed = LocalResultsUpdate.place(lastKeys, className: className, stages: rc.stages, changes: set, in: txn) else { return nil }
+        if placed.changed.isEmpty { return ([], [], []) }
         let reported = set.modifiedKeys(properties: properties).union(set.inserted).union(set.deleted)
-        let changedKeys = changed.keys
-        if changedKeys.isEmpty { return ([], [], []) }
-        func pipeline(_ keys: [ObjKey]) throws -> [ObjKey] {
-            var ks = keys
-            for s in rc.stages { ks = try s.apply(to: ks, className: className, in: txn) }
-            return ks
-        }
-        // 1. Where the changed objects were (a bit filter spares most hash lookups).
-        var bits = [UInt64](repeating: 0, count: 64)
-        @inline(__always) func slot(_ k: ObjKey) -> Int { Int(truncatingIfNeeded: (UInt64(bitPattern: k) &* 0x9E37_79B9_7F4A_7C15) >> 52) }
-        for k in changedKeys { let b = slot(k); bits[b >> 6] |= 1 << UInt64(b & 63) }
-        let changedSet = Set(changedKeys)
-        var oldPosition: [ObjKey: Int] = [:]
-        lastKeys.withUnsafeBufferPointer { buf in
-            bits.withUnsafeBufferPointer { bp in
-                for i in 0..<buf.count {
-                    let k = buf[i], b = slot(k)
-                    if bp[b >> 6] & (1 << UInt64(b & 63)) != 0, changedSet.contains(k) { oldPosition[k] = i }
-                }
-            }
-        }
-        // 2. The unchanged objects, in order (their positions in the old results are kept too).
-        let oldChanged = oldPosition.values.sorted()
-        var base: [ObjKey] = []
-        base.reserveCapacity(lastKeys.count - oldChanged.count)
-        var from = 0
-        for p in oldChanged { base.append(contentsOf: lastKeys[from..<p]); from = p + 1 }
-        base.append(contentsOf: lastKeys[from...])
-        // 3. The changed objects that are in the new results, in their new relative order, and
-        //    the gap among the unchanged objects each one falls into.
-        guard let passing = try? pipeline(changedKeys.filter { (try? txn.exists(className, $0)) == true }) else { return nil }
-        var gaps: [Int] = []
-        gaps.reserveCapacity(passing.count)
-        var failed = false
-        for k in passing {
-            // First unchanged object that comes after k.
-            var lo = gaps.last ?? 0, hi = base.count
-            while lo < hi && !failed {
-                let m = (lo + hi) >> 1, b = base[m]
-                guard let order = try? pipeline(k < b ? [k, b] : [b, k]), order.count == 2 else { failed = true; break }
-                if order[0] == b { lo = m + 1 } else { hi = m }
-            }
-            if failed { return nil }
-            gaps.append(lo)
-        }
-        // 4. The new order, and for each changed object that stayed: whether it kept its place
-        //    among the unchanged objects (then it is a modification, else a move).
-        var new: [ObjKey] = []
-        new.reserveCapacity(base.count + passing.count)
-        var newPosition: [ObjKey: Int] = [:]
-        var at = 0
-        for (k, g) in zip(passing, gaps) {
-            new.append(contentsOf: base[at..<g]); at = g
-            newPosition[k] = new.count
-            new.append(k)
-        }
-        new.append(contentsOf: base[at...])
+        let oldChanged = placed.oldChanged, passing = placed.passing, gaps = placed.gaps
+        let new = placed.keys
         // An object that stayed keeps its place when as many unchanged objects precede it before
         // and after; among those, the longest run in the same relative order is kept.
         var candidates: [(old: Int, new: Int, key: ObjKey)] = []
         for (rank, p) in oldChanged.enumerated() {
             let k = lastKeys[p]
-            guard let n = newPosition[k] else { continue }
+            guard let n = placed.newPosition[k] else { continue }
             let unchangedBefore = p - rank
             let gap = gaps[passing.firstIndex(of: k)!]
             if gap == unchangedBefore { candidates.append((p, n, k)) }
@@ -632,12 +674,12 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         let kept = CollectionDiff.longestIncreasing(candidates.map { ($0.old, $0.new) })
         let keptOld = Set(kept.map(\.0)), keptNew = Set(kept.map(\.1))
         let deletions = oldChanged.filter { !keptOld.contains($0) }
-        let insertions = passing.map { newPosition[$0]! }.filter { !keptNew.contains($0) }.sorted()
+        let insertions = passing.map { placed.newPosition[$0]! }.filter { !keptNew.contains($0) }.sorted()
         let mods = kept.filter { reported.contains(lastKeys[$0.0]) }.map(\.0).sorted()
         if let lp = lastPrints, new.count <= Self.fingerprintLimit {
             var byKey: [ObjKey: Int] = [:]
             byKey.reserveCapacity(lastKeys.count)
-            for (k, p) in zip(lastKeys, lp) where !changedSet.contains(k) { byKey[k] = p }
+            for (k, p) in zip(lastKeys, lp) where !placed.changed.contains(k) { byKey[k] = p }
             lastPrints = new.map { k in byKey[k] ?? rowFingerprint(txn, ObjectLink(className: className, key: k), properties: properties) }
         } else {
             lastPrints = nil
