@@ -166,3 +166,61 @@ private final class Locked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
     func with<R>(_ body: (inout T) -> R) -> R { lock.lock(); defer { lock.unlock() }; return body(&value) }
 }
+
+/// `ObjectSchema.properties` as in RealmSwift: the stored properties only; linking objects are
+/// `computedProperties` (RLMObjectSchema's split), still found by name and by queries.
+final class ObjectSchemaComputedPropertiesCompatTests: XCTestCase {
+    func testPropertiesLeaveOutLinkingObjectsWhichAreComputedProperties() throws {
+        let owner = try XCTUnwrap(AIOwner.sharedSchema())
+        XCTAssertEqual(owner.properties.map(\.name), ["id", "dogs", "counts", "tags", "scores", "best"])
+        XCTAssertEqual(owner.computedProperties.map(\.name), ["admirers"])
+        XCTAssertEqual(owner["admirers"]?.type, .linkingObjects)
+        XCTAssertEqual(owner["admirers"]?.linkOriginPropertyName, "best")
+        XCTAssertEqual(owner["counts"]?.collection, .list)
+        XCTAssertNil(owner["nope"])
+        XCTAssertEqual(owner.primaryKeyProperty?.name, "id")
+        let dog = try XCTUnwrap(AIDog.sharedSchema())
+        XCTAssertEqual(dog.properties.map(\.name), ["name"])
+        XCTAssertEqual(dog.computedProperties.map(\.name), ["owners"])
+        XCTAssertNil(dog.primaryKeyProperty)
+
+        // The same through a realm's schema and an object's, also after opening the file again.
+        let dir = CompatDir()
+        let config = dir.config(types: [AIOwner.self, AIDog.self])
+        do {
+            let realm = try Realm(configuration: config)
+            try realm.write {
+                let o = AIOwner(); o.id = 1
+                let d = AIDog(); d.name = "rex"; o.dogs.append(d)
+                realm.add(o)
+            }
+            XCTAssertEqual(realm.schema["AIDog"]?.properties.map(\.name), ["name"])
+            XCTAssertEqual(realm.schema["AIDog"]?.computedProperties.map(\.name), ["owners"])
+            XCTAssertEqual(realm.objects(AIDog.self).first?.objectSchema.properties.map(\.name), ["name"])
+        }
+        let reopened = try Realm(configuration: config)
+        XCTAssertEqual(reopened.schema["AIOwner"]?.properties.map(\.name), ["id", "dogs", "counts", "tags", "scores", "best"])
+        XCTAssertEqual(reopened.schema["AIOwner"]?.computedProperties.map(\.name), ["admirers"])
+        // Queries and the objects still see the linking objects.
+        XCTAssertEqual(reopened.objects(AIDog.self).filter("owners.@count == 1").count, 1)
+        XCTAssertEqual(reopened.objects(AIDog.self).first?.owners.first?.id, 1)
+
+        // An array value in the order of `properties` makes an object, as in RealmSwift.
+        let values: [String: Any] = ["id": 5, "dogs": [], "counts": [1, 2], "tags": ["a"], "scores": ["k": 1], "best": NSNull()]
+        let made = AIOwner(value: owner.properties.map { values[$0.name]! })
+        XCTAssertEqual(made.id, 5)
+        XCTAssertEqual(Array(made.counts), [1, 2])
+    }
+
+    func testSettingPropertiesKeepsTheLinkingObjects() throws {
+        var dog = try XCTUnwrap(AIDog.sharedSchema())
+        var props = dog.properties
+        props[0].isIndexed = true
+        dog.properties = props
+        XCTAssertEqual(dog["name"]?.isIndexed, true)
+        XCTAssertEqual(dog.allProperties.map(\.name), ["name", "owners"])
+        dog.properties.append(PropertySchema(name: "age", type: .int))
+        XCTAssertEqual(dog.properties.map(\.name), ["name", "age"])
+        XCTAssertEqual(dog.computedProperties.map(\.name), ["owners"])
+    }
+}
