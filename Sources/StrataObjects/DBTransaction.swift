@@ -312,7 +312,7 @@ public final class DBTransaction {
     /// All (origin class, property) pairs that can link to `className`.
     public func incomingLinks(_ className: String) -> [(className: String, property: String)] {
         schema.objectSchemas.flatMap { os in
-            os.properties.filter { $0.type == .object && $0.objectClassName == className }.map { (os.className, $0.name) }
+            os.allProperties.filter { $0.type == .object && $0.objectClassName == className }.map { (os.className, $0.name) }
         }
     }
 

@@ -82,9 +82,9 @@ public final class Database: @unchecked Sendable {
         guard let file else { return wanted }
         return Schema(wanted.objectSchemas.map { w in
             guard let f = file[w.className] else { return w }
-            let position = Dictionary(f.properties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+            let position = Dictionary(f.allProperties.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
             var o = w
-            o.properties = w.properties.enumerated()
+            o.allProperties = w.allProperties.enumerated()
                 .sorted { (position[$0.element.name] ?? Int.max, $0.offset) < (position[$1.element.name] ?? Int.max, $1.offset) }
                 .map(\.element)
             return o
@@ -126,7 +126,7 @@ public final class Database: @unchecked Sendable {
             }
             let diffs = differences(file: Schema([h]), wanted: Schema([f])) // from this handle's schema to the file's
             if !diffs.isEmpty { out += diffs }
-            else if f.properties.map(\.name) != h.properties.map(\.name) { out.append("class '\(h.className)' was rewritten") }
+            else if f.allProperties.map(\.name) != h.allProperties.map(\.name) { out.append("class '\(h.className)' was rewritten") }
         }
         return out
     }
@@ -162,9 +162,9 @@ public final class Database: @unchecked Sendable {
         for w in wanted.objectSchemas {
             guard let f = file[w.className] else { continue }
             if f.isEmbedded != w.isEmbedded { out.append("class '\(w.className)' changed between embedded and top-level") }
-            for p in w.properties where f[p.name] == nil { out.append("property '\(w.className).\(p.name)' was added") }
-            for p in f.properties where w[p.name] == nil { out.append("property '\(w.className).\(p.name)' was removed") }
-            for p in w.properties {
+            for p in w.allProperties where f[p.name] == nil { out.append("property '\(w.className).\(p.name)' was added") }
+            for p in f.allProperties where w[p.name] == nil { out.append("property '\(w.className).\(p.name)' was removed") }
+            for p in w.allProperties {
                 guard let fp = f[p.name] else { continue }
                 if fp.type != p.type || fp.collection != p.collection || fp.objectClassName != p.objectClassName || fp.linkOriginPropertyName != p.linkOriginPropertyName {
                     out.append("property '\(w.className).\(p.name)' changed type from \(fp.typeDescription) to \(p.typeDescription)")

@@ -584,7 +584,7 @@ extension Database {
         Schema(wanted.objectSchemas.map { w in
             guard let f = file[w.className] else { return w }
             var o = w
-            o.properties = w.properties.map { p in
+            o.allProperties = w.allProperties.map { p in
                 guard let fp = f[p.name], !p.isPrimaryKey else { return p }
                 var q = p; q.isIndexed = fp.isIndexed; return q
             }

@@ -65,26 +65,43 @@ public struct PropertySchema: Hashable, Sendable, CustomStringConvertible {
 public struct ObjectSchema: Hashable, Sendable, CustomStringConvertible {
     /// The class's name in the file.
     public var className: String
-    /// Its properties, in declaration order.
-    public var properties: [PropertySchema]
+    /// Every property, stored ones and linking objects, in declaration order: the class as the
+    /// file keeps it.
+    public var allProperties: [PropertySchema]
     /// True for embedded classes (objects owned by one parent, with no identity of their own).
     public var isEmbedded: Bool
 
-    /// A class with the given properties.
+    /// A class with the given properties (stored ones and linking objects, in declaration order).
     public init(className: String, properties: [PropertySchema], isEmbedded: Bool = false) {
-        self.className = className; self.properties = properties; self.isEmbedded = isEmbedded
+        self.className = className; self.allProperties = properties; self.isEmbedded = isEmbedded
     }
 
+    /// The stored properties, in declaration order: every property but the linking objects,
+    /// which are in `computedProperties` (as in RealmSwift). Setting it replaces the stored
+    /// properties and keeps the linking objects (in place while the number of stored properties
+    /// stays the same, else after them).
+    public var properties: [PropertySchema] {
+        get { allProperties.filter(\.isStored) }
+        set {
+            let stored = allProperties.filter(\.isStored).count
+            if newValue.count == stored && newValue.allSatisfy(\.isStored) {
+                var next = newValue.makeIterator()
+                allProperties = allProperties.map { $0.isStored ? next.next()! : $0 }
+            } else {
+                allProperties = newValue + allProperties.filter { p in !p.isStored && !newValue.contains { $0.name == p.name } }
+            }
+        }
+    }
     /// The primary key property, if the class has one.
-    public var primaryKeyProperty: PropertySchema? { properties.first { $0.isPrimaryKey } }
-    /// The property named `name`, if any.
-    public subscript(name: String) -> PropertySchema? { properties.first { $0.name == name } }
+    public var primaryKeyProperty: PropertySchema? { allProperties.first { $0.isPrimaryKey } }
+    /// The property named `name`, stored or linking objects, if any.
+    public subscript(name: String) -> PropertySchema? { allProperties.first { $0.name == name } }
     /// Properties stored in columns, in column order.
-    public var storedProperties: [PropertySchema] { properties.filter(\.isStored) }
+    public var storedProperties: [PropertySchema] { allProperties.filter(\.isStored) }
     /// The column of the stored property named `name`.
     public func columnIndex(of name: String) -> Int? { storedProperties.firstIndex { $0.name == name } }
     public var description: String {
-        "class \(className)\(isEmbedded ? " (embedded)" : "") {\n" + properties.map { "  \($0)" }.joined(separator: "\n") + "\n}"
+        "class \(className)\(isEmbedded ? " (embedded)" : "") {\n" + allProperties.map { "  \($0)" }.joined(separator: "\n") + "\n}"
     }
 }
 
@@ -116,7 +133,7 @@ public struct Schema: Hashable, Sendable, CustomStringConvertible {
             guard seen.insert(os.className).inserted else { throw SchemaError.invalid("class '\(os.className)' is defined twice") }
             var props = Set<String>()
             var pk = 0
-            for p in os.properties {
+            for p in os.allProperties {
                 guard !p.name.isEmpty else { throw SchemaError.invalid("class '\(os.className)' has a property with an empty name") }
                 guard p.name.utf8.count <= Self.maxPropertyNameBytes else {
                     throw SchemaError.propertyNameTooLong(os.className, p.name, p.name.utf8.count)
@@ -159,8 +176,8 @@ public struct Schema: Hashable, Sendable, CustomStringConvertible {
         for os in objectSchemas {
             w.string(os.className)
             w.u8(os.isEmbedded ? 1 : 0)
-            w.u32(UInt32(os.properties.count))
-            for p in os.properties {
+            w.u32(UInt32(os.allProperties.count))
+            for p in os.allProperties {
                 w.string(p.name)
                 w.u8(p.type.rawValue); w.u8(p.collection.rawValue)
                 w.u8((p.isOptional ? 1 : 0) | (p.isPrimaryKey ? 2 : 0) | (p.isIndexed ? 4 : 0))

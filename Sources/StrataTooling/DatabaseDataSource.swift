@@ -135,7 +135,7 @@ package final class DatabaseDataSource: BrowserDataSource {
     }
 
     package func properties(className: String) throws -> [PropertyDescription] {
-        try objectSchema(className).properties.map { ValueConversion.describe($0, in: database.schema) }
+        try objectSchema(className).allProperties.map { ValueConversion.describe($0, in: database.schema) }
     }
 
     private func objectSchema(_ className: String) throws -> ObjectSchema {
@@ -232,7 +232,7 @@ package final class DatabaseDataSource: BrowserDataSource {
                     ref = ObjectRef(className: target, key: l.key)
                     values = try wrap { try displayValues(targetSchema, l.key) }
                 } else {
-                    values = targetSchema.properties.map { _ in .null }
+                    values = targetSchema.allProperties.map { _ in .null }
                 }
                 if let key = item.key { values.insert(.string(key), at: 0) }
                 return ObjectRow(ref: ref, values: values)
@@ -951,7 +951,7 @@ package final class DatabaseDataSource: BrowserDataSource {
         guard let (cluster, row) = try txn.clusterOf(os.className, key) else {
             throw BrowserError("\(os.className) #\(key) does not exist (deleted?)")
         }
-        return try os.properties.map { p in
+        return try os.allProperties.map { p in
             if p.type == .linkingObjects {
                 return .collection(count: backlinkCount(os.className, key, p), elementType: p.objectClassName ?? "Object")
             }

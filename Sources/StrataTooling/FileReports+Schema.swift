@@ -19,7 +19,7 @@ extension FileReports {
             ("classes", .array(schema.objectSchemas.map { os in
                 .object([("name", .string(os.className)), ("embedded", .bool(os.isEmbedded)),
                          ("primaryKey", os.primaryKeyProperty.map { .string($0.name) } ?? .null),
-                         ("properties", .array(os.properties.map { p in
+                         ("properties", .array(os.allProperties.map { p in
                             .object([("name", .string(p.name)), ("type", .string(p.type.description)),
                                      ("collection", .string(["single", "list", "set", "map"][Int(p.collection.rawValue)])),
                                      ("optional", .bool(p.isOptional)), ("indexed", .bool(p.isIndexed)), ("primaryKey", .bool(p.isPrimaryKey)),
@@ -151,7 +151,7 @@ package enum SwiftModels {
         out += "import Strata\n"
         for os in schema.objectSchemas {
             out += "\nfinal class \(identifier(os.className)): \(os.isEmbedded ? "EmbeddedObject" : "Object") {\n"
-            for p in os.properties { out += "    " + declaration(p) + "\n" }
+            for p in os.allProperties { out += "    " + declaration(p) + "\n" }
             out += "}\n"
         }
         return out

@@ -517,7 +517,7 @@ enum SchemaInference {
 
     static func checkNames(_ os: ObjectSchema) throws {
         try checkName(os.className, what: "class", limit: maxClassNameBytes)
-        for p in os.properties { try checkName(p.name, what: "property", limit: maxPropertyNameBytes) }
+        for p in os.allProperties { try checkName(p.name, what: "property", limit: maxPropertyNameBytes) }
     }
 
     static func checkName(_ name: String, what: String, limit: Int) throws {

@@ -569,10 +569,8 @@ class ModernObjectCreationTests: TestCase {
         verifyDefault(ModernAllTypesObject())
     }
 
-    // Strata change (here and below): Strata's `ObjectSchema.properties` also lists
-    // LinkingObjects properties (RealmSwift keeps them apart), so they are filtered out.
     func testInitWithArray() {
-        var arrayValues = ModernAllTypesObject.sharedSchema()!.properties.filter { $0.type != .linkingObjects }.map { values[$0.name] }
+        var arrayValues = ModernAllTypesObject.sharedSchema()!.properties.map { values[$0.name] }
         arrayValues[0] = ObjectId.generate()
         verifyObject(ModernAllTypesObject(value: arrayValues), expectedShouldBeCopy: false)
     }
@@ -600,7 +598,7 @@ class ModernObjectCreationTests: TestCase {
 
     func testCreateWithArray() {
         let realm = try! Realm()
-        var arrayValues = ModernAllTypesObject.sharedSchema()!.properties.filter { $0.type != .linkingObjects }.map { values[$0.name] }
+        var arrayValues = ModernAllTypesObject.sharedSchema()!.properties.map { values[$0.name] }
         arrayValues[0] = ObjectId.generate()
         let obj = try! realm.write {
             return realm.create(ModernAllTypesObject.self, value: arrayValues)
@@ -1110,7 +1108,7 @@ class ModernEnumObjectCreationTests: TestCase {
     }
 
     func testInitWithArray() {
-        let arrayValues = ModernCollectionsOfEnums.sharedSchema()!.properties.filter { $0.type != .linkingObjects }.map { values[$0.name] }
+        let arrayValues = ModernCollectionsOfEnums.sharedSchema()!.properties.map { values[$0.name] }
         verifyObject(ModernCollectionsOfEnums(value: arrayValues))
     }
 
@@ -1133,7 +1131,7 @@ class ModernEnumObjectCreationTests: TestCase {
 
     func testCreateWithArray() {
         let realm = try! Realm()
-        let arrayValues = ModernCollectionsOfEnums.sharedSchema()!.properties.filter { $0.type != .linkingObjects }.map { values[$0.name] }
+        let arrayValues = ModernCollectionsOfEnums.sharedSchema()!.properties.map { values[$0.name] }
         let obj = try! realm.write {
             return realm.create(ModernCollectionsOfEnums.self, value: arrayValues)
         }

@@ -33,9 +33,7 @@ class ModernObjectTests: TestCase {
         XCTAssert(schema as AnyObject is ObjectSchema)
         XCTAssert(schema.properties as AnyObject is [Property])
         XCTAssertEqual(schema.className, "ModernAllTypesObject")
-        // Strata change: Strata's `properties` also lists the LinkingObjects property
-        // (RealmSwift keeps it out), so it is filtered out here.
-        XCTAssertEqual(schema.properties.filter { $0.type != .linkingObjects }.map { $0.name },
+        XCTAssertEqual(schema.properties.map { $0.name },
                        ["pk", "boolCol", "intCol", "int8Col", "int16Col",
                         "int32Col", "int64Col", "floatCol", "doubleCol",
                         "stringCol", "binaryCol", "dateCol", "decimalCol",

@@ -73,6 +73,79 @@ private func ownerOf(_ object: ObjectBase, _ index: Int) -> CollectionOwner {
                            isEmbeddedTarget: p.targetType is EmbeddedObject.Type, epoch: object._rlmEpoch)
 }
 
+// MARK: - accessor cache
+
+/// The managed collections a managed object caches (RealmSwift keeps one accessor per
+/// `List`, `MutableSet` and `Map` property in the property's storage).
+protocol _CachedCollection: AnyObject {
+    init(owner: CollectionOwner)
+    /// The key of the owning object (-1 while unmanaged).
+    var _ownerKey: ObjKey { get }
+}
+
+/// The managed collection accessors of one managed object, by property index (see
+/// `ObjectBase._rlmAccessors`). Its slots are set once each (a Results iterator that re-points
+/// a reusable accessor at another row makes the object replace them on their next read).
+final class _AccessorCache {
+    let slots: UnsafeMutablePointer<AnyObject?>
+    let count: Int
+    init(count: Int) {
+        self.count = count
+        slots = .allocate(capacity: max(1, count))
+        slots.initialize(repeating: nil, count: count)
+    }
+    deinit { slots.deinitialize(count: count); slots.deallocate() }
+    /// Serialises the first reads of collection properties of frozen objects (which any
+    /// thread may read at once); other objects are confined to their thread.
+    static let frozenLock = NSLock()
+}
+
+extension ObjectBase {
+    /// The accessor of the collection property `index` of this managed object: the one made by
+    /// the first read (or the unmanaged collection the object had when it was added), so every
+    /// read of the property returns the same instance, as in RealmSwift. Traps when the object
+    /// was invalidated.
+    @inline(__always)
+    final func _rlmCollectionAccessor<C: _CachedCollection>(_ index: Int, _ type: C.Type) -> C {
+        _rlmRequireValid()
+        if let cache = _rlmAccessors, let c = cache.slots[index] {
+            let accessor = unsafeDowncast(c, to: C.self)
+            if accessor._ownerKey == _rlmKey { return accessor }
+        }
+        return _rlmMakeCollectionAccessor(index, type)
+    }
+
+    @inline(never)
+    private final func _rlmMakeCollectionAccessor<C: _CachedCollection>(_ index: Int, _: C.Type) -> C {
+        let frozen = _rlmCore?.isFrozen ?? false
+        if frozen { _AccessorCache.frozenLock.lock() }
+        defer { if frozen { _AccessorCache.frozenLock.unlock() } }
+        let cache: _AccessorCache
+        if let c = _rlmAccessors { cache = c } else {
+            cache = _AccessorCache(count: _rlmClassInfo.propertyCount)
+            _rlmAccessors = cache
+        }
+        guard index < cache.count else { return C(owner: ownerOf(self, index)) }
+        // Another thread read the property of this frozen object first.
+        if let c = cache.slots[index], let accessor = c as? C, accessor._ownerKey == _rlmKey { return accessor }
+        let accessor = C(owner: ownerOf(self, index))
+        cache.slots[index] = accessor
+        return accessor
+    }
+
+    /// Makes `collection` (an unmanaged collection of this object, just made the accessor of
+    /// its property by `realm.add`) the accessor later reads of property `index` return.
+    final func _rlmCacheAccessor(_ index: Int, _ collection: AnyObject) {
+        guard index < _rlmClassInfo.propertyCount else { return }
+        let cache: _AccessorCache
+        if let c = _rlmAccessors { cache = c } else {
+            cache = _AccessorCache(count: _rlmClassInfo.propertyCount)
+            _rlmAccessors = cache
+        }
+        cache.slots[index] = collection
+    }
+}
+
 /// Collections whose elements can be read as `Any` (to copy them into another collection).
 protocol _AnyElements { var _anyElements: [Any] { get } }
 
@@ -89,10 +162,11 @@ func anyElements(_ any: Any) -> [Any] {
 /// An ordered collection property (RealmSwift's `List`). Unmanaged, it is an in-memory array;
 /// managed, it reads and writes the database (writes inside a write transaction).
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements,
-                                                      _Persistable, _UnmanagedCollection, CustomStringConvertible {
+                                                      _Persistable, _UnmanagedCollection, _CachedCollection, CustomStringConvertible {
     var storage: [Element] = []
     private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    var _ownerKey: ObjKey { owner?.key ?? -1 }
     func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [] }
 
     /// An empty unmanaged list.
@@ -191,7 +265,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         _PropertyShape(type: Element._strataType, collection: .list, optional: Element._strataOptional, objectType: Element._strataObjectType)
     }
     public static func _strataDefault() -> Self { Self() }
-    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { Self.makeManaged(ownerOf(object, index)) }
+    /// The list's accessor (the same instance for every read of the property of `object`).
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { object._rlmCollectionAccessor(index, Self.self) }
     static func makeManaged(_ o: CollectionOwner) -> Self { unsafeDowncast(List<Element>(owner: o), to: Self.self) }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: List<Element>) {
         let o = ownerOf(object, index)
@@ -239,10 +314,11 @@ extension MutableSet where Element: ObjectBase {
 // MARK: - MutableSet
 
 /// A set of unique values or objects (RealmSwift's `MutableSet`).
-public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements, _Persistable, _UnmanagedCollection, CustomStringConvertible {
+public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, _AnyElements, _Persistable, _UnmanagedCollection, _CachedCollection, CustomStringConvertible {
     var storage: [Element] = []
     private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    var _ownerKey: ObjKey { owner?.key ?? -1 }
     func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [] }
 
     /// An empty unmanaged set.
@@ -305,7 +381,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         _PropertyShape(type: Element._strataType, collection: .set, optional: Element._strataOptional, objectType: Element._strataObjectType)
     }
     public static func _strataDefault() -> Self { Self() }
-    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { unsafeDowncast(MutableSet<Element>(owner: ownerOf(object, index)), to: Self.self) }
+    /// The set's accessor (the same instance for every read of the property of `object`).
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { object._rlmCollectionAccessor(index, Self.self) }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: MutableSet<Element>) {
         let elements = Array(value)
         let target = MutableSet<Element>(owner: ownerOf(object, index))
@@ -340,10 +417,11 @@ extension String: _MapKey {
 }
 
 /// A dictionary property with String keys (RealmSwift's `Map`).
-public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Persistable, _UnmanagedMap, CustomStringConvertible {
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Persistable, _UnmanagedMap, _CachedCollection, CustomStringConvertible {
     var storage: [Key: Value] = [:]
     private(set) var owner: CollectionOwner?
     var _owner: CollectionOwner? { owner }
+    var _ownerKey: ObjKey { owner?.key ?? -1 }
     func _becomeManaged(_ owner: CollectionOwner) { self.owner = owner; storage = [:] }
 
     /// An empty unmanaged map.
@@ -408,7 +486,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
         _PropertyShape(type: Value._strataType, collection: .map, optional: Value._strataOptional, objectType: Value._strataObjectType)
     }
     public static func _strataDefault() -> Self { Self() }
-    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { unsafeDowncast(Map<Key, Value>(owner: ownerOf(object, index)), to: Self.self) }
+    /// The map's accessor (the same instance for every read of the property of `object`).
+    public static func _strataGet(_ object: ObjectBase, _ index: Int) -> Self { object._rlmCollectionAccessor(index, Self.self) }
     public static func _strataSet(_ object: ObjectBase, _ index: Int, _ value: Map<Key, Value>) {
         let e = value.entries
         Map<Key, Value>(owner: ownerOf(object, index)).store(e)

@@ -1113,7 +1113,7 @@ final class WatchedPaths {
         if let m = memo[id] { return m }
         var edges: [Edge] = []
         if depth > 0, let os = schema[cls] {
-            for p in os.properties where p.type == .object {
+            for p in os.allProperties where p.type == .object {
                 guard let t = p.objectClassName else { continue }
                 edges.append(Edge(property: p.name, originProperty: nil, target: everything(t, depth: depth - 1, schema: schema, memo: &memo)))
             }

@@ -281,6 +281,9 @@ open class ObjectBase: CustomStringConvertible {
     /// Values of an unmanaged object, by property index (created by the first value set).
     @exclusivity(unchecked) @usableFromInline final var _rlmStorage: _UnmanagedStorage?
     @exclusivity(unchecked) @usableFromInline final var _rlmIsProbe = false
+    /// The managed collection accessors read so far (`List`, `MutableSet`, `Map`), made on the
+    /// first read of such a property: every read of it returns the same accessor.
+    @exclusivity(unchecked) final var _rlmAccessors: _AccessorCache?
     /// The class info, once known (set on managed objects when they are made).
     final var _rlmInfoCache: ClassInfo? {
         get { _rlmInfoRef?.takeUnretainedValue() }

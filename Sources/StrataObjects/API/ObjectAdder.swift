@@ -351,12 +351,12 @@ final class ObjectAdder {
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 if let co = c._owner, co.core.coordinator === core.coordinator, co.className == info.className, co.key == key, co.property == p.name { continue }
                 try replaceElements(owner, c._elementsForAdd)
-                if c._owner == nil { c._becomeManaged(owner) }
+                if c._owner == nil { c._becomeManaged(owner); o._rlmCacheAccessor(p.index, c) }
             case (.map, _):
                 let m = values[p.index] as! _UnmanagedMap
                 let owner = CollectionOwner(core: core, className: info.className, key: key, property: p.name, isEmbeddedTarget: p.targetType is EmbeddedObject.Type)
                 try replaceEntries(owner, m._entriesForAdd)
-                if m._owner == nil { m._becomeManaged(owner) }
+                if m._owner == nil { m._becomeManaged(owner); o._rlmCacheAccessor(p.index, m) }
             }
         }
     }

@@ -25,6 +25,9 @@ extension PropertyType {
 }
 
 extension ObjectSchema {
+    /// The `LinkingObjects` properties, in declaration order (RLMObjectSchema's
+    /// `computedProperties`): computed from the links, never stored, so not in `properties`.
+    public var computedProperties: [Property] { allProperties.filter { !$0.isStored } }
     /// The Swift class of this schema (nil when no class of that name was declared in this
     /// process, e.g. a class only the file knows).
     public var objectClass: ObjectBase.Type? {

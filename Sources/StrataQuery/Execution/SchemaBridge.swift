@@ -14,7 +14,7 @@ extension QuerySchema {
     /// `propertiesMapping()` also answers to its Swift property names, as RealmSwift's queries do.
     package init(_ schema: Schema) {
         self.init(schema.objectSchemas.map { os in
-            var c = QueryClass(os.className, os.properties.map(QueryProperty.init))
+            var c = QueryClass(os.className, os.allProperties.map(QueryProperty.init))
             if let mapping = os.objectClass?.propertiesMapping() { c.aliases = mapping }
             return c
         })
