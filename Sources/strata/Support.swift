@@ -256,9 +256,9 @@ final class ProgressBar {
     }
 }
 
-/// Opens a database for a command. Missing files are refused (never created).
-/// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
-func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+/// Refuses (exit 3) a path that does not exist, cannot be looked at, is a symlink loop, a
+/// directory, or not a regular file: the checks every command makes before opening a database.
+func requireExistingRegularFile(_ path: String) throws {
     var st = stat()
     guard stat(path, &st) == 0 else {
         switch errno {
@@ -275,6 +275,12 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
     default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
     }
+}
+
+/// Opens a database for a command. Missing files are refused (never created).
+/// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+    try requireExistingRegularFile(path)
     var options = StoreOptions()
     options.create = false
     options.readOnly = readOnly
