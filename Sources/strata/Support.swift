@@ -90,7 +90,8 @@ func printError(_ text: String) {
 }
 
 /// A named output file (export's --output):
-/// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.XXXXXX`)
+/// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.export-PID-XXXXXX`;
+///   one a killed export left is removed by the next export to NAME, see `StaleTemporaries`)
 ///   that `close()` renames over it once everything is written (a symlink is followed: the
 ///   temporary is made beside its target and renamed over the target, the link kept; an existing
 ///   file's permission bits are kept, and its owner and group when this process may set them, as
@@ -193,7 +194,13 @@ final class FileOutput: FileDescriptorOutput {
     private static func temporary(beside target: String, given: String, mode: mode_t?,
                                   owner: (uid: uid_t, gid: gid_t)?) throws -> (Int32, (temporary: String, target: String)?) {
         let url = URL(fileURLWithPath: target)
-        var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        // `.NAME.export-PID-XXXXXX`: the pid tells a later export whether the writer of such a
+        // file still runs; one killed (SIGKILL, a crash) left it, and it is removed here.
+        let directory = url.deletingLastPathComponent().path, prefix = "." + url.lastPathComponent + ".export-"
+        StaleTemporaries.remove(in: directory, prefix: prefix) { rest in
+            rest.count == 7 && rest.first == "-" && rest.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+        var template = Array((directory + "/" + prefix + "\(getpid())-XXXXXX").utf8CString)
         // Registered as it is made: an interrupt from here on removes it.
         let fd = TemporaryFiles.withSignalsBlocked {
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -332,7 +339,7 @@ func removeDatabaseFiles(_ path: String) {
     unlink(path + ".lock")
 }
 
-/// Temporary files a command is writing (export's `.NAME.XXXXXX`, the demo's hidden database and
+/// Temporary files a command is writing (export's `.NAME.export-PID-XXXXXX`, the demo's hidden database and
 /// its lock file, copy's `DEST.writecopy-tmp` and salvage database, a database `import --create`
 /// made and has not committed yet, with its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
 /// (the shell's 128+signal status), so an interrupted command leaves no temporary behind.
@@ -447,4 +454,44 @@ func refuseUnwritableDirectory(_ directory: String, errno e: Int32) throws {
     default: return
     }
     throw CLIError("cannot create files in \(directory) (\(why)); choose a writable directory", code: ExitCode32.refused)
+}
+
+/// Temporaries of strata's own naming that a process ended without a chance to clean up
+/// (SIGKILL, a crash, a power cut) left beside a destination: the next command writing to that
+/// destination removes them, so they do not accumulate. Only names that carry the writer's pid
+/// are considered, and only when that process no longer exists.
+enum StaleTemporaries {
+    /// Removes, in `directory`, every entry named `prefix + PID + rest` (PID: decimal digits, not
+    /// this process) for which `isRest(rest)` holds, that is a regular file owned by this user,
+    /// and whose PID names no process (`kill(PID, 0)` fails with `ESRCH`) or a zombie. A process
+    /// that still runs, or one this user may not signal (`EPERM`: it exists), keeps its file. Returns the
+    /// names removed.
+    @discardableResult
+    static func remove(in directory: String, prefix: String, rest isRest: (Substring) -> Bool) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let tail = name.dropFirst(prefix.count)
+            let digits = tail.prefix(while: { $0.isASCII && $0.isNumber })
+            guard !digits.isEmpty, digits.count <= 10, let pid = pid_t(digits), pid > 0, pid != getpid(),
+                  isRest(tail.dropFirst(digits.count)) else { continue }
+            let path = directory + "/" + name
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() else { continue }
+            guard !isRunning(pid) else { continue }
+            if unlink(path) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Whether process `pid` exists and has not ended: `kill(pid, 0)` finds it (or is not
+    /// allowed to signal it) and it is no zombie (a killed process its parent has not reaped yet).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        // `/proc/PID/stat`: "PID (COMMAND) STATE …"; the command may hold spaces and parentheses.
+        guard let stat = readWholeFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+              stat.index(close, offsetBy: 2) < stat.endIndex else { return true }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+    }
 }

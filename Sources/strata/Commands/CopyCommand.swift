@@ -39,6 +39,9 @@ struct Copy: StrataSubcommand {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
         try requireWritableDirectory(for: destination)
+        // The salvage copy's `DST.salvage-PID` database and lock file that a killed copy left.
+        let url = URL(fileURLWithPath: destination)
+        StaleTemporaries.remove(in: url.deletingLastPathComponent().path, prefix: url.lastPathComponent + ".salvage-") { $0.isEmpty || $0 == ".lock" }
         let db = try common.open(source, readOnly: true, label: "strata copy")
         defer { db.close() }
         let before = try db.store.fileSize()

@@ -72,6 +72,8 @@ func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEvent
                         progress: @escaping (String, Double) -> Void) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
+    // The hidden database and lock file of a demo build that was killed (SIGKILL, a crash).
+    StaleTemporaries.remove(in: url.deletingLastPathComponent().path, prefix: ".\(url.lastPathComponent).demo-tmp-") { $0.isEmpty || $0 == ".lock" }
     removeDatabaseFiles(temporary)
     // An interrupt (Ctrl-C) removes the hidden database and its lock file.
     TemporaryFiles.register(temporary)
