@@ -265,10 +265,15 @@ final class ProgressBar {
 
 /// Refuses (exit 3) a path that does not exist, cannot be looked at, is a symlink loop, a
 /// directory, or not a regular file: the checks every command makes before opening a database.
+/// A `.realm` path is named as a Realm file (and gets no demo hint).
 func requireExistingRegularFile(_ path: String) throws {
+    let realm = path.hasSuffix(".realm")
+    let what = realm ? "a Realm file" : "a Strata database"
     var st = stat()
     guard stat(path, &st) == 0 else {
         switch errno {
+        case ENOENT where realm:
+            throw CLIError("\(path): no such file; check the path", code: ExitCode32.badFile)
         case ENOENT:
             throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
         case ELOOP:
@@ -279,8 +284,8 @@ func requireExistingRegularFile(_ path: String) throws {
     }
     switch st.st_mode & S_IFMT {
     case S_IFREG: break
-    case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
-    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
+    case S_IFDIR: throw CLIError("\(path) is a directory, not \(what); give the path of a \(realm ? ".realm" : ".strata") file", code: ExitCode32.badFile)
+    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not \(what)", code: ExitCode32.badFile)
     }
 }
 
@@ -301,9 +306,12 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     }
 }
 
-/// Opens a `.realm` file read-only with `key` (nil: not encrypted); reader errors become CLI
-/// errors (exit 6 for keys, 3 for the file).
+/// Opens a `.realm` file read-only with `key` (nil: not encrypted); a missing path, a directory,
+/// FIFO, socket or device is refused first (exit 3), reader errors become CLI errors (exit 6 for
+/// keys, 3 for the file).
 func openRealmFile(_ path: String, key: [UInt8]?) throws -> RealmFile {
+    // Before the reader opens it: opening a FIFO would wait for a writer forever.
+    try requireExistingRegularFile(path)
     do {
         return try RealmFile.open(path: path, encryptionKey: key)
     } catch let e as RealmFileError {
