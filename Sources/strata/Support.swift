@@ -332,6 +332,16 @@ func refuseRealmWrite(_ path: String) -> CLIError {
     CLIError(RealmFileDataSource.readOnlyMessage(path: path), code: ExitCode32.refused)
 }
 
+/// Refuses (exit 5) to create a Strata database at a path named `.realm` (copy's, convert's and
+/// demo's destination, `import --create`'s new file): every command reads such a name as a
+/// realm-core file, so the database made there could not be opened by that name again.
+func refuseRealmNamedNewFile(_ path: String) throws {
+    guard path.hasSuffix(".realm") else { return }
+    let stem = String(path.dropLast(".realm".count))
+    throw CLIError("\(path): a .realm name is read as a Realm file, and strata writes Strata databases; name the new file \(stem).strata instead",
+                   code: ExitCode32.refused)
+}
+
 /// `2024-05-01T12:30:05.000Z`.
 func isoTime(_ date: Date) -> String { ValueConversion.isoDate(date) }
 

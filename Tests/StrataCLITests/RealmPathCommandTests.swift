@@ -51,4 +51,29 @@ final class RealmPathCommandTests: CLITestCase {
         XCTAssertEqual(folder.code, 3, folder.stderr)
         XCTAssertTrue(folder.stderr.contains("folder.realm is a directory, not a Realm file"), folder.stderr)
     }
+
+    /// `demo x.realm`, `convert a.realm b.realm`, `copy db b.realm` and `import --create
+    /// new.realm` made Strata databases that no command could open again (a `.realm` name is
+    /// read as a Realm file: "is a Strata database, not a Realm file"); copy and import said the
+    /// new path was "a Realm file opened read-only". They are refused before anything is made.
+    func testNoStrataDatabaseIsCreatedUnderARealmName() throws {
+        let source = try makeDemo(events: 100)
+        let realm = path("history.realm")
+        try FileManager.default.copyItem(atPath: RealmFileCommandTests.fixtures.appendingPathComponent("history.realm").path, toPath: realm)
+        let rows = try write(#"[{"a": 1}]"#, to: "rows.json")
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        for args in [["demo", path("new.realm"), "--objects", "10"], ["convert", realm, path("new.realm")],
+                     ["copy", source, path("new.realm")], ["import", path("new.realm"), "--class", "X", rows, "--create"]] {
+            let r = try StrataCLI.run(args)
+            XCTAssertEqual(r.code, 5, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("new.realm: a .realm name is read as a Realm file, and strata writes Strata databases; name the new file \(path("new")).strata instead"), r.stderr)
+            XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)), before, "\(args): nothing made")
+        }
+        // The .strata name it suggests works.
+        XCTAssertEqual(try StrataCLI.run(["convert", realm, path("new.strata")]).code, 0)
+        // An existing Realm file as copy's destination: never overwritten, said so.
+        let copy = try StrataCLI.run(["copy", source, realm])
+        XCTAssertEqual(copy.code, 5, copy.stderr)
+        XCTAssertTrue(copy.stderr.contains("already exists; copy never overwrites a file"), copy.stderr)
+    }
 }

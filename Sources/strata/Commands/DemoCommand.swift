@@ -31,6 +31,7 @@ struct Demo: StrataSubcommand {
             throw CLIError("\(file) already exists; choose a new file name (or add --churn to keep writing to an existing demo database)", code: ExitCode32.refused)
         }
         if !exists {
+            try refuseRealmNamedNewFile(file)
             try requireWritableDirectory(for: file)
             let bar = ProgressBar()
             let started = Date()
