@@ -86,7 +86,17 @@ let announceWriteLockWait: @Sendable (WriteLockHolder) -> Void = { printError(wr
 
 /// Writes to stderr.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    writeStandardError(text + "\n")
+}
+
+/// Writes `text` to descriptor 2, ignoring failures: a full or closed standard error
+/// (`2>/dev/full`) loses the message, where FileHandle.write trapped (SIGILL, exit 132).
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if n > 0 { bytes = bytes.dropFirst(n) } else if n < 0 && errno == EINTR { continue } else { return }
+    }
 }
 
 /// A named output file (export's --output):
@@ -252,13 +262,13 @@ final class ProgressBar {
         let width = 30
         let filled = Int((min(1, max(0, fraction)) * Double(width)).rounded())
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(label)".utf8))
+        writeStandardError("\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(label)")
         drawn = true
     }
 
     func finish() {
         guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        writeStandardError("\r\u{1B}[2K")
         drawn = false
     }
 }
