@@ -3,6 +3,32 @@ import XCTest
 
 /// strata run with standard output or standard error closed (`>&-`, `2>&-`) or unwritable.
 final class StandardDescriptorTests: CLITestCase {
+    /// With descriptor 1 closed, the database's lock file (opened read-write when it exists)
+    /// got number 1 and the export's JSON was written into it, under the other processes that
+    /// coordinate through it. Closed descriptors are now held by `/dev/null` (read-only): the
+    /// output fails as before (exit 7) and the lock file and database are untouched.
+    func testAClosedStandardOutputIsNeverAFileTheCommandOpens() throws {
+        let file = try makeDemo()
+        // An import leaves the lock file beside the database, as an app using the file does.
+        let rows = try write(#"[{"a": 1}]"#, to: "rows.json")
+        XCTAssertEqual(try StrataCLI.run(["import", file, "--class", "Extra", rows, "--create"]).code, 0)
+        let lock = file + ".lock"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lock))
+        let lockSize = try FileManager.default.attributesOfItem(atPath: lock)[.size] as? Int
+        for redirect in [">&-", ">&- 2>&-"] {
+            for args in [["export", file], ["export", file, "--class", "Person", "--format", "csv"], ["info", file], ["compact", file, "--online"]] {
+                let r = try runShell("", args, redirect: redirect)
+                XCTAssertEqual(r.code, 7, "\(args) \(redirect): \(r.stderr)")
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: lock))
+                XCTAssertEqual(bytes.count, lockSize, "\(args) \(redirect): the lock file keeps its size")
+                for text in ["Acme", "\"Person\"", "Format ", "strata:"] {
+                    XCTAssertNil(bytes.range(of: Data(text.utf8)), "\(args) \(redirect): \(text) was written into the lock file")
+                }
+                XCTAssertEqual(try StrataCLI.run(["check", file]).code, 0, "\(args) \(redirect)")
+            }
+        }
+    }
+
     /// A message to an unwritable standard error (`2>/dev/full`, `2>&-`) trapped in
     /// FileHandle.write (SIGILL, exit 132); the message is lost and the exit code is the
     /// command's own.

@@ -26,6 +26,7 @@ struct StrataCommand: ParsableCommand {
         defaultSubcommand: Browse.self)
 
     static func main() {
+        reserveStandardDescriptors()
         // Broken pipes (`strata export … | head`) end the process quietly instead of killing it.
         signal(SIGPIPE, SIG_IGN)
         let out = StandardOutput()
@@ -76,6 +77,21 @@ struct StrataCommand: ParsableCommand {
 }
 
 extension StrataCommand {
+    /// Opens `/dev/null` read-only on each of descriptors 0, 1 and 2 the caller left closed
+    /// (`strata export db >&-`). Otherwise the next file opened gets that number: the database's
+    /// lock file (opened read-write) became "standard output", and the export was written into
+    /// it under the other processes using it. Writing to the read-only `/dev/null` fails as
+    /// writing to a closed descriptor does (EBADF), so the output error stays exit 7.
+    static func reserveStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0 && null != fd {
+                dup2(null, fd)
+                close(null)
+            }
+        }
+    }
+
     /// `strata infoo db`: the first word is no subcommand and no file, so the default
     /// subcommand (browse) would read it as a file and reject the rest. Say what it is, with
     /// the nearest subcommand name.
