@@ -41,3 +41,42 @@ final class StandardDescriptorTests: CLITestCase {
         }
     }
 }
+
+/// Arguments that are not valid UTF-8.
+final class NonUTF8ArgumentTests: CLITestCase {
+    /// Runs `strata` with `arguments`, shell words where `printf` expands `\377`.
+    func run(_ arguments: String, after setup: String = "") throws -> StrataCLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "cd '\(dir.path)' && \(setup) exec '\(StrataCLI.binary.path)' \(arguments)"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return StrataCLI.Result(code: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                                stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Swift's CommandLine.arguments turns a byte that is not UTF-8 into U+FFFD: `info` of an
+    /// existing `n\xff.strata` said "no such file", `demo z\xff.strata` created a file of
+    /// another name, and a query searched for U+FFFD. Such an argument is refused (exit 2),
+    /// naming it, and nothing is created.
+    func testAnArgumentThatIsNotUTF8IsRefusedNotReplaced() throws {
+        let file = try makeDemo(events: 50)
+        // A copy named with the byte 0xFF (Latin-1 "ÿ"), which FileManager cannot name.
+        XCTAssertEqual(try run("--help", after: #"cp '\#(file)' "$(printf 'n\377.strata')" &&"#).code, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        for arguments in [#"info "$(printf 'n\377.strata')""#, #"demo "$(printf 'z\377.strata')" --objects 5"#,
+                          #"query demo.strata Company "$(printf 'name == "\377"')""#, #"export demo.strata --class "$(printf '\377')""#] {
+            let r = try run(arguments)
+            XCTAssertEqual(r.code, 2, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("is not valid UTF-8") && r.stderr.contains("rename the file"), r.stderr)
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), before, "\(arguments): nothing made")
+        }
+        XCTAssertEqual(before.count, 2, "the database and its copy: \(before)")
+        XCTAssertEqual(try run("info demo.strata").code, 0)
+    }
+}

@@ -29,6 +29,10 @@ struct StrataCommand: ParsableCommand {
         reserveStandardDescriptors()
         // Broken pipes (`strata export … | head`) end the process quietly instead of killing it.
         signal(SIGPIPE, SIG_IGN)
+        if let e = nonUTF8Argument() {
+            printError("strata: " + e.message)
+            Glibc.exit(e.code)
+        }
         let out = StandardOutput()
         Glibc.exit(execute(Array(CommandLine.arguments.dropFirst()), output: out))
     }
@@ -90,6 +94,19 @@ extension StrataCommand {
                 close(null)
             }
         }
+    }
+
+    /// The refusal (exit 2) of the first argument that is not valid UTF-8. `CommandLine.arguments`
+    /// replaces such bytes with U+FFFD, so strata used another name than the one given: a file
+    /// named `n\xff.strata` was "no such file", `demo z\xff.strata` created `z\u{FFFD}.strata`, and a
+    /// query compared with U+FFFD instead of the bytes typed.
+    static func nonUTF8Argument() -> CLIError? {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+            return CLIError("argument \(i) (\(String(cString: raw).debugDescription)) is not valid UTF-8, and strata reads paths, names and queries as UTF-8; rename the file, or give a symlink with a UTF-8 name",
+                            code: ExitCode32.usage)
+        }
+        return nil
     }
 
     /// `strata infoo db`: the first word is no subcommand and no file, so the default
