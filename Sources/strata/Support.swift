@@ -220,6 +220,10 @@ final class FileOutput: FileDescriptorOutput {
         guard fd >= 0 else {
             let e = errno
             try refuseUnwritableDirectory(directoryAsGiven(given), errno: e)
+            if e == ENOENT || e == ENOTDIR {
+                // As for every other new file (README, exit 3): no command creates directories.
+                throw CLIError("\(directoryAsGiven(given)): no such directory; create it first (export writes the file, not its directory)", code: ExitCode32.badFile)
+            }
             throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

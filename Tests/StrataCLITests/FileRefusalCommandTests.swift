@@ -66,7 +66,9 @@ final class FileRefusalCommandTests: CLITestCase {
         for (args, input) in [(["demo", missing + "/d.strata", "--objects", "10"], nil),
                               (["copy", demo, missing + "/c.strata"], nil),
                               (["import", missing + "/i.strata", "--create", "--class", "X", "-"], Data(#"[{"a": 1}]"#.utf8)),
-                              (["convert", realm, missing + "/r.strata", "--allow-loss"], nil)] as [([String], Data?)] {
+                              (["convert", realm, missing + "/r.strata", "--allow-loss"], nil),
+                              // export --output exited 7 ("cannot create the output file (No such file or directory)").
+                              (["export", demo, "--output", missing + "/e.json"], nil)] as [([String], Data?)] {
             let r = try StrataCLI.run(args, input: input)
             XCTAssertEqual(r.code, 3, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("no such directory; create it first"), "\(args): \(r.stderr)")
