@@ -152,6 +152,7 @@ final class FileOutput: FileDescriptorOutput {
         func refuse(_ why: String) -> CLIError {
             CLIError("\(path): \(why); nothing was written: choose another output file", code: ExitCode32.refused)
         }
+        try refuseEmptyPath(path)
         // By name first (covers protected files that do not exist yet, e.g. the compaction temporary).
         let target = resolvedPath(path)
         if protected.contains(where: { resolvedPath($0) == target }) {
@@ -464,9 +465,16 @@ func readWholeFile(_ path: String) -> Data? {
 /// directory this user cannot create files in: said with the directory as given and what to
 /// do, before any temporary or lock file is attempted (the engine's message named those).
 func requireWritableDirectory(for path: String) throws {
+    try refuseEmptyPath(path)
     let shown = directoryAsGiven(path)
     guard access(shown, F_OK) == 0, access(shown, W_OK | X_OK) != 0 else { return }
     try refuseUnwritableDirectory(shown, errno: errno)
+}
+
+/// Refuses (exit 2) an empty path given for a new file: it named the current directory, and
+/// `copy SRC ''` wrote the whole copy before its link into place failed (exit 7).
+func refuseEmptyPath(_ path: String) throws {
+    if path.isEmpty { throw CLIError("the new file's path is empty; give a file name", code: ExitCode32.usage) }
 }
 
 /// The directory part of `path` as the user wrote it (`.` for a bare name, `/` for the root), for

@@ -76,6 +76,20 @@ final class FileRefusalCommandTests: CLITestCase {
         XCTAssertEqual(try listing(), before, "no directory or file was created")
     }
 
+    /// An empty path for a new file named the current directory: `copy SRC ''` wrote the whole
+    /// copy before its link failed (exit 7), `export --output ''` tried to replace the directory.
+    /// Both are a bad command line (exit 2), refused before any work.
+    func testAnEmptyPathForANewFileIsRefused() throws {
+        let demo = try makeDemo()
+        let before = try listing()
+        for args in [["copy", demo, ""], ["export", demo, "--output", ""], ["demo", ""], ["import", "", "--class", "X", "-", "--create"]] {
+            let r = try StrataCLI.run(args, input: Data(#"[{"a": 1}]"#.utf8), in: dir)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("the new file's path is empty; give a file name"), "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(try listing(), before, "nothing was created")
+    }
+
     /// A new file in a directory this user cannot write: exit 5 naming the directory as given
     /// (copy and export exited 7; import --create, demo and convert named a lock file and
     /// suggested --read-only for a file that does not exist), nothing created.
