@@ -86,11 +86,22 @@ let announceWriteLockWait: @Sendable (WriteLockHolder) -> Void = { printError(wr
 
 /// Writes to stderr.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    writeStandardError(text + "\n")
+}
+
+/// Writes `text` to descriptor 2, ignoring failures: a full or closed standard error
+/// (`2>/dev/full`) loses the message, where FileHandle.write trapped (SIGILL, exit 132).
+func writeStandardError(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        if n > 0 { bytes = bytes.dropFirst(n) } else if n < 0 && errno == EINTR { continue } else { return }
+    }
 }
 
 /// A named output file (export's --output):
-/// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.XXXXXX`)
+/// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.export-PID-XXXXXX`;
+///   one a killed export left is removed by the next export to NAME, see `StaleTemporaries`)
 ///   that `close()` renames over it once everything is written (a symlink is followed: the
 ///   temporary is made beside its target and renamed over the target, the link kept; an existing
 ///   file's permission bits are kept, and its owner and group when this process may set them, as
@@ -141,6 +152,7 @@ final class FileOutput: FileDescriptorOutput {
         func refuse(_ why: String) -> CLIError {
             CLIError("\(path): \(why); nothing was written: choose another output file", code: ExitCode32.refused)
         }
+        try refuseEmptyPath(path)
         // By name first (covers protected files that do not exist yet, e.g. the compaction temporary).
         let target = resolvedPath(path)
         if protected.contains(where: { resolvedPath($0) == target }) {
@@ -193,7 +205,13 @@ final class FileOutput: FileDescriptorOutput {
     private static func temporary(beside target: String, given: String, mode: mode_t?,
                                   owner: (uid: uid_t, gid: gid_t)?) throws -> (Int32, (temporary: String, target: String)?) {
         let url = URL(fileURLWithPath: target)
-        var template = Array((url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".XXXXXX").utf8CString)
+        // `.NAME.export-PID-XXXXXX`: the pid tells a later export whether the writer of such a
+        // file still runs; one killed (SIGKILL, a crash) left it, and it is removed here.
+        let directory = url.deletingLastPathComponent().path, prefix = "." + url.lastPathComponent + ".export-"
+        StaleTemporaries.remove(in: directory, prefix: prefix) { rest in
+            rest.count == 7 && rest.first == "-" && rest.dropFirst().allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+        var template = Array((directory + "/" + prefix + "\(getpid())-XXXXXX").utf8CString)
         // Registered as it is made: an interrupt from here on removes it.
         let fd = TemporaryFiles.withSignalsBlocked {
             let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -203,6 +221,10 @@ final class FileOutput: FileDescriptorOutput {
         guard fd >= 0 else {
             let e = errno
             try refuseUnwritableDirectory(directoryAsGiven(given), errno: e)
+            if e == ENOENT || e == ENOTDIR {
+                // As for every other new file (README, exit 3): no command creates directories.
+                throw CLIError("\(directoryAsGiven(given)): no such directory; create it first (export writes the file, not its directory)", code: ExitCode32.badFile)
+            }
             throw CLIError("\(target): cannot create the output file (\(String(cString: strerror(e)))); check the directory and permissions", code: ExitCode32.io)
         }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -245,23 +267,28 @@ final class ProgressBar {
         let width = 30
         let filled = Int((min(1, max(0, fraction)) * Double(width)).rounded())
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(label)".utf8))
+        writeStandardError("\r\u{1B}[2K\(bar) \(Int(fraction * 100))% \(label)")
         drawn = true
     }
 
     func finish() {
         guard enabled, drawn else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        writeStandardError("\r\u{1B}[2K")
         drawn = false
     }
 }
 
-/// Opens a database for a command. Missing files are refused (never created).
-/// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
-func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+/// Refuses (exit 3) a path that does not exist, cannot be looked at, is a symlink loop, a
+/// directory, or not a regular file: the checks every command makes before opening a database.
+/// A `.realm` path is named as a Realm file (and gets no demo hint).
+func requireExistingRegularFile(_ path: String) throws {
+    let realm = path.hasSuffix(".realm")
+    let what = realm ? "a Realm file" : "a Strata database"
     var st = stat()
     guard stat(path, &st) == 0 else {
         switch errno {
+        case ENOENT where realm:
+            throw CLIError("\(path): no such file; check the path", code: ExitCode32.badFile)
         case ENOENT:
             throw CLIError("\(path): no such file; check the path (create a demo database with 'strata demo \(path)')", code: ExitCode32.badFile)
         case ELOOP:
@@ -272,9 +299,15 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     }
     switch st.st_mode & S_IFMT {
     case S_IFREG: break
-    case S_IFDIR: throw CLIError("\(path) is a directory, not a Strata database; give the path of a .strata file", code: ExitCode32.badFile)
-    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not a Strata database", code: ExitCode32.badFile)
+    case S_IFDIR: throw CLIError("\(path) is a directory, not \(what); give the path of a \(realm ? ".realm" : ".strata") file", code: ExitCode32.badFile)
+    default: throw CLIError("\(path) is not a regular file (a FIFO, socket or device), not \(what)", code: ExitCode32.badFile)
     }
+}
+
+/// Opens a database for a command. Missing files are refused (never created).
+/// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+    try requireExistingRegularFile(path)
     var options = StoreOptions()
     options.create = false
     options.readOnly = readOnly
@@ -288,9 +321,12 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     }
 }
 
-/// Opens a `.realm` file read-only with `key` (nil: not encrypted); reader errors become CLI
-/// errors (exit 6 for keys, 3 for the file).
+/// Opens a `.realm` file read-only with `key` (nil: not encrypted); a missing path, a directory,
+/// FIFO, socket or device is refused first (exit 3), reader errors become CLI errors (exit 6 for
+/// keys, 3 for the file).
 func openRealmFile(_ path: String, key: [UInt8]?) throws -> RealmFile {
+    // Before the reader opens it: opening a FIFO would wait for a writer forever.
+    try requireExistingRegularFile(path)
     do {
         return try RealmFile.open(path: path, encryptionKey: key)
     } catch let e as RealmFileError {
@@ -311,6 +347,16 @@ func refuseRealmWrite(_ path: String) -> CLIError {
     CLIError(RealmFileDataSource.readOnlyMessage(path: path), code: ExitCode32.refused)
 }
 
+/// Refuses (exit 5) to create a Strata database at a path named `.realm` (copy's, convert's and
+/// demo's destination, `import --create`'s new file): every command reads such a name as a
+/// realm-core file, so the database made there could not be opened by that name again.
+func refuseRealmNamedNewFile(_ path: String) throws {
+    guard path.hasSuffix(".realm") else { return }
+    let stem = String(path.dropLast(".realm".count))
+    throw CLIError("\(path): a .realm name is read as a Realm file, and strata writes Strata databases; name the new file \(stem).strata instead",
+                   code: ExitCode32.refused)
+}
+
 /// `2024-05-01T12:30:05.000Z`.
 func isoTime(_ date: Date) -> String { ValueConversion.isoDate(date) }
 
@@ -326,7 +372,7 @@ func removeDatabaseFiles(_ path: String) {
     unlink(path + ".lock")
 }
 
-/// Temporary files a command is writing (export's `.NAME.XXXXXX`, the demo's hidden database and
+/// Temporary files a command is writing (export's `.NAME.export-PID-XXXXXX`, the demo's hidden database and
 /// its lock file, copy's `DEST.writecopy-tmp` and salvage database, a database `import --create`
 /// made and has not committed yet, with its lock file): SIGINT, SIGTERM or SIGHUP removes them and then ends the process by that signal
 /// (the shell's 128+signal status), so an interrupted command leaves no temporary behind.
@@ -419,9 +465,16 @@ func readWholeFile(_ path: String) -> Data? {
 /// directory this user cannot create files in: said with the directory as given and what to
 /// do, before any temporary or lock file is attempted (the engine's message named those).
 func requireWritableDirectory(for path: String) throws {
+    try refuseEmptyPath(path)
     let shown = directoryAsGiven(path)
     guard access(shown, F_OK) == 0, access(shown, W_OK | X_OK) != 0 else { return }
     try refuseUnwritableDirectory(shown, errno: errno)
+}
+
+/// Refuses (exit 2) an empty path given for a new file: it named the current directory, and
+/// `copy SRC ''` wrote the whole copy before its link into place failed (exit 7).
+func refuseEmptyPath(_ path: String) throws {
+    if path.isEmpty { throw CLIError("the new file's path is empty; give a file name", code: ExitCode32.usage) }
 }
 
 /// The directory part of `path` as the user wrote it (`.` for a bare name, `/` for the root), for
@@ -441,4 +494,44 @@ func refuseUnwritableDirectory(_ directory: String, errno e: Int32) throws {
     default: return
     }
     throw CLIError("cannot create files in \(directory) (\(why)); choose a writable directory", code: ExitCode32.refused)
+}
+
+/// Temporaries of strata's own naming that a process ended without a chance to clean up
+/// (SIGKILL, a crash, a power cut) left beside a destination: the next command writing to that
+/// destination removes them, so they do not accumulate. Only names that carry the writer's pid
+/// are considered, and only when that process no longer exists.
+enum StaleTemporaries {
+    /// Removes, in `directory`, every entry named `prefix + PID + rest` (PID: decimal digits, not
+    /// this process) for which `isRest(rest)` holds, that is a regular file owned by this user,
+    /// and whose PID names no process (`kill(PID, 0)` fails with `ESRCH`) or a zombie. A process
+    /// that still runs, or one this user may not signal (`EPERM`: it exists), keeps its file. Returns the
+    /// names removed.
+    @discardableResult
+    static func remove(in directory: String, prefix: String, rest isRest: (Substring) -> Bool) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let tail = name.dropFirst(prefix.count)
+            let digits = tail.prefix(while: { $0.isASCII && $0.isNumber })
+            guard !digits.isEmpty, digits.count <= 10, let pid = pid_t(digits), pid > 0, pid != getpid(),
+                  isRest(tail.dropFirst(digits.count)) else { continue }
+            let path = directory + "/" + name
+            var st = stat()
+            guard lstat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_uid == geteuid() else { continue }
+            guard !isRunning(pid) else { continue }
+            if unlink(path) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// Whether process `pid` exists and has not ended: `kill(pid, 0)` finds it (or is not
+    /// allowed to signal it) and it is no zombie (a killed process its parent has not reaped yet).
+    static func isRunning(_ pid: pid_t) -> Bool {
+        if kill(pid, 0) != 0 && errno == ESRCH { return false }
+        // `/proc/PID/stat`: "PID (COMMAND) STATE …"; the command may hold spaces and parentheses.
+        guard let stat = readWholeFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: UInt8(ascii: ")")),
+              stat.index(close, offsetBy: 2) < stat.endIndex else { return true }
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != UInt8(ascii: "Z") && state != UInt8(ascii: "X")
+    }
 }

@@ -66,12 +66,28 @@ final class FileRefusalCommandTests: CLITestCase {
         for (args, input) in [(["demo", missing + "/d.strata", "--objects", "10"], nil),
                               (["copy", demo, missing + "/c.strata"], nil),
                               (["import", missing + "/i.strata", "--create", "--class", "X", "-"], Data(#"[{"a": 1}]"#.utf8)),
-                              (["convert", realm, missing + "/r.strata", "--allow-loss"], nil)] as [([String], Data?)] {
+                              (["convert", realm, missing + "/r.strata", "--allow-loss"], nil),
+                              // export --output exited 7 ("cannot create the output file (No such file or directory)").
+                              (["export", demo, "--output", missing + "/e.json"], nil)] as [([String], Data?)] {
             let r = try StrataCLI.run(args, input: input)
             XCTAssertEqual(r.code, 3, "\(args): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("no such directory; create it first"), "\(args): \(r.stderr)")
         }
         XCTAssertEqual(try listing(), before, "no directory or file was created")
+    }
+
+    /// An empty path for a new file named the current directory: `copy SRC ''` wrote the whole
+    /// copy before its link failed (exit 7), `export --output ''` tried to replace the directory.
+    /// Both are a bad command line (exit 2), refused before any work.
+    func testAnEmptyPathForANewFileIsRefused() throws {
+        let demo = try makeDemo()
+        let before = try listing()
+        for args in [["copy", demo, ""], ["export", demo, "--output", ""], ["demo", ""], ["import", "", "--class", "X", "-", "--create"]] {
+            let r = try StrataCLI.run(args, input: Data(#"[{"a": 1}]"#.utf8), in: dir)
+            XCTAssertEqual(r.code, 2, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("the new file's path is empty; give a file name"), "\(args): \(r.stderr)")
+        }
+        XCTAssertEqual(try listing(), before, "nothing was created")
     }
 
     /// A new file in a directory this user cannot write: exit 5 naming the directory as given

@@ -20,6 +20,9 @@ struct Browse: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
+        // A file that is not there (or a directory) is said as such, terminal or not: "needs a
+        // terminal" sent a script after the wrong problem.
+        if let file { try requireExistingRegularFile(file) }
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw CLIError("the browser needs a terminal; in scripts use a subcommand such as 'strata info FILE' (see 'strata --help')", code: ExitCode32.usage)
         }

@@ -24,6 +24,7 @@ struct Convert: StrataSubcommand {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; convert never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
+        try refuseRealmNamedNewFile(destination)
         try requireWritableDirectory(for: destination)
         let realm = try openRealmFile(source, key: try common.key())
         let converter = RealmConverter(realm: realm)

@@ -26,7 +26,7 @@ struct Copy: StrataSubcommand {
     }
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if ReadableFile.isRealmFile(source) || ReadableFile.isRealmFile(destination) { throw refuseRealmWrite(ReadableFile.isRealmFile(source) ? source : destination) }
+        if ReadableFile.isRealmFile(source) { throw refuseRealmWrite(source) }
         let outputKey = try outputKeyFile.map(readKeyFile)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: destination, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -38,7 +38,11 @@ struct Copy: StrataSubcommand {
         if FileManager.default.fileExists(atPath: destination) {
             throw CLIError("\(destination) already exists; copy never overwrites a file: choose another path or delete it", code: ExitCode32.refused)
         }
+        try refuseRealmNamedNewFile(destination)
         try requireWritableDirectory(for: destination)
+        // The salvage copy's `DST.salvage-PID` database and lock file that a killed copy left.
+        let url = URL(fileURLWithPath: destination)
+        StaleTemporaries.remove(in: url.deletingLastPathComponent().path, prefix: url.lastPathComponent + ".salvage-") { $0.isEmpty || $0 == ".lock" }
         let db = try common.open(source, readOnly: true, label: "strata copy")
         defer { db.close() }
         let before = try db.store.fileSize()

@@ -31,6 +31,7 @@ struct Demo: StrataSubcommand {
             throw CLIError("\(file) already exists; choose a new file name (or add --churn to keep writing to an existing demo database)", code: ExitCode32.refused)
         }
         if !exists {
+            try refuseRealmNamedNewFile(file)
             try requireWritableDirectory(for: file)
             let bar = ProgressBar()
             let started = Date()
@@ -72,6 +73,8 @@ func createDemoDatabase(at path: String, events: Int = DemoDatabase.defaultEvent
                         progress: @escaping (String, Double) -> Void) throws {
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).demo-tmp-\(getpid())").path
+    // The hidden database and lock file of a demo build that was killed (SIGKILL, a crash).
+    StaleTemporaries.remove(in: url.deletingLastPathComponent().path, prefix: ".\(url.lastPathComponent).demo-tmp-") { $0.isEmpty || $0 == ".lock" }
     removeDatabaseFiles(temporary)
     // An interrupt (Ctrl-C) removes the hidden database and its lock file.
     TemporaryFiles.register(temporary)

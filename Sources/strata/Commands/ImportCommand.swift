@@ -20,7 +20,7 @@ struct Import: StrataSubcommand {
     @OptionGroup var common: CommonOptions
 
     func run(output out: CommandOutput) throws -> Int32 {
-        if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
+        if !pathExists(file) { try refuseRealmNamedNewFile(file) } else if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
         let data: Data?
         if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = readWholeFile(input) }
         guard let data else {

@@ -26,8 +26,13 @@ struct StrataCommand: ParsableCommand {
         defaultSubcommand: Browse.self)
 
     static func main() {
+        reserveStandardDescriptors()
         // Broken pipes (`strata export … | head`) end the process quietly instead of killing it.
         signal(SIGPIPE, SIG_IGN)
+        if let e = nonUTF8Argument() {
+            printError("strata: " + e.message)
+            Glibc.exit(e.code)
+        }
         let out = StandardOutput()
         Glibc.exit(execute(Array(CommandLine.arguments.dropFirst()), output: out))
     }
@@ -76,6 +81,34 @@ struct StrataCommand: ParsableCommand {
 }
 
 extension StrataCommand {
+    /// Opens `/dev/null` read-only on each of descriptors 0, 1 and 2 the caller left closed
+    /// (`strata export db >&-`). Otherwise the next file opened gets that number: the database's
+    /// lock file (opened read-write) became "standard output", and the export was written into
+    /// it under the other processes using it. Writing to the read-only `/dev/null` fails as
+    /// writing to a closed descriptor does (EBADF), so the output error stays exit 7.
+    static func reserveStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            let null = open("/dev/null", O_RDONLY)
+            if null >= 0 && null != fd {
+                dup2(null, fd)
+                close(null)
+            }
+        }
+    }
+
+    /// The refusal (exit 2) of the first argument that is not valid UTF-8. `CommandLine.arguments`
+    /// replaces such bytes with U+FFFD, so strata used another name than the one given: a file
+    /// named `n\xff.strata` was "no such file", `demo z\xff.strata` created `z\u{FFFD}.strata`, and a
+    /// query compared with U+FFFD instead of the bytes typed.
+    static func nonUTF8Argument() -> CLIError? {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+            return CLIError("argument \(i) (\(String(cString: raw).debugDescription)) is not valid UTF-8, and strata reads paths, names and queries as UTF-8; rename the file, or give a symlink with a UTF-8 name",
+                            code: ExitCode32.usage)
+        }
+        return nil
+    }
+
     /// `strata infoo db`: the first word is no subcommand and no file, so the default
     /// subcommand (browse) would read it as a file and reject the rest. Say what it is, with
     /// the nearest subcommand name.
