@@ -118,7 +118,10 @@ extension Store {
         if FileManager.default.fileExists(atPath: toPath) { throw CompactionError.destinationExists(path: toPath) }
         try Store.requireDirectory(of: toPath)
         let tmp = Store.writeCopyTemporaryPath(for: toPath)
-        unlink(tmp)
+        // Held until the copy is linked into place or given up: a second copy to the same
+        // destination is refused instead of deleting (or linking) this one's temporary file.
+        let claim = try Store.claimCopyTemporary(tmp, destination: toPath)
+        defer { Glibc.close(claim) }
         let read = try beginRead(label: "writeCopy")
         defer { read.end() }
         let meta = read.meta
@@ -148,6 +151,41 @@ extension Store {
                                                           outcome: "no file was created")
             }
             throw error
+        }
+    }
+
+    /// Opens and locks (`flock`, exclusive, not waiting) the copy's temporary file, emptied, and
+    /// returns the descriptor holding the lock. A temporary locked by a running copy is
+    /// `CompactionError.copyInProgress`; one left by a copy that died (unlocked) is taken over.
+    /// The lock is on the file the path names when it is taken (checked by inode: a file removed
+    /// and created again meanwhile is locked afresh).
+    static func claimCopyTemporary(_ tmp: String, destination: String) throws -> Int32 {
+        while true {
+            let fd = open(tmp, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                let e = errno
+                if e == ENOSPC || e == EDQUOT {
+                    throw StorageError.diskFullWritingNewFile(path: destination, operation: "writing the copy", needed: 0, outcome: "no file was created")
+                }
+                if e == EACCES || e == EPERM || e == EROFS { throw StorageError.permissionDenied(path: destination, operation: "create the copy beside it") }
+                throw StorageError.io(path: tmp, operation: "create the copy's temporary file", errno: e)
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let e = errno
+                Glibc.close(fd)
+                if e == EWOULDBLOCK { throw CompactionError.copyInProgress(path: destination) }
+                throw StorageError.io(path: tmp, operation: "lock the copy's temporary file", errno: e)
+            }
+            var held = stat(), named = stat()
+            if fstat(fd, &held) == 0, stat(tmp, &named) == 0, held.st_dev == named.st_dev, held.st_ino == named.st_ino {
+                if ftruncate(fd, 0) != 0 {
+                    let e = errno
+                    Glibc.close(fd)
+                    throw StorageError.io(path: tmp, operation: "empty the copy's temporary file", errno: e)
+                }
+                return fd
+            }
+            Glibc.close(fd)
         }
     }
 

@@ -76,6 +76,9 @@ public enum CompactionError: Error, Equatable, CustomStringConvertible, Sendable
     case notWritable(path: String)
     /// The file was replaced but this handle could not switch to it; close and reopen it.
     case reopenFailed(path: String, errno: Int32)
+    /// Another `writeCopy` (in this or another process) is writing a copy to the same
+    /// destination right now.
+    case copyInProgress(path: String)
 
     public var description: String {
         switch self {
@@ -87,6 +90,8 @@ public enum CompactionError: Error, Equatable, CustomStringConvertible, Sendable
             return "\(p): the destination already exists; writeCopy never overwrites a file, choose another path or delete it"
         case .notWritable(let p):
             return "\(p): the file is open read-only; reopen it writable to compact"
+        case .copyInProgress(let p):
+            return "\(p): another copy to this path is being written right now; wait for it to finish, or choose another path"
         case .reopenFailed(let p, let e):
             return "\(p): the compacted file replaced the original, but this handle could not reopen it (errno \(e)); close the handle and open the file again"
         }

@@ -54,7 +54,8 @@ func cliError(_ error: Error) -> CLIError {
     }
     if let e = error as? CompactionError {
         switch e {
-        case .destinationExists, .notWritable, .readTransactionsOpen, .writeTransactionInProgress: return CLIError(e.description, code: ExitCode32.refused)
+        case .destinationExists, .notWritable, .readTransactionsOpen, .writeTransactionInProgress, .copyInProgress:
+            return CLIError(e.description, code: ExitCode32.refused)
         case .reopenFailed: return CLIError(e.description, code: ExitCode32.io)
         }
     }

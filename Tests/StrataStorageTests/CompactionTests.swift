@@ -121,6 +121,36 @@ final class CompactionTests: XCTestCase {
         assertSound(store)
     }
 
+    /// Two copies to one destination at once: the second is refused and leaves the first's
+    /// temporary file alone (it used to delete it on start, and could then link the other
+    /// copy's half-written file into place). A temporary left by a copy that died is taken over.
+    func testASecondCopyToTheSameDestinationIsRefusedAndAStaleTemporaryIsTakenOver() throws {
+        let dir = TempDir()
+        let path = dir.path("src.strata")
+        let store = try Store(path: path, options: storeOptions())
+        try populate(store, count: 500)
+        let dest = dir.path("copy.strata")
+        let tmp = Store.writeCopyTemporaryPath(for: dest)
+        // A copy in progress (in this process or another: flock is per open file).
+        let running = try Store.claimCopyTemporary(tmp, destination: dest)
+        XCTAssertEqual(write(running, "partial", 7), 7)
+        XCTAssertThrowsError(try store.writeCopy(toPath: dest)) {
+            XCTAssertEqual($0 as? CompactionError, .copyInProgress(path: dest))
+            XCTAssertTrue("\($0)".contains("another copy to this path"), "\($0)")
+        }
+        XCTAssertEqual(FileManager.default.contents(atPath: tmp), Data("partial".utf8), "the running copy's file is untouched")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dest))
+        // That copy dies (its lock goes with its descriptor): its leftover is taken over.
+        close(running)
+        try store.writeCopy(toPath: dest)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp))
+        let copy = try Store(path: dest)
+        XCTAssertEqual(try logicalContent(copy, includeHistory: true), try logicalContent(store, includeHistory: true))
+        assertSound(copy)
+        copy.close()
+        store.close()
+    }
+
     func testWriteCopyRefusesExistingDestinationAndCopiesLogicalContent() throws {
         let dir = TempDir()
         let path = dir.path("src.strata")
