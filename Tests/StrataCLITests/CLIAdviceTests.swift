@@ -1,0 +1,37 @@
+import Foundation
+import StrataStorage
+import XCTest
+@testable import strata
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Messages that say what to do on the command line, and failures that leave nothing behind
+/// (a QA pass over the CLI).
+final class CLIAdviceTests: CLITestCase {
+    private func listing() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() }
+    private func bytes(_ file: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: file)) }
+
+    /// A copy of the demo cut to `size` bytes (past both meta slots, short of the recorded size).
+    private func truncatedDemo(_ name: String = "cut.strata", size: UInt64 = 20_000) throws -> String {
+        let demo = try makeDemo("whole.strata")
+        let file = path(name)
+        try FileManager.default.copyItem(atPath: demo, toPath: file)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: file))
+        try handle.truncate(atOffset: size)
+        try handle.close()
+        return file
+    }
+
+    /// check strips its own "Run 'strata check'", and took "and restore from a copy" with it.
+    func testCheckOfATruncatedFileKeepsTheRestoreAdvice() throws {
+        let file = try truncatedDemo()
+        let r = try StrataCLI.run(["check", file])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("corrupted") && r.stderr.contains("Restore from a copy"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("strata check"), r.stderr)
+        XCTAssertEqual(withoutCheckAdvice("x: damaged. Run 'strata check' and restore from a copy"), "x: damaged. Restore from a copy")
+        XCTAssertEqual(withoutCheckAdvice("block N fails its checksum; run 'strata check'"), "block N fails its checksum")
+    }
+
+}
