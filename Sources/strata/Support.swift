@@ -61,8 +61,8 @@ func cliError(_ error: Error) -> CLIError {
     if let e = error as? SchemaError {
         switch e {
         case .noSuchClass, .noSuchProperty: return CLIError(e.description, code: ExitCode32.badInput)
-        case .changedByAnotherProcess: return CLIError(e.description + "; run the command again", code: ExitCode32.refused)
-        case .invalid(let detail) where detail.contains("damaged"): return CLIError(e.description + "; run 'strata check'", code: ExitCode32.badFile)
+        case .changedByAnotherProcess: return CLIError(appendingClause(e.description, "run the command again"), code: ExitCode32.refused)
+        case .invalid(let detail) where detail.contains("damaged"): return CLIError(appendingClause(e.description, "run 'strata check'"), code: ExitCode32.badFile)
         default: return CLIError(e.description, code: ExitCode32.badInput)
         }
     }

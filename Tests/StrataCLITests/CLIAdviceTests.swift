@@ -34,4 +34,16 @@ final class CLIAdviceTests: CLITestCase {
         XCTAssertEqual(withoutCheckAdvice("block N fails its checksum; run 'strata check'"), "block N fails its checksum")
     }
 
+    /// ArgumentParser's sentence ends in a period: "'csv'.; see 'strata --help'".
+    func testABadOptionValueIsOneSentenceWithoutDoublePunctuation() throws {
+        let file = try makeDemo()
+        let r = try StrataCLI.run(["export", file, "--format", "xml"])
+        XCTAssertEqual(r.code, 2, r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("'json' and 'csv'; see 'strata --help'\n"), r.stderr)
+        XCTAssertEqual(appendingClause("a.", "b"), "a; b")
+        XCTAssertEqual(appendingClause("a;  ", "b"), "a; b")
+        XCTAssertEqual(appendingClause("a (x)", "b"), "a (x); b")
+        XCTAssertEqual(appendingClause("", "b"), "b")
+    }
+
 }

@@ -62,7 +62,7 @@ struct Import: StrataSubcommand {
             let hint = format == nil && kind == .json && first.map { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "{") } == true
                 ? " (read as JSON because \(input == "-" ? "the input is standard input" : "the name does not end in .csv"); for CSV add --format csv)"
                 : ""
-            throw CLIError("\(input): \(e.message)\(hint); nothing was imported", code: ExitCode32.badInput)
+            throw CLIError(appendingClause("\(input): \(e.message)\(hint)", "nothing was imported"), code: ExitCode32.badInput)
         }
 
         // Like sqlite3, `--create` makes the database file when it does not exist yet.
@@ -181,15 +181,15 @@ struct Import: StrataSubcommand {
                 removeDatabaseFiles(file)
             }
             if let e = error as? InputError {
-                throw CLIError("\(input): line \(line): \(e.message); nothing was imported", code: ExitCode32.badInput)
+                throw CLIError(appendingClause("\(input): line \(line): \(e.message)", "nothing was imported"), code: ExitCode32.badInput)
             }
             // Bad data (a schema or object error) names its line; a failing disk or engine
             // (disk full, I/O) keeps its own exit code.
             let e = cliError(error)
             if e.code == ExitCode32.badInput {
-                throw CLIError("\(input): line \(line): \(e.message); nothing was imported", code: ExitCode32.badInput)
+                throw CLIError(appendingClause("\(input): line \(line): \(e.message)", "nothing was imported"), code: ExitCode32.badInput)
             }
-            throw CLIError("\(e.message); nothing was imported", code: e.code)
+            throw CLIError(appendingClause(e.message, "nothing was imported"), code: e.code)
         }
         return 0
     }

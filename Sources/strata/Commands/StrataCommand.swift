@@ -46,7 +46,7 @@ struct StrataCommand: ParsableCommand {
                 do { try out.line(fullMessage(for: error)); try out.flush() } catch { return fail(cliError(error)) }
                 return 0
             }
-            out.note("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
+            out.note("strata: " + appendingClause(String(message(for: error).split(separator: "\n").first ?? "bad command line"), "see 'strata --help'"))
             return ExitCode32.usage
         }
         func fail(_ e: CLIError) -> Int32 {
