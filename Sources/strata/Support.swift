@@ -48,7 +48,11 @@ func cliError(_ error: Error) -> CLIError {
             // reader's message names the option).
             return CLIError(e.description + ": pass it with --encryption-key-file K (64 raw bytes or 128 hex characters)",
                             code: ExitCode32.encryption)
-        case .invalidEncryptionKey, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
+        case .notEncrypted(let p):
+            // The engine names its API (writeCopy); on the command line it is copy's option.
+            return CLIError("\(p): an encryption key was given but the file is not encrypted; run the command without --encryption-key-file "
+                            + "(to make an encrypted copy: strata copy \(p) NEW --output-encryption-key-file K)", code: ExitCode32.encryption)
+        case .invalidEncryptionKey, .wrongEncryptionKey: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
     }

@@ -23,6 +23,21 @@ final class CLIAdviceTests: CLITestCase {
         return file
     }
 
+    /// The engine's message named its API (writeCopy); the command line names copy's option.
+    func testAKeyForAnUnencryptedFileNamesCopysOptionNotTheAPI() throws {
+        let file = try makeDemo()
+        let key = try write(String(repeating: "ab", count: 64), to: "key.hex")
+        for args in [["info", file, "--encryption-key-file", key], ["compact", file, "--encryption-key-file", key]] {
+            let r = try StrataCLI.run(args)
+            XCTAssertEqual(r.code, 6, "\(args): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("writeCopy"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("without --encryption-key-file")
+                          && r.stderr.contains("strata copy \(file) NEW --output-encryption-key-file K"), r.stderr)
+        }
+        // API users keep the engine's wording.
+        XCTAssertTrue(StorageError.notEncrypted(path: "x").description.contains("writeCopy"))
+    }
+
     /// check strips its own "Run 'strata check'", and took "and restore from a copy" with it.
     func testCheckOfATruncatedFileKeepsTheRestoreAdvice() throws {
         let file = try truncatedDemo()
