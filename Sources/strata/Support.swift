@@ -52,7 +52,10 @@ func cliError(_ error: Error) -> CLIError {
             // The engine names its API (writeCopy); on the command line it is copy's option.
             return CLIError("\(p): an encryption key was given but the file is not encrypted; run the command without --encryption-key-file "
                             + "(to make an encrypted copy: strata copy \(p) NEW --output-encryption-key-file K)", code: ExitCode32.encryption)
-        case .invalidEncryptionKey, .wrongEncryptionKey: return CLIError(e.description, code: ExitCode32.encryption)
+        case .wrongEncryptionKey:
+            return CLIError(appendingClause(e.description, "the file is unchanged: pass the key it was encrypted with in --encryption-key-file K"),
+                            code: ExitCode32.encryption)
+        case .invalidEncryptionKey: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
     }

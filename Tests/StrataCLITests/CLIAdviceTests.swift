@@ -38,6 +38,22 @@ final class CLIAdviceTests: CLITestCase {
         XCTAssertTrue(StorageError.notEncrypted(path: "x").description.contains("writeCopy"))
     }
 
+    /// "wrong encryption key" alone did not say what to do.
+    func testAWrongKeySaysWhichOptionGivesTheKeyAndThatTheFileIsUnchanged() throws {
+        let key = try write(String(repeating: "ab", count: 64), to: "key.hex")
+        let other = try write(String(repeating: "cd", count: 64), to: "other.hex")
+        let file = path("enc.strata")
+        XCTAssertEqual(try StrataCLI.run(["demo", file, "--objects", "30", "--encryption-key-file", key]).code, 0)
+        let before = try bytes(file)
+        for args in [["info", file, "--encryption-key-file", other], ["compact", file, "--encryption-key-file", other]] {
+            let r = try StrataCLI.run(args)
+            XCTAssertEqual(r.code, 6, "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("wrong encryption key") && r.stderr.contains("the file is unchanged")
+                          && r.stderr.contains("--encryption-key-file K"), r.stderr)
+        }
+        XCTAssertEqual(try bytes(file), before)
+    }
+
     /// check strips its own "Run 'strata check'", and took "and restore from a copy" with it.
     func testCheckOfATruncatedFileKeepsTheRestoreAdvice() throws {
         let file = try truncatedDemo()
