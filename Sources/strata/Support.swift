@@ -313,7 +313,9 @@ func requireExistingRegularFile(_ path: String) throws {
 
 /// Opens a database for a command. Missing files are refused (never created).
 /// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
-func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+/// `readOnlyOption`: the command has `--read-only` (the browser), which a refusal for lack of
+/// write permission suggests; other commands are told what writing needs.
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true, readOnlyOption: Bool = false) throws -> Database {
     try requireExistingRegularFile(path)
     var options = StoreOptions()
     options.create = false
@@ -323,6 +325,8 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     if !readOnly && announceWaits { options.onWriteLockWait = announceWriteLockWait }
     do {
         return try Database(path: path, options: options)
+    } catch StorageError.permissionDenied(let failed, let operation) where !readOnly && !readOnlyOption {
+        throw writePermissionRefusal(database: path, command: label, failed: failed, operation: operation)
     } catch {
         throw cliError(error)
     }
