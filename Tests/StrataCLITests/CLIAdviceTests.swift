@@ -77,4 +77,22 @@ final class CLIAdviceTests: CLITestCase {
         XCTAssertEqual(appendingClause("", "b"), "b")
     }
 
+    /// A missing or damaged database is reported before the input is read (exit 3, not the
+    /// input's exit 4); with --create a missing database is made, so the input is what fails.
+    func testImportChecksTheDatabaseBeforeTheInput() throws {
+        let bad = try write("not json at all", to: "bad.json")
+        var r = try StrataCLI.run(["import", path("missing.strata"), "--class", "X", bad])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no such file"), r.stderr)
+        let cut = try truncatedDemo()
+        r = try StrataCLI.run(["import", cut, "--class", "X", bad])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertTrue(r.stderr.contains("corrupted"), r.stderr)
+        r = try StrataCLI.run(["import", path("new.strata"), "--class", "X", bad, "--create"])
+        XCTAssertEqual(r.code, 4, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("new.strata")))
+        r = try StrataCLI.run(["import", path("missing.strata"), "--class", "X", "-"], input: Data("not json".utf8))
+        XCTAssertEqual(r.code, 3, r.stderr)
+    }
+
 }
