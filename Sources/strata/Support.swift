@@ -314,7 +314,8 @@ func requireExistingRegularFile(_ path: String) throws {
 /// Opens a database for a command. Missing files are refused (never created).
 /// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
 /// `readOnlyOption`: the command has `--read-only` (the browser), which a refusal for lack of
-/// write permission suggests; other commands are told what writing needs.
+/// write permission suggests; other commands are told what writing needs. A lock file the open
+/// creates is recorded, to be removed if the command fails (`CreatedLockFiles`).
 func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true, readOnlyOption: Bool = false) throws -> Database {
     try requireExistingRegularFile(path)
     var options = StoreOptions()
@@ -323,6 +324,8 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     options.label = label
     options.encryptionKey = key
     if !readOnly && announceWaits { options.onWriteLockWait = announceWriteLockWait }
+    let lockExisted = readOnly || CreatedLockFiles.lockExists(for: path)
+    defer { CreatedLockFiles.noteCreated(for: path, existedBefore: lockExisted) }
     do {
         return try Database(path: path, options: options)
     } catch StorageError.permissionDenied(let failed, let operation) where !readOnly && !readOnlyOption {

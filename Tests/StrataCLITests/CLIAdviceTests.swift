@@ -95,4 +95,47 @@ final class CLIAdviceTests: CLITestCase {
         XCTAssertEqual(r.code, 3, r.stderr)
     }
 
+    /// A command that opened a file for writing and failed (truncated, damaged, wrong key) left
+    /// the lock file it created beside it; one that was there before stays.
+    func testAFailedCommandLeavesNoLockFileItCreated() throws {
+        let cut = try truncatedDemo()
+        let damaged = try damagedDemo()
+        let key = try write(String(repeating: "ab", count: 64), to: "key.hex")
+        let other = try write(String(repeating: "cd", count: 64), to: "other.hex")
+        let enc = path("enc.strata")
+        XCTAssertEqual(try StrataCLI.run(["demo", enc, "--objects", "30", "--encryption-key-file", key]).code, 0)
+        let input = try write(#"[{"a": 1}]"#, to: "in.json")
+        let before = try listing()
+        XCTAssertFalse(before.contains { $0.hasSuffix(".lock") }, "\(before)")
+        for args in [["compact", cut], ["compact", "--online", cut], ["compact", damaged], ["import", cut, "--class", "X", input],
+                     ["compact", enc, "--encryption-key-file", other], ["import", enc, "--class", "X", input, "--encryption-key-file", other],
+                     ["demo", cut, "--churn", "--seconds", "1"]] {
+            let r = try StrataCLI.run(args)
+            XCTAssertNotEqual(r.code, 0, "\(args)")
+            XCTAssertEqual(try listing(), before, "\(args): \(r.stderr)")
+        }
+        // A lock file that was there before is left alone.
+        let lock = try write("", to: "cut.strata.lock")
+        XCTAssertEqual(try StrataCLI.run(["compact", cut]).code, 3)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lock))
+        // A command that succeeds keeps its lock file (the database's, as after any write).
+        XCTAssertEqual(try StrataCLI.run(["compact", enc, "--encryption-key-file", key]).code, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: enc + ".lock"))
+    }
+
+    /// A lock file some process uses is not removed, even one this process made.
+    func testALockFileInUseIsNotRemoved() throws {
+        let file = try makeDemo()
+        let lock = file + ".lock"
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lock))
+        let db = try Store(path: file)
+        CreatedLockFiles.noteCreated(for: file, existedBefore: false)
+        XCTAssertEqual(CreatedLockFiles.removeUnused(), [], "the handle holds it")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: lock))
+        db.close()
+        CreatedLockFiles.noteCreated(for: file, existedBefore: false)
+        XCTAssertEqual(CreatedLockFiles.removeUnused(), [lock])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: lock))
+    }
+
 }
