@@ -138,4 +138,20 @@ final class CLIAdviceTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: lock))
     }
 
+    /// Standard output cannot be taken back: the error says the export there is incomplete.
+    /// `--output FILE` leaves nothing (no file, no temporary).
+    func testAnExportOfADamagedFileSaysTheOutputIsIncomplete() throws {
+        let file = try damagedDemo()
+        let r = try StrataCLI.run(["export", file])
+        XCTAssertEqual(r.code, 3, r.stderr)
+        XCTAssertFalse(r.stdout.isEmpty, "the part before the damaged block was written")
+        XCTAssertTrue(r.stderr.contains("fails its checksum") && r.stderr.contains("the export on standard output is incomplete (it stops after \(r.stdout.utf8.count) bytes)"),
+                      r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        let before = try listing()
+        let named = try StrataCLI.run(["export", file, "--output", path("out.json")])
+        XCTAssertEqual(named.code, 3, named.stderr)
+        XCTAssertFalse(named.stderr.contains("incomplete"), named.stderr)
+        XCTAssertEqual(try listing(), before, "no output file, no temporary")
+    }
 }
