@@ -16,10 +16,19 @@ extension FileReports {
         }
     }
 
-    /// `message` without advice to run `strata check` (for messages `check` itself prints).
+    /// `message` without advice to run `strata check` (for messages `check` itself prints); what
+    /// the advice goes on to say is kept: "… Run 'strata check' and restore from a copy" becomes
+    /// "… Restore from a copy" (it lost the advice along with the command).
     package static func withoutCheckAdvice(_ message: String) -> String {
+        var text = message
+        if let r = text.range(of: "[Rr]un ['`]strata check['`] and ", options: .regularExpression) {
+            var rest = String(text[r.upperBound...])
+            let before = text[..<r.lowerBound]
+            if before.isEmpty || before.hasSuffix(". ") { rest = rest.prefix(1).uppercased() + rest.dropFirst() }
+            text = before + rest
+        }
         // The Strata engine quotes the command with '…', the Realm reader with `…`.
-        message.replacingOccurrences(of: "[;.,]?\\s*[Rr]un ['`]strata check['`][^;]*", with: "", options: .regularExpression)
+        return text.replacingOccurrences(of: "[;.,]?\\s*[Rr]un ['`]strata check['`][^;]*", with: "", options: .regularExpression)
     }
 
     private static func plural(_ n: Int) -> String { "\(n) problem\(n == 1 ? "" : "s")" }

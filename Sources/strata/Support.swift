@@ -48,7 +48,14 @@ func cliError(_ error: Error) -> CLIError {
             // reader's message names the option).
             return CLIError(e.description + ": pass it with --encryption-key-file K (64 raw bytes or 128 hex characters)",
                             code: ExitCode32.encryption)
-        case .invalidEncryptionKey, .wrongEncryptionKey, .notEncrypted: return CLIError(e.description, code: ExitCode32.encryption)
+        case .notEncrypted(let p):
+            // The engine names its API (writeCopy); on the command line it is copy's option.
+            return CLIError("\(p): an encryption key was given but the file is not encrypted; run the command without --encryption-key-file "
+                            + "(to make an encrypted copy: strata copy \(p) NEW --output-encryption-key-file K)", code: ExitCode32.encryption)
+        case .wrongEncryptionKey:
+            return CLIError(appendingClause(e.description, "the file is unchanged: pass the key it was encrypted with in --encryption-key-file K"),
+                            code: ExitCode32.encryption)
+        case .invalidEncryptionKey: return CLIError(e.description, code: ExitCode32.encryption)
         default: return CLIError(e.description, code: ExitCode32.io)
         }
     }
@@ -62,8 +69,8 @@ func cliError(_ error: Error) -> CLIError {
     if let e = error as? SchemaError {
         switch e {
         case .noSuchClass, .noSuchProperty: return CLIError(e.description, code: ExitCode32.badInput)
-        case .changedByAnotherProcess: return CLIError(e.description + "; run the command again", code: ExitCode32.refused)
-        case .invalid(let detail) where detail.contains("damaged"): return CLIError(e.description + "; run 'strata check'", code: ExitCode32.badFile)
+        case .changedByAnotherProcess: return CLIError(appendingClause(e.description, "run the command again"), code: ExitCode32.refused)
+        case .invalid(let detail) where detail.contains("damaged"): return CLIError(appendingClause(e.description, "run 'strata check'"), code: ExitCode32.badFile)
         default: return CLIError(e.description, code: ExitCode32.badInput)
         }
     }
@@ -307,7 +314,10 @@ func requireExistingRegularFile(_ path: String) throws {
 
 /// Opens a database for a command. Missing files are refused (never created).
 /// `announceWaits`: say on stderr whom a write waits for (the browser says it on its own screen).
-func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true) throws -> Database {
+/// `readOnlyOption`: the command has `--read-only` (the browser), which a refusal for lack of
+/// write permission suggests; other commands are told what writing needs. A lock file the open
+/// creates is recorded, to be removed if the command fails (`CreatedLockFiles`).
+func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, announceWaits: Bool = true, readOnlyOption: Bool = false) throws -> Database {
     try requireExistingRegularFile(path)
     var options = StoreOptions()
     options.create = false
@@ -315,8 +325,12 @@ func openDatabase(_ path: String, readOnly: Bool, label: String, key: [UInt8]?, 
     options.label = label
     options.encryptionKey = key
     if !readOnly && announceWaits { options.onWriteLockWait = announceWriteLockWait }
+    let lockExisted = readOnly || CreatedLockFiles.lockExists(for: path)
+    defer { CreatedLockFiles.noteCreated(for: path, existedBefore: lockExisted) }
     do {
         return try Database(path: path, options: options)
+    } catch StorageError.permissionDenied(let failed, let operation) where !readOnly && !readOnlyOption {
+        throw writePermissionRefusal(database: path, command: label, failed: failed, operation: operation)
     } catch {
         throw cliError(error)
     }

@@ -116,7 +116,9 @@ final class FileRefusalCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked.path), [], "nothing created")
     }
 
-    func testNotWritableDatabaseIsRefusedWithExit5AndTheReadOnlyHint() throws {
+    /// compact was told of the browser's `--read-only`, which it does not have: it says what it
+    /// needs and where this user lacks it.
+    func testNotWritableDatabaseIsRefusedWithExit5AndWhatCompactNeeds() throws {
         let demo = try makeDemo()
         let locked = dir.appendingPathComponent("locked")
         try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
@@ -129,8 +131,11 @@ final class FileRefusalCommandTests: CLITestCase {
         for args in [["compact", file], ["compact", "--online", file]] {
             let r = try run(args)
             XCTAssertEqual(r.code, 5, "\(args): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("permission denied") && r.stderr.contains("--read-only"), r.stderr)
+            XCTAssertTrue(r.stderr.contains("permission denied") && r.stderr.contains("strata compact writes the database, so it needs write permission on the file, its lock file (\(file).lock) and the directory (\(locked.path))")
+                          && r.stderr.contains("this user lacks it on the file and the directory"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("--read-only"), r.stderr)
         }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked.path), ["d.strata"], "no lock file")
         XCTAssertEqual(try run(["info", file]).code, 0, "reading needs no write permission")
     }
 

@@ -56,7 +56,7 @@ struct Browse: StrataSubcommand {
             }
         } else {
             let database = try BrowserKeyPrompt.opening(path, key: key) { key in
-                try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false)
+                try openDatabase(path, readOnly: readOnly, label: "strata browser", key: key, announceWaits: false, readOnlyOption: true)
             }
             source = try DatabaseDataSource(database: database, path: path, readOnly: readOnly)
         }

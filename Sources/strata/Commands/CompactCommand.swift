@@ -32,6 +32,10 @@ struct Compact: StrataSubcommand {
             fallback = "\(file) is open in \(who): compacting online instead of rewriting the file"
             out.note("strata: " + fallback!)
             result = try db.store.compactOnline(progress: progress)
+        } catch StorageError.io(let failed, let operation, let code) where [EACCES, EPERM, EROFS].contains(code) {
+            // The full rewrite's new file beside it (a directory this user may not write).
+            bar.finish()
+            throw writePermissionRefusal(database: file, command: "strata compact", failed: failed, operation: operation)
         }
         bar.finish()
         let mode = online || fallback != nil ? "online" : "full"

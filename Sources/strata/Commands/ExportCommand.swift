@@ -53,10 +53,21 @@ struct Export: StrataSubcommand {
         defer { target?.discard() }
         let out: CommandOutput = target ?? stdout
         let bar = ProgressBar(enabled: output != nil && isatty(STDERR_FILENO) != 0)
+        // Bytes handed to standard output, and whether writing them failed (that error says so itself).
+        var written = 0, outputFailed = false
         do {
-            try export.write(csv: effectiveFormat == .csv, single: className != nil, progress: { bar.update($0, $1) }) { try out.write($0) }
-        } catch let e as RealmFileError {
-            throw CLIError("\(file): \(e.description)", code: ExitCode32.badFile)
+            try export.write(csv: effectiveFormat == .csv, single: className != nil, progress: { bar.update($0, $1) }) { text in
+                do { try out.write(text) } catch { outputFailed = true; throw error }
+                written += text.utf8.count
+            }
+        } catch {
+            bar.finish()
+            let e = (error as? RealmFileError).map { CLIError("\(file): \($0.description)", code: ExitCode32.badFile) } ?? cliError(error)
+            // A named output file keeps its old content (`discard()`); what went to standard
+            // output (a pipe, a file the shell opened) cannot be taken back: say it is cut short.
+            guard target == nil, written > 0, !outputFailed, !e.message.isEmpty else { throw e }
+            throw CLIError(appendingClause(e.message, "the export on standard output is incomplete (it stops after \(Formatting.number(written)) bytes): do not use it"),
+                           code: e.code)
         }
         bar.finish()
         try target?.close()

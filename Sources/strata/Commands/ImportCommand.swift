@@ -21,6 +21,19 @@ struct Import: StrataSubcommand {
 
     func run(output out: CommandOutput) throws -> Int32 {
         if !pathExists(file) { try refuseRealmNamedNewFile(file) } else if ReadableFile.isRealmFile(file) { throw refuseRealmWrite(file) }
+        // The database first (missing, not a database, damaged, wrong key: exit 3, 5 or 6), then
+        // the input: a bad input for a database that cannot be imported into said only the former.
+        // Like sqlite3, `--create` makes the database file when it does not exist yet.
+        let key = try common.key()
+        let fileExists = pathExists(file)
+        var db: Database? = nil
+        if !fileExists && !create {
+            throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
+        }
+        if !fileExists { try requireWritableDirectory(for: file) }
+        if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
+        defer { db?.close() }
+
         let data: Data?
         if input == "-" { data = FileHandle.standardInput.readDataToEndOfFile() } else { data = readWholeFile(input) }
         guard let data else {
@@ -62,20 +75,10 @@ struct Import: StrataSubcommand {
             let hint = format == nil && kind == .json && first.map { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "{") } == true
                 ? " (read as JSON because \(input == "-" ? "the input is standard input" : "the name does not end in .csv"); for CSV add --format csv)"
                 : ""
-            throw CLIError("\(input): \(e.message)\(hint); nothing was imported", code: ExitCode32.badInput)
+            throw CLIError(appendingClause("\(input): \(e.message)\(hint)", "nothing was imported"), code: ExitCode32.badInput)
         }
 
-        // Like sqlite3, `--create` makes the database file when it does not exist yet.
-        let key = try common.key()
-        let fileExists = pathExists(file)
         let empty = kind == .json ? jsonRows.isEmpty : records.count <= 1
-        var db: Database? = nil
-        if !fileExists && !create {
-            throw CLIError("\(file): no such file; check the path, or add --create to create the database and the class from the data", code: ExitCode32.badFile)
-        }
-        if !fileExists { try requireWritableDirectory(for: file) }
-        if fileExists { db = try openDatabase(file, readOnly: false, label: "strata import", key: key) }
-        defer { db?.close() }
         // Nothing to import: no class (and no file) is made from an input without rows.
         if empty && db?.schema[className] == nil && create {
             try out.line("imported 0 objects into \(className) (the input has no rows: nothing to commit, no class \(fileExists ? "" : "or file ")created)")
@@ -181,15 +184,15 @@ struct Import: StrataSubcommand {
                 removeDatabaseFiles(file)
             }
             if let e = error as? InputError {
-                throw CLIError("\(input): line \(line): \(e.message); nothing was imported", code: ExitCode32.badInput)
+                throw CLIError(appendingClause("\(input): line \(line): \(e.message)", "nothing was imported"), code: ExitCode32.badInput)
             }
             // Bad data (a schema or object error) names its line; a failing disk or engine
             // (disk full, I/O) keeps its own exit code.
             let e = cliError(error)
             if e.code == ExitCode32.badInput {
-                throw CLIError("\(input): line \(line): \(e.message); nothing was imported", code: ExitCode32.badInput)
+                throw CLIError(appendingClause("\(input): line \(line): \(e.message)", "nothing was imported"), code: ExitCode32.badInput)
             }
-            throw CLIError("\(e.message); nothing was imported", code: e.code)
+            throw CLIError(appendingClause(e.message, "nothing was imported"), code: e.code)
         }
         return 0
     }

@@ -40,13 +40,20 @@ struct StrataCommand: ParsableCommand {
     /// Parses `arguments`, runs the subcommand with `output`, reports a failure as one line on
     /// the output's standard error, and returns the process's exit code.
     static func execute(_ arguments: [String], output out: CommandOutput) -> Int32 {
+        let code = executeCommand(arguments, output: out)
+        // A failed command leaves no lock file it made beside the database it opened.
+        if code != 0 { CreatedLockFiles.removeUnused() }
+        return code
+    }
+
+    private static func executeCommand(_ arguments: [String], output out: CommandOutput) -> Int32 {
         func usage(_ error: Error) -> Int32 {
             if exitCode(for: error) == .success {
                 // Help or version requested.
                 do { try out.line(fullMessage(for: error)); try out.flush() } catch { return fail(cliError(error)) }
                 return 0
             }
-            out.note("strata: \(message(for: error).split(separator: "\n").first ?? "bad command line"); see 'strata --help'")
+            out.note("strata: " + appendingClause(String(message(for: error).split(separator: "\n").first ?? "bad command line"), "see 'strata --help'"))
             return ExitCode32.usage
         }
         func fail(_ e: CLIError) -> Int32 {
