@@ -123,20 +123,34 @@ final class LockFile: @unchecked Sendable {
         self.path = path
         self.label = label
         storedLabel = Self.labelBytes(label)
-        // O_NONBLOCK: a FIFO at this path must not block the open (it is refused below).
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o644)
-        guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
-        self.fd = fd
-        var st0 = stat()
-        if fstat(fd, &st0) != 0 || (st0.st_mode & S_IFMT) != S_IFREG {
+        var fd: Int32 = -1
+        var attempts = 0
+        while true {
+            // O_NONBLOCK: a FIFO at this path must not block the open (it is refused below).
+            fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK | (create ? O_CREAT : 0), 0o644)
+            guard fd >= 0 else { throw StorageError.io(path: path, operation: "open lock file", errno: errno) }
+            var st0 = stat()
+            if fstat(fd, &st0) != 0 || (st0.st_mode & S_IFMT) != S_IFREG {
+                Glibc.close(fd)
+                throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st0.st_mode))
+            }
+            // Initialisation is serialised by byte 0.
+            guard strata_ofd_lock(fd, 0, 1, 2, 1) == 0 else {
+                let e = errno; Glibc.close(fd)
+                throw StorageError.io(path: path, operation: "lock", errno: e)
+            }
+            // Invariant: every handle's lock file is the file the path names. One that was
+            // unlinked between this open and this lock (a failed command removes a lock file it
+            // made once nobody holds bytes 0 and 2, holding them while it unlinks) would
+            // coordinate with nobody: open the path again.
+            var named = stat()
+            if stat(path, &named) == 0 && named.st_dev == st0.st_dev && named.st_ino == st0.st_ino { break }
+            _ = strata_ofd_lock(fd, 0, 1, 0, 0)
             Glibc.close(fd)
-            throw StorageError.notARegularFile(path: path, kind: Store.fileKind(st0.st_mode))
+            attempts += 1
+            if attempts >= 100 { throw StorageError.io(path: path, operation: "open lock file (it was replaced 100 times while opening)", errno: ESTALE) }
         }
-        // Initialisation is serialised by byte 0.
-        guard strata_ofd_lock(fd, 0, 1, 2, 1) == 0 else {
-            let e = errno; Glibc.close(fd)
-            throw StorageError.io(path: path, operation: "lock", errno: e)
-        }
+        self.fd = fd
         defer { _ = strata_ofd_lock(fd, 0, 1, 0, 0) }
         var st = stat()
         fstat(fd, &st)

@@ -33,6 +33,37 @@ final class LockFileTests: XCTestCase {
         }
     }
 
+    /// A lock file unlinked while a handle waits to initialise it (a failed command removes a
+    /// lock file it made, holding bytes 0 and 2 while it unlinks) must not become that handle's
+    /// lock file: it would coordinate with nobody, and the next process would create another.
+    /// The handle opens the path again and lands on the file the path names.
+    func testAHandleNeverKeepsALockFileUnlinkedWhileItWaited() throws {
+        let dir = TempDir()
+        let path = dir.path("db.strata")
+        let lockPath = path + ".lock"
+        _ = try LockFile(path: lockPath, label: "maker")
+        // The remover: holds byte 0 (a process-associated record lock, which conflicts with the
+        // handles' open-file-description locks) while the handle below starts to open.
+        let fd = open(lockPath, O_RDWR)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        var l = flock()
+        l.l_type = Int16(F_WRLCK); l.l_whence = Int16(SEEK_SET); l.l_start = 0; l.l_len = 1
+        XCTAssertEqual(fcntl(fd, F_SETLK, &l), 0)
+        let box = ResultBox<LockFile>()
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { box.result = Result { try LockFile(path: lockPath, label: "waiter") }; done.signal() }
+        usleep(200_000) // the handle has opened the file and waits for byte 0
+        XCTAssertEqual(unlink(lockPath), 0)
+        close(fd) // releases byte 0
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        let handle = try XCTUnwrap(try box.result?.get())
+        var held = stat(), named = stat()
+        XCTAssertEqual(fstat(handle.fd, &held), 0)
+        XCTAssertEqual(stat(lockPath, &named), 0, "the handle created the lock file again at its path")
+        XCTAssertEqual(held.st_ino, named.st_ino, "the handle's lock file is the one its path names")
+        handle.close()
+    }
+
     func testFIFOAsDatabasePathIsRefusedAtOnce() throws {
         let dir = TempDir()
         let path = dir.path("pipe.strata")
