@@ -5,6 +5,19 @@ import Foundation
 extension List {
     /// Removes the elements in `range`.
     public func removeSubrange(_ range: Range<Int>) { replaceSubrange(range, with: []) }
+    /// Removes the elements in a range expression (`1...3`, `2...`).
+    public func removeSubrange<R: RangeExpression>(_ bounds: R) where R.Bound == Int {
+        replaceSubrange(bounds.relative(to: self), with: [])
+    }
+    /// Replaces the elements in a range expression (`2...5`) with `newElements`.
+    public func replaceSubrange<C: Collection, R: RangeExpression>(_ subrange: R, with newElements: C)
+    where C.Element == Element, R.Bound == Int {
+        replaceSubrange(subrange.relative(to: self), with: newElements)
+    }
+    /// Inserts `newElements` at `i`, in their order.
+    public func insert<C: Collection>(contentsOf newElements: C, at i: Int) where C.Element == Element {
+        replaceSubrange(i..<i, with: newElements)
+    }
     /// Removes the elements at `offsets` (SwiftUI's `onDelete`).
     public func remove(atOffsets offsets: IndexSet) {
         var v = Array(self)
@@ -23,6 +36,15 @@ extension List {
         for i in source.reversed() { v.remove(at: i) }
         v.insert(contentsOf: moving, at: destination - before)
         replaceSubrange(0..<count, with: v)
+    }
+}
+
+extension List: MutableCollection {
+    /// The elements in `bounds` (get), or replaces them with another sequence's elements (set;
+    /// the counts may differ, as in RealmSwift).
+    public subscript(bounds: Range<Int>) -> Slice<List> {
+        get { Slice(base: self, bounds: bounds) }
+        set { replaceSubrange(bounds, with: Array(newValue)) }
     }
 }
 
@@ -64,3 +86,4 @@ extension Map {
         return Results(core: o.core, className: o.objectClassName(T.self), base: .list(o.className, o.key, o.property), stages: [])
     }
 }
+

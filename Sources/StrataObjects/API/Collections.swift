@@ -222,10 +222,22 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func remove(at index: Int) { replaceSubrange(index..<index + 1, with: []) }
     /// Removes every element.
     public func removeAll() { replaceSubrange(0..<endIndex, with: []) }
-    /// Removes the first element.
-    public func removeFirst() { remove(at: 0) }
-    /// Removes the last element.
-    public func removeLast() { remove(at: endIndex - 1) }
+    /// Removes the first `number` elements (1 by default; traps when the list has fewer, as
+    /// RealmSwift throws).
+    public func removeFirst(_ number: Int = 1) {
+        let n = endIndex
+        guard number >= 0 else { strataProgrammerError("Cannot pass a negative value (\(number)).") }
+        guard number <= n else { strataProgrammerError("It is not possible to remove more objects (\(number)) from a list than it already contains (\(n)).") }
+        replaceSubrange(0..<number, with: [])
+    }
+    /// Removes the last `number` elements (1 by default; traps when the list has fewer, as
+    /// RealmSwift throws).
+    public func removeLast(_ number: Int = 1) {
+        let n = endIndex
+        guard number >= 0 else { strataProgrammerError("Cannot pass a negative value (\(number)).") }
+        guard number <= n else { strataProgrammerError("It is not possible to remove more objects (\(number)) from a list than it already contains (\(n)).") }
+        replaceSubrange(n - number..<n, with: [])
+    }
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
         var v = Array(values)
