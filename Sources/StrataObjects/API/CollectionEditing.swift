@@ -87,3 +87,66 @@ extension Map {
     }
 }
 
+// MARK: - Equality (RealmSwift's `==` / `isEqual(_:)` of collections)
+
+extension CollectionOwner {
+    /// Whether two managed collections are the same property of the same object of the same file.
+    func isSameCollection(as other: CollectionOwner) -> Bool {
+        core.coordinator === other.core.coordinator && key == other.key && className == other.className && property == other.property
+    }
+}
+
+extension List: Equatable {
+    /// RealmSwift's list equality: two unmanaged lists are equal when they hold equal elements
+    /// in the same order; a managed list equals only a list of the same property of the same
+    /// object (another accessor of it); a managed and an unmanaged list are never equal.
+    public static func == (lhs: List, rhs: List) -> Bool { lhs.isEqual(rhs) }
+    /// `==` for any value: false unless `object` is a `List` of the same element type equal to
+    /// this one.
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? List<Element> else { return false }
+        if self === other { return true }
+        switch (owner, other.owner) {
+        case (nil, nil): return storage == other.storage
+        case let (a?, b?): return a.isSameCollection(as: b)
+        default: return false
+        }
+    }
+}
+
+extension MutableSet: Equatable {
+    /// RealmSwift's set equality: two unmanaged sets are equal when they hold the same elements
+    /// (in any order); a managed set equals only a set of the same property of the same object;
+    /// a managed and an unmanaged set are never equal.
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool { lhs.isEqual(rhs) }
+    /// `==` for any value: false unless `object` is a `MutableSet` of the same element type
+    /// equal to this one.
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? MutableSet<Element> else { return false }
+        if self === other { return true }
+        switch (owner, other.owner) {
+        case (nil, nil): return storage.count == other.storage.count && Set(storage) == Set(other.storage)
+        case let (a?, b?): return a.isSameCollection(as: b)
+        default: return false
+        }
+    }
+}
+
+extension Map: Equatable {
+    /// RealmSwift's map equality: two unmanaged maps are equal when they hold the same keys with
+    /// equal values; a managed map equals only a map of the same property of the same object;
+    /// a managed and an unmanaged map are never equal.
+    public static func == (lhs: Map, rhs: Map) -> Bool { lhs.isEqual(rhs) }
+    /// `==` for any value: false unless `object` is a `Map` of the same key and value types
+    /// equal to this one.
+    public func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? Map<Key, Value> else { return false }
+        if self === other { return true }
+        switch (owner, other.owner) {
+        case (nil, nil): return storage == other.storage
+        case let (a?, b?): return a.isSameCollection(as: b)
+        default: return false
+        }
+    }
+}
+
