@@ -150,3 +150,77 @@ extension Map: Equatable {
     }
 }
 
+// MARK: - Map entries, aggregates
+
+extension Map {
+    /// True when the map holds `entry.key` with the value `entry.value` (RealmSwift's
+    /// `contains(_:)` of a map entry: `map.map(map.contains)`).
+    public func contains(_ entry: (key: Key, value: Value)) -> Bool {
+        guard let v = self[entry.key] else { return false }
+        return v == entry.value
+    }
+    /// The entries as `(key, value)` tuples, for `for (key, value) in map.asKeyValueSequence()`
+    /// (a `Map`'s own elements are already `(key:value:)` tuples; this is RealmSwift's spelling).
+    public func asKeyValueSequence() -> [(Key, Value)] { map { ($0.key, $0.value) } }
+}
+
+extension Map where Value: BinaryInteger {
+    /// The average of the values (nil when empty).
+    public func average<T: BinaryFloatingPoint>() -> T? { values.average() }
+}
+extension Map where Value: BinaryFloatingPoint {
+    /// The average of the values (nil when empty).
+    public func average<T: BinaryFloatingPoint>() -> T? { values.average() }
+}
+extension Map where Value == Decimal128 {
+    /// The average of the values (nil when empty).
+    public func average() -> Decimal128? { values.average() }
+}
+extension Map where Value: _StrataOptionalElement, Value.Wrapped: Comparable {
+    /// The smallest non-nil value (nil when there is none).
+    public func min() -> Value.Wrapped? { values.min() }
+    /// The largest non-nil value (nil when there is none).
+    public func max() -> Value.Wrapped? { values.max() }
+}
+extension Map where Value: _StrataOptionalElement, Value.Wrapped: AdditiveArithmetic {
+    /// The sum of the non-nil values (0 when there is none).
+    public func sum() -> Value.Wrapped { values.sum() }
+}
+extension Map where Value: _StrataOptionalElement, Value.Wrapped: BinaryInteger {
+    /// The average of the non-nil values (nil when there is none).
+    public func average<T: BinaryFloatingPoint>() -> T? { values.average() }
+}
+extension Map where Value: _StrataOptionalElement, Value.Wrapped: BinaryFloatingPoint {
+    /// The average of the non-nil values (nil when there is none).
+    public func average<T: BinaryFloatingPoint>() -> T? { values.average() }
+}
+
+/// A map of objects' property aggregates (RealmSwift's `min(of:)`, `max(of:)`, `sum(of:)`,
+/// `average(of:)` on `Map<String, Dog?>`); nil values are skipped, managed or not.
+extension Map where Value: _StrataOptionalElement, Value.Wrapped: ObjectBase {
+    /// The smallest value of `keyPath` among the map's objects (nil when there is none).
+    public func min<T: Comparable>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? {
+        values.lazy.compactMap { $0._strataWrapped?[keyPath: keyPath] }.min()
+    }
+    /// The largest value of `keyPath` among the map's objects (nil when there is none).
+    public func max<T: Comparable>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? {
+        values.lazy.compactMap { $0._strataWrapped?[keyPath: keyPath] }.max()
+    }
+    /// The sum of `keyPath` over the map's objects (0 when there is none).
+    public func sum<T: AdditiveArithmetic>(of keyPath: KeyPath<Value.Wrapped, T>) -> T {
+        values.lazy.compactMap { $0._strataWrapped?[keyPath: keyPath] }.reduce(.zero, +)
+    }
+    /// The average of an integer `keyPath` over the map's objects, as that type (truncated;
+    /// nil when there is none).
+    public func average<T: BinaryInteger>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? {
+        var n = 0, s = 0.0
+        for case let o? in values.lazy.map(\._strataWrapped) { s += Double(o[keyPath: keyPath]); n += 1 }
+        return n == 0 ? nil : T(s / Double(n))
+    }
+    /// The average of a floating-point `keyPath` over the map's objects (nil when there is none).
+    public func average<T: BinaryFloatingPoint>(of keyPath: KeyPath<Value.Wrapped, T>) -> T? {
+        var n = 0, s = 0.0
+        for case let o? in values.lazy.map(\._strataWrapped) { s += Double(o[keyPath: keyPath]); n += 1 }
+        return n == 0 ? nil : T(s / Double(n))
+    }
+}
