@@ -403,8 +403,9 @@ struct Parser {
             guard case .identifier(let prop) = current.kind else { throw error("a property name after '@links.\(cls).'") }
             advance()
             path.components.append(.backlinks(className: cls, property: prop))
-        case "keys": path.components.append(.mapKeys)
-        case "values": path.components.append(.mapValues)
+        // `@allKeys` / `@allValues`: the NSPredicate spellings RealmSwift's format strings take.
+        case "keys", "allkeys": path.components.append(.mapKeys)
+        case "values", "allvalues": path.components.append(.mapValues)
         case "type": path.components.append(.typeOf)
         default:
             guard let agg = QueryAggregate(rawValue: name) else {

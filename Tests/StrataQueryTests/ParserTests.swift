@@ -139,6 +139,9 @@ final class ParserTests: XCTestCase {
                        cmp(.keyPath(QueryKeyPath([.property("scores"), .mapKeys])), .equal, str("math")))
         XCTAssertEqual(p("scores.@values > 1"),
                        cmp(.keyPath(QueryKeyPath([.property("scores"), .mapValues])), .greater, int(1)))
+        // NSPredicate's spellings, which RealmSwift's format strings accept.
+        XCTAssertEqual(p("ANY scores.@allKeys == 'math'"), p("ANY scores.@keys == 'math'"))
+        XCTAssertEqual(p("scores.@allValues > 1"), p("scores.@values > 1"))
         // Keywords that are only keywords by position can be property names.
         XCTAssertEqual(p("sort == 1 AND limit == 2 AND asc == 3 AND in == 4"),
                        .and([cmp(kp("sort"), .equal, int(1)), cmp(kp("limit"), .equal, int(2)),

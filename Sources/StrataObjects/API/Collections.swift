@@ -149,6 +149,46 @@ extension ObjectBase {
 /// Collections whose elements can be read as `Any` (to copy them into another collection).
 protocol _AnyElements { var _anyElements: [Any] { get } }
 
+/// RealmSwift's name of an element type in a collection's description (`RLMTypeToString`, or
+/// the class name of objects).
+private func collectionTypeName(_ t: any _StrataValue.Type) -> String {
+    if let o = t._strataObjectType { return o.className() }
+    return t._strataType == .objectId ? "object id" : t._strataType.description
+}
+
+/// An element's text in a collection's description: its own description, `<null>` for nil.
+private func collectionElementDescription(_ v: Any) -> String {
+    guard let u = unwrapAny(v) else { return "<null>" }
+    if let c = u as? CustomStringConvertible { return c.description }
+    return "\(u)"
+}
+
+/// RealmSwift's description of a list or set (`RLMDescriptionWithMaxDepth`): the type, the
+/// address, then each element indented under its index; past 100 elements, how many were left out.
+func collectionDescription(_ name: String, _ c: AnyObject, _ t: any _StrataValue.Type, elements: [Any]) -> String {
+    var s = "\(name)<\(collectionTypeName(t))> <\(Unmanaged.passUnretained(c).toOpaque())> (\n"
+    let maxObjects = 100
+    for (i, e) in elements.prefix(maxObjects).enumerated() {
+        s += "\t[\(i)] " + collectionElementDescription(e).replacingOccurrences(of: "\n", with: "\n\t") + ",\n"
+    }
+    if !elements.isEmpty { s.removeLast(2) }
+    if elements.count > maxObjects { s += "\n\t... \(elements.count - maxObjects) objects skipped." }
+    return s + "\n)"
+}
+
+/// RealmSwift's description of a map (`RLMDictionaryDescriptionWithMaxDepth`): the key and value
+/// types, the address, then `[key]: value` per entry, nested lines indented.
+func mapDescription<S: Sequence>(_ m: AnyObject, _ t: any _StrataValue.Type, entries: S) -> String where S.Element == (String, Any) {
+    var s = "Map<string, \(collectionTypeName(t))> <\(Unmanaged.passUnretained(m).toOpaque())> (\n"
+    var any = false
+    for (k, v) in entries {
+        s += "[\(k)]: \(collectionElementDescription(v))".replacingOccurrences(of: "\n", with: "\n\t") + ",\n"
+        any = true
+    }
+    if any { s.removeLast(2) }
+    return s + "\n)"
+}
+
 /// The elements of an array, list, set or results given as `Any`.
 func anyElements(_ any: Any) -> [Any] {
     guard let u = unwrapAny(any) else { return [] }
@@ -222,10 +262,22 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public func remove(at index: Int) { replaceSubrange(index..<index + 1, with: []) }
     /// Removes every element.
     public func removeAll() { replaceSubrange(0..<endIndex, with: []) }
-    /// Removes the first element.
-    public func removeFirst() { remove(at: 0) }
-    /// Removes the last element.
-    public func removeLast() { remove(at: endIndex - 1) }
+    /// Removes the first `number` elements (1 by default; traps when the list has fewer, as
+    /// RealmSwift throws).
+    public func removeFirst(_ number: Int = 1) {
+        let n = endIndex
+        guard number >= 0 else { strataProgrammerError("Cannot pass a negative value (\(number)).") }
+        guard number <= n else { strataProgrammerError("It is not possible to remove more objects (\(number)) from a list than it already contains (\(n)).") }
+        replaceSubrange(0..<number, with: [])
+    }
+    /// Removes the last `number` elements (1 by default; traps when the list has fewer, as
+    /// RealmSwift throws).
+    public func removeLast(_ number: Int = 1) {
+        let n = endIndex
+        guard number >= 0 else { strataProgrammerError("Cannot pass a negative value (\(number)).") }
+        guard number <= n else { strataProgrammerError("It is not possible to remove more objects (\(number)) from a list than it already contains (\(n)).") }
+        replaceSubrange(n - number..<n, with: [])
+    }
     /// Moves the element at `from` to `to`.
     public func move(from: Int, to: Int) {
         var v = Array(values)
@@ -249,7 +301,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public var isInvalidated: Bool { guard let o = owner else { return false }; return !ownerExists(o) }
     /// True when the owning object is frozen.
     public var isFrozen: Bool { owner?.core.isFrozen ?? false }
-    public var description: String { "List<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
+    /// RealmSwift's text: `List<Dog> <0x…> (\n\t[0] Dog {…},\n…\n)` (the first 100 elements).
+    public var description: String { collectionDescription("List", self, Element.self, elements: values) }
 
     /// Calls `block` with `.initial` and then after each commit that changes the list, with
     /// the deleted, inserted and modified indexes.
@@ -367,7 +420,8 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
     public var realm: Realm? { owner.map { Realm(core: $0.core) } }
     public var isFrozen: Bool { owner?.core.isFrozen ?? false }
-    public var description: String { "MutableSet<\(Element.self)>(\(values.map { "\($0)" }.joined(separator: ", ")))" }
+    /// RealmSwift's text: `MutableSet<Dog> <0x…> (\n\t[0] Dog {…},\n…\n)` (the first 100 elements).
+    public var description: String { collectionDescription("MutableSet", self, Element.self, elements: values) }
 
     /// Like `List.observe`; indexes refer to the set's stored order.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
@@ -467,7 +521,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, _Pe
 
     public var realm: Realm? { owner.map { Realm(core: $0.core) } }
     public var isFrozen: Bool { owner?.core.isFrozen ?? false }
-    public var description: String { "Map(\(entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ")))" }
+    /// RealmSwift's text: `Map<string, Dog> <0x…> (\n[key]: Dog {…},\n…\n)`.
+    public var description: String { mapDescription(self, Value.self, entries: entries.lazy.map { ($0.key._mapKeyString, $0.value as Any) }) }
 
     /// Calls `block` with `.initial` and after each commit that changes the map, with the
     /// deleted, inserted and modified keys. For a map of objects, `keyPaths` names properties

@@ -46,6 +46,17 @@ extension RealmCollection {
 
     /// The index of the first element satisfying `predicate`.
     public func index(where predicate: (Element) throws -> Bool) rethrows -> Int? { try firstIndex(where: predicate) }
+
+    /// The index of the first element for which `isIncluded` returns true, or nil
+    /// (RealmSwift's `index(matching:)` with a closure; one pass over the elements).
+    public func index(matching isIncluded: (Element) throws -> Bool) rethrows -> Int? {
+        var i = 0
+        for e in self {
+            if try isIncluded(e) { return i }
+            i += 1
+        }
+        return nil
+    }
 }
 
 extension RealmCollection where Element: ObjectBase {
