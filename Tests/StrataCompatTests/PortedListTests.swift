@@ -104,7 +104,7 @@ class ListTests: RSPort2TestCase {
         if isAbstractBase { throw XCTSkip("abstract base class: its subclasses run these tests") }
     }
 
-    func testPrimitive() {
+    func checkPrimitive() {
         let obj = SwiftListObject()
         obj.int.append(5)
         XCTAssertEqual(obj.int.first!, 5)
@@ -124,7 +124,7 @@ class ListTests: RSPort2TestCase {
         XCTAssertEqual(obj.string[0], "str")
     }
 
-    func testPrimitiveIterationAcrossNil() {
+    func checkPrimitiveIterationAcrossNil() {
         let obj = SwiftListObject()
         XCTAssertFalse(obj.int.contains(5))
         XCTAssertFalse(obj.int8.contains(5))
@@ -155,7 +155,7 @@ class ListTests: RSPort2TestCase {
         XCTAssertFalse(obj.uuidOpt.contains { $0 == nil })
     }
 
-    func testInvalidated() {
+    func checkInvalidated() {
         guard let array = array else {
             fatalError("Test precondition failure")
         }
@@ -167,7 +167,7 @@ class ListTests: RSPort2TestCase {
         }
     }
 
-    func testFastEnumerationWithMutation() {
+    func checkFastEnumerationWithMutation() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -183,7 +183,7 @@ class ListTests: RSPort2TestCase {
         XCTAssertEqual(str, "12121212121212121212")
     }
 
-    func testAppendObject() {
+    func checkAppendObject() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -196,7 +196,7 @@ class ListTests: RSPort2TestCase {
         assertEqual(str1, array[2])
     }
 
-    func testAppendArray() {
+    func checkAppendArray() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -207,7 +207,7 @@ class ListTests: RSPort2TestCase {
         assertEqual(str1, array[2])
     }
 
-    func testAppendResults() {
+    func checkAppendResults() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -217,7 +217,7 @@ class ListTests: RSPort2TestCase {
         assertEqual(str2, array[1])
     }
 
-    func testInsert() {
+    func checkInsert() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -237,7 +237,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.insert(str2, at: -200))
     }
 
-    func testRemoveAtIndex() {
+    func checkRemoveAtIndex() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -252,7 +252,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.remove(at: -2))
     }
 
-    func testRemoveAtOffsets() {
+    func checkRemoveAtOffsets() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -269,7 +269,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.remove(atOffsets: [1]))
     }
 
-    func testRemoveLast() {
+    func checkRemoveLast() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -286,7 +286,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.removeLast())    // Should throw if already empty
     }
 
-    func testRemoveAll() {
+    func checkRemoveAll() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -300,7 +300,7 @@ class ListTests: RSPort2TestCase {
         XCTAssertEqual(Int(0), array.count)
     }
 
-    func testReplace() {
+    func checkReplace() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -321,7 +321,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.replace(index: -200, object: str2))
     }
 
-    func testMove() {
+    func checkMove() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -347,7 +347,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.move(from: 2, to: 0))
     }
 
-    func testMoveFromOffsets() {
+    func checkMoveFromOffsets() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -395,7 +395,7 @@ class ListTests: RSPort2TestCase {
         XCTAssertEqual(array[2].stringCol, "2")
     }
 
-    func testReplaceRange() {
+    func checkReplaceRange() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -426,7 +426,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.replaceSubrange(0..<200, with: [str2]))
     }
 
-    func testSwapAt() {
+    func checkSwapAt() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -449,7 +449,7 @@ class ListTests: RSPort2TestCase {
         // assertThrows(array.swapAt(0, 1000))
     }
 
-    func testChangesArePersisted() {
+    func checkChangesArePersisted() {
         guard let array = array, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -461,7 +461,7 @@ class ListTests: RSPort2TestCase {
         }
     }
 
-    func testPopulateEmptyArray() {
+    func checkPopulateEmptyArray() {
         guard let array = array else {
             fatalError("Test precondition failure")
         }
@@ -485,7 +485,7 @@ class ListTests: RSPort2TestCase {
         }
     }
 
-    func testEnumeratingListWithListProperties() {
+    func checkEnumeratingListWithListProperties() {
         let arrayObject = createArrayWithLinks()
 
         arrayObject.realm?.beginWrite()
@@ -503,7 +503,7 @@ class ListTests: RSPort2TestCase {
         }
     }
 
-    func testValueForKey() {
+    func checkValueForKey() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -549,7 +549,7 @@ class ListTests: RSPort2TestCase {
         testProperty("objectIdCol") { $0.objectIdCol }
     }
 
-        func testValueForKeyOptional() {
+    func checkValueForKeyOptional() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -601,7 +601,7 @@ class ListTests: RSPort2TestCase {
         testProperty("optObjectCol") { $0.optObjectCol }
     }
 
-    func testAppendEmbedded() {
+    func checkAppendEmbedded() {
         let list = createEmbeddedArray()
 
         list.realm?.beginWrite()
@@ -623,7 +623,7 @@ class ListTests: RSPort2TestCase {
         list.realm?.cancelWrite()
     }
 
-    func testSetEmbedded() {
+    func checkSetEmbedded() {
         let list = createEmbeddedArray()
 
         list.realm?.beginWrite()
@@ -645,7 +645,7 @@ class ListTests: RSPort2TestCase {
         list.realm?.cancelWrite()
     }
 
-    func testUnmanagedListComparison() {
+    func checkUnmanagedListComparison() {
         let obj = SwiftIntObject()
         obj.intCol = 5
         let obj2 = SwiftIntObject()
@@ -699,30 +699,31 @@ class ListStandaloneTests: ListTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testAppendArray() { super.testAppendArray() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testInsert() { super.testInsert() }
-    override func testRemoveAtIndex() { super.testRemoveAtIndex() }
-    override func testRemoveAtOffsets() { super.testRemoveAtOffsets() }
-    override func testRemoveLast() { super.testRemoveLast() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testReplace() { super.testReplace() }
-    override func testMove() { super.testMove() }
-    override func testMoveFromOffsets() { super.testMoveFromOffsets() }
-    override func testReplaceRange() { super.testReplaceRange() }
-    override func testSwapAt() { super.testSwapAt() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyArray() { super.testPopulateEmptyArray() }
-    override func testEnumeratingListWithListProperties() { super.testEnumeratingListWithListProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() { super.testAppendEmbedded() }
-    override func testSetEmbedded() { super.testSetEmbedded() }
-    override func testUnmanagedListComparison() { super.testUnmanagedListComparison() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testAppendArray() { checkAppendArray() }
+    func testAppendResults() { checkAppendResults() }
+    func testInsert() { checkInsert() }
+    func testRemoveAtIndex() { checkRemoveAtIndex() }
+    func testRemoveAtOffsets() { checkRemoveAtOffsets() }
+    func testRemoveLast() { checkRemoveLast() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testReplace() { checkReplace() }
+    func testMove() { checkMove() }
+    func testMoveFromOffsets() { checkMoveFromOffsets() }
+    func testReplaceRange() { checkReplaceRange() }
+    func testSwapAt() { checkSwapAt() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyArray() { checkPopulateEmptyArray() }
+    func testEnumeratingListWithListProperties() { checkEnumeratingListWithListProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() { checkAppendEmbedded() }
+    func testSetEmbedded() { checkSetEmbedded() }
+    func testUnmanagedListComparison() { checkUnmanagedListComparison() }
 }
 
 class ListNewlyAddedTests: ListTests {
@@ -754,30 +755,31 @@ class ListNewlyAddedTests: ListTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testAppendArray() { super.testAppendArray() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testInsert() { super.testInsert() }
-    override func testRemoveAtIndex() { super.testRemoveAtIndex() }
-    override func testRemoveAtOffsets() { super.testRemoveAtOffsets() }
-    override func testRemoveLast() { super.testRemoveLast() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testReplace() { super.testReplace() }
-    override func testMove() { super.testMove() }
-    override func testMoveFromOffsets() { super.testMoveFromOffsets() }
-    override func testReplaceRange() { super.testReplaceRange() }
-    override func testSwapAt() { super.testSwapAt() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyArray() { super.testPopulateEmptyArray() }
-    override func testEnumeratingListWithListProperties() { super.testEnumeratingListWithListProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() { super.testAppendEmbedded() }
-    override func testSetEmbedded() { super.testSetEmbedded() }
-    override func testUnmanagedListComparison() { super.testUnmanagedListComparison() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testAppendArray() { checkAppendArray() }
+    func testAppendResults() { checkAppendResults() }
+    func testInsert() { checkInsert() }
+    func testRemoveAtIndex() { checkRemoveAtIndex() }
+    func testRemoveAtOffsets() { checkRemoveAtOffsets() }
+    func testRemoveLast() { checkRemoveLast() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testReplace() { checkReplace() }
+    func testMove() { checkMove() }
+    func testMoveFromOffsets() { checkMoveFromOffsets() }
+    func testReplaceRange() { checkReplaceRange() }
+    func testSwapAt() { checkSwapAt() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyArray() { checkPopulateEmptyArray() }
+    func testEnumeratingListWithListProperties() { checkEnumeratingListWithListProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() { checkAppendEmbedded() }
+    func testSetEmbedded() { checkSetEmbedded() }
+    func testUnmanagedListComparison() { checkUnmanagedListComparison() }
 }
 
 class ListNewlyCreatedTests: ListTests {
@@ -809,30 +811,31 @@ class ListNewlyCreatedTests: ListTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testAppendArray() { super.testAppendArray() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testInsert() { super.testInsert() }
-    override func testRemoveAtIndex() { super.testRemoveAtIndex() }
-    override func testRemoveAtOffsets() { super.testRemoveAtOffsets() }
-    override func testRemoveLast() { super.testRemoveLast() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testReplace() { super.testReplace() }
-    override func testMove() { super.testMove() }
-    override func testMoveFromOffsets() { super.testMoveFromOffsets() }
-    override func testReplaceRange() { super.testReplaceRange() }
-    override func testSwapAt() { super.testSwapAt() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyArray() { super.testPopulateEmptyArray() }
-    override func testEnumeratingListWithListProperties() { super.testEnumeratingListWithListProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() { super.testAppendEmbedded() }
-    override func testSetEmbedded() { super.testSetEmbedded() }
-    override func testUnmanagedListComparison() { super.testUnmanagedListComparison() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testAppendArray() { checkAppendArray() }
+    func testAppendResults() { checkAppendResults() }
+    func testInsert() { checkInsert() }
+    func testRemoveAtIndex() { checkRemoveAtIndex() }
+    func testRemoveAtOffsets() { checkRemoveAtOffsets() }
+    func testRemoveLast() { checkRemoveLast() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testReplace() { checkReplace() }
+    func testMove() { checkMove() }
+    func testMoveFromOffsets() { checkMoveFromOffsets() }
+    func testReplaceRange() { checkReplaceRange() }
+    func testSwapAt() { checkSwapAt() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyArray() { checkPopulateEmptyArray() }
+    func testEnumeratingListWithListProperties() { checkEnumeratingListWithListProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() { checkAppendEmbedded() }
+    func testSetEmbedded() { checkSetEmbedded() }
+    func testUnmanagedListComparison() { checkUnmanagedListComparison() }
 }
 
 class ListRetrievedTests: ListTests {
@@ -867,30 +870,31 @@ class ListRetrievedTests: ListTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testAppendArray() { super.testAppendArray() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testInsert() { super.testInsert() }
-    override func testRemoveAtIndex() { super.testRemoveAtIndex() }
-    override func testRemoveAtOffsets() { super.testRemoveAtOffsets() }
-    override func testRemoveLast() { super.testRemoveLast() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testReplace() { super.testReplace() }
-    override func testMove() { super.testMove() }
-    override func testMoveFromOffsets() { super.testMoveFromOffsets() }
-    override func testReplaceRange() { super.testReplaceRange() }
-    override func testSwapAt() { super.testSwapAt() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyArray() { super.testPopulateEmptyArray() }
-    override func testEnumeratingListWithListProperties() { super.testEnumeratingListWithListProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() { super.testAppendEmbedded() }
-    override func testSetEmbedded() { super.testSetEmbedded() }
-    override func testUnmanagedListComparison() { super.testUnmanagedListComparison() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testAppendArray() { checkAppendArray() }
+    func testAppendResults() { checkAppendResults() }
+    func testInsert() { checkInsert() }
+    func testRemoveAtIndex() { checkRemoveAtIndex() }
+    func testRemoveAtOffsets() { checkRemoveAtOffsets() }
+    func testRemoveLast() { checkRemoveLast() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testReplace() { checkReplace() }
+    func testMove() { checkMove() }
+    func testMoveFromOffsets() { checkMoveFromOffsets() }
+    func testReplaceRange() { checkReplaceRange() }
+    func testSwapAt() { checkSwapAt() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyArray() { checkPopulateEmptyArray() }
+    func testEnumeratingListWithListProperties() { checkEnumeratingListWithListProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() { checkAppendEmbedded() }
+    func testSetEmbedded() { checkSetEmbedded() }
+    func testUnmanagedListComparison() { checkUnmanagedListComparison() }
 }
 
 /// Ensure the range replaceable collection methods behave correctly when emulated for Swift 4 and later.

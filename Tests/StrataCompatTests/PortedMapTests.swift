@@ -70,7 +70,7 @@ class MapTests: RSPort2TestCase {
         if isAbstractBase { throw XCTSkip("abstract base class: its subclasses run these tests") }
     }
 
-    func testPrimitive() {
+    func checkPrimitive() {
         let obj = SwiftMapObject()
         obj.int["key"] = 5
         XCTAssertEqual(obj.int["key"]!, 5)
@@ -87,7 +87,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(obj.string["key"], "str")
     }
 
-    func testPrimitiveIterationAcrossNil() {
+    func checkPrimitiveIterationAcrossNil() {
         let obj = SwiftMapObject()
 
         XCTAssertFalse(obj.int.contains(where: { $0 == "0" || $1 == 5 }))
@@ -152,7 +152,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertFalse(obj.uuidOpt.map(obj.uuidOpt.contains).contains(true))
     }
 
-    func testInvalidated() {
+    func checkInvalidated() {
         let mapObject = SwiftMapOfSwiftObject()
         realm.add(mapObject)
         XCTAssertFalse(mapObject.map.isInvalidated)
@@ -163,7 +163,7 @@ class MapTests: RSPort2TestCase {
         }
     }
 
-    func testFastEnumerationWithMutation() {
+    func checkFastEnumerationWithMutation() {
         let map = createMap()
         for i in 0...5 {
             map["key\(i)"] = str1
@@ -177,7 +177,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(str, "111111")
     }
 
-    func testMapDescription() {
+    func checkMapDescription() {
         let map = createMap()
         for i in 0...5 {
             map["key\(i)"] = SwiftStringObject(value: [String(i)])
@@ -187,7 +187,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertTrue(map.description.contains("[key3]: SwiftStringObject {\n\t\tstringCol = 3;\n\t}"))
     }
 
-    func testAppendObject() {
+    func checkAppendObject() {
         let map = createMap()
         map["key1"] = str1
         map["key2"] = str2
@@ -196,7 +196,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual("2", map["key2"]!!.stringCol)
     }
 
-    func testInsert() {
+    func checkInsert() {
         let map = createMap()
         XCTAssertEqual(0, map.count)
 
@@ -209,7 +209,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(2, map.count)
     }
 
-    func testRemove() {
+    func checkRemove() {
         let map = createMap()
         map[str1.stringCol] = str1
         XCTAssertEqual(1, map.count)
@@ -228,7 +228,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertNil(map[str1.stringCol] as Any?)
     }
 
-    func testRemoveAll() {
+    func checkRemoveAll() {
         let map = createMap()
         for i in 0..<5 {
             map[String(i)] = str1
@@ -238,7 +238,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(0, map.count)
     }
 
-    func testDeleteObjectFromMap() {
+    func checkDeleteObjectFromMap() {
         let map = createMap()
         if let realm = map.realm {
             map["key"] = str1
@@ -248,7 +248,7 @@ class MapTests: RSPort2TestCase {
         }
     }
 
-    func testMerge() {
+    func checkMerge() {
         let map = createMap()
         map["a"] = str1
 
@@ -285,7 +285,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertTrue(str1.isSameObject(as: map["b"]!!))
     }
 
-    func testChangesArePersisted() {
+    func checkChangesArePersisted() {
         let map = createMap()
         map["key"] = str1
         map["key2"] = str2
@@ -296,7 +296,7 @@ class MapTests: RSPort2TestCase {
         }
     }
 
-    func testPopulateEmptyMap() {
+    func checkPopulateEmptyMap() {
         let map = createMap()
         XCTAssertEqual(map.count, 0, "Should start with no array elements.")
 
@@ -318,7 +318,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(count, 3)
     }
 
-    func testEnumeratingMap() {
+    func checkEnumeratingMap() {
         let map = createMap()
         for i in 0..<10 {
             map["key\(i)"] = SwiftStringObject(value: ["key\(i)"])
@@ -341,7 +341,7 @@ class MapTests: RSPort2TestCase {
         XCTAssertEqual(expected.count, 0)
     }
 
-    func testValueForKey() {
+    func checkValueForKey() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -388,7 +388,7 @@ class MapTests: RSPort2TestCase {
         testProperty("objectIdCol") { $0!.objectIdCol }
     }
 
-        func testValueForKeyOptional() {
+    func checkValueForKeyOptional() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -439,7 +439,7 @@ class MapTests: RSPort2TestCase {
         testProperty("optObjectCol") { $0!.optObjectCol }
     }
 
-    func testAppendEmbedded() throws {
+    func checkAppendEmbedded() throws {
         let map = try createEmbeddedMap()
         for i in 0..<10 {
             map["\(i)"] = EmbeddedTreeObject1(value: [i])
@@ -459,7 +459,7 @@ class MapTests: RSPort2TestCase {
         realm.cancelWrite()
     }
 
-    func testSetEmbedded() throws {
+    func checkSetEmbedded() throws {
         let map = try createEmbeddedMap()
         map["key"] = EmbeddedTreeObject1(value: [0])
 
@@ -479,7 +479,7 @@ class MapTests: RSPort2TestCase {
         realm.cancelWrite()
     }
 
-    func testUnmanagedMapComparison() {
+    func checkUnmanagedMapComparison() {
         let obj = SwiftIntObject()
         obj.intCol = 5
         let obj2 = SwiftIntObject()
@@ -526,7 +526,7 @@ class MapTests: RSPort2TestCase {
                        "instances should be equal by `==` operator")
     }
 
-    func testFilter() throws {
+    func checkFilter() throws {
         // Strata gap: `Map.filter(_:)` and `Map.sorted(by:ascending:)` returning `Results<Value>`
         // (`Results<SwiftStringObject?>`) are not provided: Strata's `Map.sorted(byKeyPath:)`
         // returns `Results` of the objects; see docs/COMPATIBILITY.md.
@@ -556,7 +556,7 @@ class MapTests: RSPort2TestCase {
         #endif
     }
 
-    func testKeyedSortable() throws {
+    func checkKeyedSortable() throws {
         // Strata gap: `Map.filter(_:)` and `Map.sorted(by:ascending:)` returning `Results<Value>`
         // (`Results<SwiftStringObject?>`) are not provided: Strata's `Map.sorted(byKeyPath:)`
         // returns `Results` of the objects; see docs/COMPATIBILITY.md.
@@ -581,7 +581,7 @@ class MapTests: RSPort2TestCase {
         #endif
     }
 
-    func testKeyedAggregatable() {
+    func checkKeyedAggregatable() {
         let map = SwiftMapPropertyObject()
         map.intMap["key"] = SwiftIntObject(value: [1])
         map.intMap["key2"] = SwiftIntObject(value: [2])
@@ -605,7 +605,7 @@ class MapTests: RSPort2TestCase {
         assertAggregations()
     }
 
-    func testAllKeysQuery() {
+    func checkAllKeysQuery() {
         let map = createMap()
         if let realm = map.realm {
             func test<T: RealmCollectionValue>(on key: String, value: T) {
@@ -653,7 +653,7 @@ class MapTests: RSPort2TestCase {
         }
     }
 
-    func testAllValuesQuery() {
+    func checkAllValuesQuery() {
         let map = createMap()
         if let realm = map.realm {
             func test<T: RealmCollectionValue>(on key: String, values: T...) {
@@ -716,7 +716,7 @@ class MapTests: RSPort2TestCase {
     }
     // MARK: Notification Tests
 
-    func testNotificationSentInitially() {
+    func checkNotificationSentInitially() {
         let mapObj = createMap()
         try! mapObj.realm!.commitWrite()
 
@@ -735,7 +735,7 @@ class MapTests: RSPort2TestCase {
         queue.sync { }
     }
 
-    func testNotificationSentAfterCommit() {
+    func checkNotificationSentAfterCommit() {
         let mapObj = createMap()
         try! mapObj.realm!.commitWrite()
 
@@ -793,7 +793,7 @@ class MapTests: RSPort2TestCase {
     }
 
     /* Expect notification on "intCol" key path when intCol is changed */
-    func testObserveKeyPath() {
+    func checkObserveKeyPath() {
         let mapObj = createMapObject()
         mapObj.swiftObjectMap["first"] = SwiftObject(value: ["intCol": 1, "stringCol": "one"])
         mapObj.swiftObjectMap["second"] = SwiftObject(value: ["intCol": 2, "stringCol": "two"])
@@ -830,7 +830,7 @@ class MapTests: RSPort2TestCase {
     }
 
     /* Expect no notification on "intCol" key path when stringCol is changed */
-    func testObserveKeyPathNoChange() {
+    func checkObserveKeyPathNoChange() {
         let mapObj = createMapObject()
         mapObj.swiftObjectMap["first"] = SwiftObject(value: ["intCol": 1, "stringCol": "one"])
         mapObj.swiftObjectMap["second"] = SwiftObject(value: ["intCol": 2, "stringCol": "two"])
@@ -866,7 +866,7 @@ class MapTests: RSPort2TestCase {
     }
 
     /* Expect notification delete notification on "intCol" key path when object is removed from map. */
-    func testObserveKeyPathRemoved() {
+    func checkObserveKeyPathRemoved() {
         let mapObj = createMapObject()
         mapObj.swiftObjectMap["first"] = SwiftObject(value: ["intCol": 1, "stringCol": "one"])
         mapObj.swiftObjectMap["second"] = SwiftObject(value: ["intCol": 2, "stringCol": "two"])
@@ -903,7 +903,7 @@ class MapTests: RSPort2TestCase {
     }
 
     /* Expect modification notification on "intCol" key path when object is deleted from realm. */
-    func testObserveKeyPathDeleted() {
+    func checkObserveKeyPathDeleted() {
         let mapObj = createMapObject()
         mapObj.swiftObjectMap["first"] = SwiftObject(value: ["intCol": 1, "stringCol": "one"])
         mapObj.swiftObjectMap["second"] = SwiftObject(value: ["intCol": 2, "stringCol": "two"])
@@ -940,7 +940,7 @@ class MapTests: RSPort2TestCase {
     }
 
     /* Expect notification on "owners.name" (a backlink property) key path when name is modified. */
-    func testObserveKeyPathBacklink() {
+    func checkObserveKeyPathBacklink() {
         let mapObj = createMapObject()
         let person = realm.create(SwiftOwnerObject.self, value: ["name": "Moe"])
         let dog = SwiftDogObject()
@@ -978,7 +978,7 @@ class MapTests: RSPort2TestCase {
     }
 
     @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
-    @MainActor func testObserveOnActor() async throws {
+    @MainActor func checkObserveOnActor() async throws {
         // Strata gap: `Map.observe(keyPaths:on: actor)` (actor-isolated map observation) is not
         // provided yet; see docs/COMPATIBILITY.md.
         throw XCTSkip("Map.observe(keyPaths:on: actor) is not provided by Strata yet")
@@ -1014,7 +1014,7 @@ class MapTests: RSPort2TestCase {
     }
 
     @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
-    @MainActor func testObserveOnActorTypedKeyPath() async throws {
+    @MainActor func checkObserveOnActorTypedKeyPath() async throws {
         // Strata gap: `Map.observe(keyPaths:on: actor)` (actor-isolated map observation) is not
         // provided yet; see docs/COMPATIBILITY.md.
         throw XCTSkip("Map.observe(keyPaths:on: actor) is not provided by Strata yet")
@@ -1063,73 +1063,74 @@ class MapStandaloneTests: MapTests {
         return Map<String, EmbeddedTreeObject1?>()
     }
 
-    override func testNotificationSentInitially() {
+    override func checkNotificationSentInitially() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testNotificationSentAfterCommit() {
+    override func checkNotificationSentAfterCommit() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testObserveKeyPath() {
+    override func checkObserveKeyPath() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testObserveKeyPathNoChange() {
+    override func checkObserveKeyPathNoChange() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testObserveKeyPathRemoved() {
+    override func checkObserveKeyPathRemoved() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testObserveKeyPathDeleted() {
+    override func checkObserveKeyPathDeleted() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
-    override func testObserveKeyPathBacklink() {
+    override func checkObserveKeyPathBacklink() {
         _ = createMap()
         // assertThrows(mapObj.observe {_ in }) (observing an unmanaged map traps in Strata)
     }
 
     @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
-    @MainActor override func testObserveOnActor() async throws {
+    @MainActor override func checkObserveOnActor() async throws {
     }
 
     @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
-    @MainActor override func testObserveOnActorTypedKeyPath() async throws {
+    @MainActor override func checkObserveOnActorTypedKeyPath() async throws {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testMapDescription() { super.testMapDescription() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testRemove() { super.testRemove() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testDeleteObjectFromMap() { super.testDeleteObjectFromMap() }
-    override func testMerge() { super.testMerge() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyMap() { super.testPopulateEmptyMap() }
-    override func testEnumeratingMap() { super.testEnumeratingMap() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() throws { try super.testAppendEmbedded() }
-    override func testSetEmbedded() throws { try super.testSetEmbedded() }
-    override func testUnmanagedMapComparison() { super.testUnmanagedMapComparison() }
-    override func testFilter() throws { try super.testFilter() }
-    override func testKeyedSortable() throws { try super.testKeyedSortable() }
-    override func testKeyedAggregatable() { super.testKeyedAggregatable() }
-    override func testAllKeysQuery() { super.testAllKeysQuery() }
-    override func testAllValuesQuery() { super.testAllValuesQuery() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testMapDescription() { checkMapDescription() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testRemove() { checkRemove() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testDeleteObjectFromMap() { checkDeleteObjectFromMap() }
+    func testMerge() { checkMerge() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyMap() { checkPopulateEmptyMap() }
+    func testEnumeratingMap() { checkEnumeratingMap() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() throws { try checkAppendEmbedded() }
+    func testSetEmbedded() throws { try checkSetEmbedded() }
+    func testUnmanagedMapComparison() { checkUnmanagedMapComparison() }
+    func testFilter() throws { try checkFilter() }
+    func testKeyedSortable() throws { try checkKeyedSortable() }
+    func testKeyedAggregatable() { checkKeyedAggregatable() }
+    func testAllKeysQuery() { checkAllKeysQuery() }
+    func testAllValuesQuery() { checkAllValuesQuery() }
 }
 
 class MapNewlyAddedTests: MapTests {
@@ -1154,38 +1155,39 @@ class MapNewlyAddedTests: MapTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testMapDescription() { super.testMapDescription() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testRemove() { super.testRemove() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testDeleteObjectFromMap() { super.testDeleteObjectFromMap() }
-    override func testMerge() { super.testMerge() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyMap() { super.testPopulateEmptyMap() }
-    override func testEnumeratingMap() { super.testEnumeratingMap() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() throws { try super.testAppendEmbedded() }
-    override func testSetEmbedded() throws { try super.testSetEmbedded() }
-    override func testUnmanagedMapComparison() { super.testUnmanagedMapComparison() }
-    override func testFilter() throws { try super.testFilter() }
-    override func testKeyedSortable() throws { try super.testKeyedSortable() }
-    override func testKeyedAggregatable() { super.testKeyedAggregatable() }
-    override func testAllKeysQuery() { super.testAllKeysQuery() }
-    override func testAllValuesQuery() { super.testAllValuesQuery() }
-    override func testNotificationSentInitially() { super.testNotificationSentInitially() }
-    override func testNotificationSentAfterCommit() { super.testNotificationSentAfterCommit() }
-    override func testObserveKeyPath() { super.testObserveKeyPath() }
-    override func testObserveKeyPathNoChange() { super.testObserveKeyPathNoChange() }
-    override func testObserveKeyPathRemoved() { super.testObserveKeyPathRemoved() }
-    override func testObserveKeyPathDeleted() { super.testObserveKeyPathDeleted() }
-    override func testObserveKeyPathBacklink() { super.testObserveKeyPathBacklink() }
-    @MainActor override func testObserveOnActor() async throws { try await super.testObserveOnActor() }
-    @MainActor override func testObserveOnActorTypedKeyPath() async throws { try await super.testObserveOnActorTypedKeyPath() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testMapDescription() { checkMapDescription() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testRemove() { checkRemove() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testDeleteObjectFromMap() { checkDeleteObjectFromMap() }
+    func testMerge() { checkMerge() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyMap() { checkPopulateEmptyMap() }
+    func testEnumeratingMap() { checkEnumeratingMap() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() throws { try checkAppendEmbedded() }
+    func testSetEmbedded() throws { try checkSetEmbedded() }
+    func testUnmanagedMapComparison() { checkUnmanagedMapComparison() }
+    func testFilter() throws { try checkFilter() }
+    func testKeyedSortable() throws { try checkKeyedSortable() }
+    func testKeyedAggregatable() { checkKeyedAggregatable() }
+    func testAllKeysQuery() { checkAllKeysQuery() }
+    func testAllValuesQuery() { checkAllValuesQuery() }
+    func testNotificationSentInitially() { checkNotificationSentInitially() }
+    func testNotificationSentAfterCommit() { checkNotificationSentAfterCommit() }
+    func testObserveKeyPath() { checkObserveKeyPath() }
+    func testObserveKeyPathNoChange() { checkObserveKeyPathNoChange() }
+    func testObserveKeyPathRemoved() { checkObserveKeyPathRemoved() }
+    func testObserveKeyPathDeleted() { checkObserveKeyPathDeleted() }
+    func testObserveKeyPathBacklink() { checkObserveKeyPathBacklink() }
+    @MainActor func testObserveOnActor() async throws { try await checkObserveOnActor() }
+    @MainActor func testObserveOnActorTypedKeyPath() async throws { try await checkObserveOnActorTypedKeyPath() }
 }
 
 class MapNewlyCreatedTests: MapTests {
@@ -1212,38 +1214,39 @@ class MapNewlyCreatedTests: MapTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testMapDescription() { super.testMapDescription() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testRemove() { super.testRemove() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testDeleteObjectFromMap() { super.testDeleteObjectFromMap() }
-    override func testMerge() { super.testMerge() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyMap() { super.testPopulateEmptyMap() }
-    override func testEnumeratingMap() { super.testEnumeratingMap() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() throws { try super.testAppendEmbedded() }
-    override func testSetEmbedded() throws { try super.testSetEmbedded() }
-    override func testUnmanagedMapComparison() { super.testUnmanagedMapComparison() }
-    override func testFilter() throws { try super.testFilter() }
-    override func testKeyedSortable() throws { try super.testKeyedSortable() }
-    override func testKeyedAggregatable() { super.testKeyedAggregatable() }
-    override func testAllKeysQuery() { super.testAllKeysQuery() }
-    override func testAllValuesQuery() { super.testAllValuesQuery() }
-    override func testNotificationSentInitially() { super.testNotificationSentInitially() }
-    override func testNotificationSentAfterCommit() { super.testNotificationSentAfterCommit() }
-    override func testObserveKeyPath() { super.testObserveKeyPath() }
-    override func testObserveKeyPathNoChange() { super.testObserveKeyPathNoChange() }
-    override func testObserveKeyPathRemoved() { super.testObserveKeyPathRemoved() }
-    override func testObserveKeyPathDeleted() { super.testObserveKeyPathDeleted() }
-    override func testObserveKeyPathBacklink() { super.testObserveKeyPathBacklink() }
-    @MainActor override func testObserveOnActor() async throws { try await super.testObserveOnActor() }
-    @MainActor override func testObserveOnActorTypedKeyPath() async throws { try await super.testObserveOnActorTypedKeyPath() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testMapDescription() { checkMapDescription() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testRemove() { checkRemove() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testDeleteObjectFromMap() { checkDeleteObjectFromMap() }
+    func testMerge() { checkMerge() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyMap() { checkPopulateEmptyMap() }
+    func testEnumeratingMap() { checkEnumeratingMap() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() throws { try checkAppendEmbedded() }
+    func testSetEmbedded() throws { try checkSetEmbedded() }
+    func testUnmanagedMapComparison() { checkUnmanagedMapComparison() }
+    func testFilter() throws { try checkFilter() }
+    func testKeyedSortable() throws { try checkKeyedSortable() }
+    func testKeyedAggregatable() { checkKeyedAggregatable() }
+    func testAllKeysQuery() { checkAllKeysQuery() }
+    func testAllValuesQuery() { checkAllValuesQuery() }
+    func testNotificationSentInitially() { checkNotificationSentInitially() }
+    func testNotificationSentAfterCommit() { checkNotificationSentAfterCommit() }
+    func testObserveKeyPath() { checkObserveKeyPath() }
+    func testObserveKeyPathNoChange() { checkObserveKeyPathNoChange() }
+    func testObserveKeyPathRemoved() { checkObserveKeyPathRemoved() }
+    func testObserveKeyPathDeleted() { checkObserveKeyPathDeleted() }
+    func testObserveKeyPathBacklink() { checkObserveKeyPathBacklink() }
+    @MainActor func testObserveOnActor() async throws { try await checkObserveOnActor() }
+    @MainActor func testObserveOnActorTypedKeyPath() async throws { try await checkObserveOnActorTypedKeyPath() }
 }
 
 class MapRetrievedTests: MapTests {
@@ -1275,36 +1278,37 @@ class MapRetrievedTests: MapTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testMapDescription() { super.testMapDescription() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testRemove() { super.testRemove() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testDeleteObjectFromMap() { super.testDeleteObjectFromMap() }
-    override func testMerge() { super.testMerge() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptyMap() { super.testPopulateEmptyMap() }
-    override func testEnumeratingMap() { super.testEnumeratingMap() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testAppendEmbedded() throws { try super.testAppendEmbedded() }
-    override func testSetEmbedded() throws { try super.testSetEmbedded() }
-    override func testUnmanagedMapComparison() { super.testUnmanagedMapComparison() }
-    override func testFilter() throws { try super.testFilter() }
-    override func testKeyedSortable() throws { try super.testKeyedSortable() }
-    override func testKeyedAggregatable() { super.testKeyedAggregatable() }
-    override func testAllKeysQuery() { super.testAllKeysQuery() }
-    override func testAllValuesQuery() { super.testAllValuesQuery() }
-    override func testNotificationSentInitially() { super.testNotificationSentInitially() }
-    override func testNotificationSentAfterCommit() { super.testNotificationSentAfterCommit() }
-    override func testObserveKeyPath() { super.testObserveKeyPath() }
-    override func testObserveKeyPathNoChange() { super.testObserveKeyPathNoChange() }
-    override func testObserveKeyPathRemoved() { super.testObserveKeyPathRemoved() }
-    override func testObserveKeyPathDeleted() { super.testObserveKeyPathDeleted() }
-    override func testObserveKeyPathBacklink() { super.testObserveKeyPathBacklink() }
-    @MainActor override func testObserveOnActor() async throws { try await super.testObserveOnActor() }
-    @MainActor override func testObserveOnActorTypedKeyPath() async throws { try await super.testObserveOnActorTypedKeyPath() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testMapDescription() { checkMapDescription() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testRemove() { checkRemove() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testDeleteObjectFromMap() { checkDeleteObjectFromMap() }
+    func testMerge() { checkMerge() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptyMap() { checkPopulateEmptyMap() }
+    func testEnumeratingMap() { checkEnumeratingMap() }
+    func testValueForKey() { checkValueForKey() }
+    func testAppendEmbedded() throws { try checkAppendEmbedded() }
+    func testSetEmbedded() throws { try checkSetEmbedded() }
+    func testUnmanagedMapComparison() { checkUnmanagedMapComparison() }
+    func testFilter() throws { try checkFilter() }
+    func testKeyedSortable() throws { try checkKeyedSortable() }
+    func testKeyedAggregatable() { checkKeyedAggregatable() }
+    func testAllKeysQuery() { checkAllKeysQuery() }
+    func testAllValuesQuery() { checkAllValuesQuery() }
+    func testNotificationSentInitially() { checkNotificationSentInitially() }
+    func testNotificationSentAfterCommit() { checkNotificationSentAfterCommit() }
+    func testObserveKeyPath() { checkObserveKeyPath() }
+    func testObserveKeyPathNoChange() { checkObserveKeyPathNoChange() }
+    func testObserveKeyPathRemoved() { checkObserveKeyPathRemoved() }
+    func testObserveKeyPathDeleted() { checkObserveKeyPathDeleted() }
+    func testObserveKeyPathBacklink() { checkObserveKeyPathBacklink() }
+    @MainActor func testObserveOnActor() async throws { try await checkObserveOnActor() }
+    @MainActor func testObserveOnActorTypedKeyPath() async throws { try await checkObserveOnActorTypedKeyPath() }
 }

@@ -83,7 +83,7 @@ class MutableSetTests: RSPort2TestCase {
         if isAbstractBase { throw XCTSkip("abstract base class: its subclasses run these tests") }
     }
 
-    func testPrimitive() {
+    func checkPrimitive() {
         let obj = SwiftMutableSetObject()
         obj.int.insert(5)
         XCTAssertEqual(obj.int.first!, 5)
@@ -98,7 +98,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertEqual(obj.string[0], "str")
     }
 
-    func testPrimitiveIterationAcrossNil() {
+    func checkPrimitiveIterationAcrossNil() {
         let obj = SwiftMutableSetObject()
         XCTAssertFalse(obj.int.contains(5))
         XCTAssertFalse(obj.int8.contains(5))
@@ -129,7 +129,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertFalse(obj.uuidOpt.contains { $0 == nil })
     }
 
-    func testInvalidated() {
+    func checkInvalidated() {
         guard let set = set else {
             fatalError("Test precondition failure")
         }
@@ -141,7 +141,7 @@ class MutableSetTests: RSPort2TestCase {
         }
     }
 
-    func testFastEnumerationWithMutation() {
+    func checkFastEnumerationWithMutation() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -158,7 +158,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertTrue(set.contains(str2))
     }
 
-    func testAppendObject() {
+    func checkAppendObject() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -170,7 +170,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertTrue(set.contains(str2))
     }
 
-    func testInsert() {
+    func checkInsert() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -180,7 +180,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertTrue(set.contains(str2))
     }
 
-    func testAppendResults() {
+    func checkAppendResults() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -193,7 +193,7 @@ class MutableSetTests: RSPort2TestCase {
         }
     }
 
-    func testRemoveAll() {
+    func checkRemoveAll() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -207,7 +207,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertEqual(Int(0), set.count)
     }
 
-    func testRemoveObject() {
+    func checkRemoveObject() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -224,7 +224,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertFalse(set.contains(str2))
     }
 
-    func testChangesArePersisted() {
+    func checkChangesArePersisted() {
         guard let set = set, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -236,7 +236,7 @@ class MutableSetTests: RSPort2TestCase {
         }
     }
 
-    func testPopulateEmptySet() {
+    func checkPopulateEmptySet() {
         guard let set = set else {
             fatalError("Test precondition failure")
         }
@@ -260,7 +260,7 @@ class MutableSetTests: RSPort2TestCase {
         }
     }
 
-    func testEnumeratingSetWithSetProperties() {
+    func checkEnumeratingSetWithSetProperties() {
         let setObject = createSetWithLinks()
 
         setObject.realm?.beginWrite()
@@ -278,7 +278,7 @@ class MutableSetTests: RSPort2TestCase {
         }
     }
 
-    func testValueForKey() {
+    func checkValueForKey() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -324,7 +324,7 @@ class MutableSetTests: RSPort2TestCase {
         testProperty("objectIdCol") { $0.objectIdCol }
     }
 
-        func testValueForKeyOptional() {
+    func checkValueForKeyOptional() {
         let realm = try! Realm()
         try! realm.write {
             for value in [1, 2] {
@@ -376,7 +376,7 @@ class MutableSetTests: RSPort2TestCase {
         testProperty("optObjectCol") { $0.optObjectCol }
     }
 
-    func testUnmanagedSetComparison() {
+    func checkUnmanagedSetComparison() {
         let obj = SwiftIntObject()
         obj.intCol = 5
         let obj2 = SwiftIntObject()
@@ -413,7 +413,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertEqual(set1, set3, "instances should be equal by `==` operator")
     }
 
-    func testSubset() {
+    func checkSubset() {
         guard let set = set, let set2 = set2, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -429,7 +429,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertFalse(set.isSubset(of: set2))
     }
 
-    func testUnion() {
+    func checkUnion() {
         guard let set = set, let set2 = set2, let str1 = str1, let str2 = str2 else {
             fatalError("Test precondition failure")
         }
@@ -443,7 +443,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertFalse(set.isSubset(of: set2))
     }
 
-    func testIntersection() {
+    func checkIntersection() {
         guard let set = set, let set2 = set2, let str1 = str1, let str2 = str2, let str3 = str3 else {
             fatalError("Test precondition failure")
         }
@@ -462,7 +462,7 @@ class MutableSetTests: RSPort2TestCase {
         XCTAssertEqual(Int(1), set.count)
     }
 
-    func testSubtract() {
+    func checkSubtract() {
         guard let set = set, let set2 = set2, let str1 = str1, let str2 = str2, let str3 = str3 else {
             fatalError("Test precondition failure")
         }
@@ -493,24 +493,25 @@ class MutableSetStandaloneTests: MutableSetTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testRemoveObject() { super.testRemoveObject() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptySet() { super.testPopulateEmptySet() }
-    override func testEnumeratingSetWithSetProperties() { super.testEnumeratingSetWithSetProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testUnmanagedSetComparison() { super.testUnmanagedSetComparison() }
-    override func testSubset() { super.testSubset() }
-    override func testUnion() { super.testUnion() }
-    override func testIntersection() { super.testIntersection() }
-    override func testSubtract() { super.testSubtract() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testAppendResults() { checkAppendResults() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testRemoveObject() { checkRemoveObject() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptySet() { checkPopulateEmptySet() }
+    func testEnumeratingSetWithSetProperties() { checkEnumeratingSetWithSetProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testUnmanagedSetComparison() { checkUnmanagedSetComparison() }
+    func testSubset() { checkSubset() }
+    func testUnion() { checkUnion() }
+    func testIntersection() { checkIntersection() }
+    func testSubtract() { checkSubtract() }
 }
 
 class MutableSetNewlyAddedTests: MutableSetTests {
@@ -534,24 +535,25 @@ class MutableSetNewlyAddedTests: MutableSetTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testRemoveObject() { super.testRemoveObject() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptySet() { super.testPopulateEmptySet() }
-    override func testEnumeratingSetWithSetProperties() { super.testEnumeratingSetWithSetProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testUnmanagedSetComparison() { super.testUnmanagedSetComparison() }
-    override func testSubset() { super.testSubset() }
-    override func testUnion() { super.testUnion() }
-    override func testIntersection() { super.testIntersection() }
-    override func testSubtract() { super.testSubtract() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testAppendResults() { checkAppendResults() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testRemoveObject() { checkRemoveObject() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptySet() { checkPopulateEmptySet() }
+    func testEnumeratingSetWithSetProperties() { checkEnumeratingSetWithSetProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testUnmanagedSetComparison() { checkUnmanagedSetComparison() }
+    func testSubset() { checkSubset() }
+    func testUnion() { checkUnion() }
+    func testIntersection() { checkIntersection() }
+    func testSubtract() { checkSubtract() }
 }
 
 class MutableSetNewlyCreatedTests: MutableSetTests {
@@ -576,24 +578,25 @@ class MutableSetNewlyCreatedTests: MutableSetTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testRemoveObject() { super.testRemoveObject() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptySet() { super.testPopulateEmptySet() }
-    override func testEnumeratingSetWithSetProperties() { super.testEnumeratingSetWithSetProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testUnmanagedSetComparison() { super.testUnmanagedSetComparison() }
-    override func testSubset() { super.testSubset() }
-    override func testUnion() { super.testUnion() }
-    override func testIntersection() { super.testIntersection() }
-    override func testSubtract() { super.testSubtract() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testAppendResults() { checkAppendResults() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testRemoveObject() { checkRemoveObject() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptySet() { checkPopulateEmptySet() }
+    func testEnumeratingSetWithSetProperties() { checkEnumeratingSetWithSetProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testUnmanagedSetComparison() { checkUnmanagedSetComparison() }
+    func testSubset() { checkSubset() }
+    func testUnion() { checkUnion() }
+    func testIntersection() { checkIntersection() }
+    func testSubtract() { checkSubtract() }
 }
 
 class MutableSetRetrievedTests: MutableSetTests {
@@ -620,22 +623,23 @@ class MutableSetRetrievedTests: MutableSetTests {
     }
     // Strata change: Swift on Linux runs only the test methods a class declares itself, so
     // this variant re-declares the inherited ones (generated; realm-swift inherits them).
-    override func testPrimitive() { super.testPrimitive() }
-    override func testPrimitiveIterationAcrossNil() { super.testPrimitiveIterationAcrossNil() }
-    override func testInvalidated() { super.testInvalidated() }
-    override func testFastEnumerationWithMutation() { super.testFastEnumerationWithMutation() }
-    override func testAppendObject() { super.testAppendObject() }
-    override func testInsert() { super.testInsert() }
-    override func testAppendResults() { super.testAppendResults() }
-    override func testRemoveAll() { super.testRemoveAll() }
-    override func testRemoveObject() { super.testRemoveObject() }
-    override func testChangesArePersisted() { super.testChangesArePersisted() }
-    override func testPopulateEmptySet() { super.testPopulateEmptySet() }
-    override func testEnumeratingSetWithSetProperties() { super.testEnumeratingSetWithSetProperties() }
-    override func testValueForKey() { super.testValueForKey() }
-    override func testUnmanagedSetComparison() { super.testUnmanagedSetComparison() }
-    override func testSubset() { super.testSubset() }
-    override func testUnion() { super.testUnion() }
-    override func testIntersection() { super.testIntersection() }
-    override func testSubtract() { super.testSubtract() }
+    func testPrimitive() { checkPrimitive() }
+    func testValueForKeyOptional() { checkValueForKeyOptional() }
+    func testPrimitiveIterationAcrossNil() { checkPrimitiveIterationAcrossNil() }
+    func testInvalidated() { checkInvalidated() }
+    func testFastEnumerationWithMutation() { checkFastEnumerationWithMutation() }
+    func testAppendObject() { checkAppendObject() }
+    func testInsert() { checkInsert() }
+    func testAppendResults() { checkAppendResults() }
+    func testRemoveAll() { checkRemoveAll() }
+    func testRemoveObject() { checkRemoveObject() }
+    func testChangesArePersisted() { checkChangesArePersisted() }
+    func testPopulateEmptySet() { checkPopulateEmptySet() }
+    func testEnumeratingSetWithSetProperties() { checkEnumeratingSetWithSetProperties() }
+    func testValueForKey() { checkValueForKey() }
+    func testUnmanagedSetComparison() { checkUnmanagedSetComparison() }
+    func testSubset() { checkSubset() }
+    func testUnion() { checkUnion() }
+    func testIntersection() { checkIntersection() }
+    func testSubtract() { checkSubtract() }
 }
