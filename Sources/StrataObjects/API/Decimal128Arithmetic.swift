@@ -6,6 +6,9 @@ import StrataDecimal
 // significant digits, overflow to ±infinity, x/0 = ±infinity, 0/0 = NaN, as realm-core's.
 
 extension Decimal128: ExpressibleByStringLiteral {
+    /// Zero (RealmSwift's `Decimal128()`).
+    public init() { self.init(storage: DecimalValue(Int64(0))) }
+
     /// A decimal from a string literal (`@Persisted var price: Decimal128 = "9.99"`). A literal
     /// that is not a decimal number gives NaN, as RealmSwift's does.
     public init(stringLiteral value: String) {
