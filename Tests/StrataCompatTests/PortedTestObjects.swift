@@ -734,3 +734,442 @@ let portedObjectTypes: [ObjectBase.Type] = [
     LinkToModernCollectionsOfEnums.self, ModernListAnyRealmValueObject.self, FailableCustomObject.self,
     SwiftLinkToPrimaryStringObject.self, SwiftPrimaryStringObject.self, ModernDynamicDefaultObject.self,
 ]
+
+// MARK: rsport3
+// SwiftTestObjects.swift, CustomPersistableTestObjects.swift (StringWrapper): the models of
+// MigrationTests, RealmTests and ObjectSchemaInitializationTests (ported in
+// PortedMigrationTests.swift, PortedRealmTests.swift, PortedObjectSchemaInitializationTests.swift,
+// which register them through `rsport3ObjectTypes` in `RSPort3TestCase`). Strata change:
+// realm-swift declares these with `@objc dynamic var` / `let list = List<T>()` /
+// `RealmOptional<T>()` / `RealmProperty<T>()` (the legacy Objective-C property style, not
+// available on Linux); here every property is `@Persisted` with the same name, type and default
+// (`RealmOptional<Int>` becomes `Int?`, `NSString?` becomes `String?`), and the
+// `@objc enum IntEnum: RealmEnum` is a `PersistableEnum`.
+//
+// The first part repeats, unchanged, models that the rsport2 helper's block declares too (its
+// branch was not merged when this one was written): when both blocks are merged, keep one copy.
+
+// --- shared with rsport2 (identical declarations) ---
+
+final class SwiftStringObject: Object {
+    @Persisted var stringCol = ""
+
+    convenience init(stringCol: String) {
+        self.init()
+        self.stringCol = stringCol
+    }
+}
+
+class SwiftBoolObject: Object, Identifiable {
+    @Persisted var boolCol = false
+}
+
+class SwiftIntObject: Object {
+    @Persisted var intCol = 0
+}
+
+enum IntEnum: Int, PersistableEnum, Codable {
+    case value1 = 1
+    case value2 = 3
+}
+
+class SwiftObject: Object {
+    @Persisted var boolCol = false
+    @Persisted var intCol = 123
+    @Persisted var int8Col: Int8 = 123
+    @Persisted var int16Col: Int16 = 123
+    @Persisted var int32Col: Int32 = 123
+    @Persisted var int64Col: Int64 = 123
+    @Persisted var intEnumCol = IntEnum.value1
+    @Persisted var floatCol = 1.23 as Float
+    @Persisted var doubleCol = 12.3
+    @Persisted var stringCol = "a"
+    @Persisted var binaryCol = Data("a".utf8)
+    @Persisted var dateCol = Date(timeIntervalSince1970: 1)
+    @Persisted var decimalCol = Decimal128("123e4")
+    @Persisted var objectIdCol = ObjectId("1234567890ab1234567890ab")
+    @Persisted var objectCol: SwiftBoolObject? = SwiftBoolObject()
+    @Persisted var uuidCol: UUID = UUID(uuidString: "137decc8-b300-4954-a233-f89909f4fd89")!
+    @Persisted var anyCol: AnyRealmValue
+
+    @Persisted var arrayCol: List<SwiftBoolObject>
+    @Persisted var setCol: MutableSet<SwiftBoolObject>
+    @Persisted var mapCol: Map<String, SwiftBoolObject?>
+}
+
+class SwiftOptionalObject: Object {
+    // Strata change: `optNSStringCol: NSString?` is a `String?` (NSString properties are
+    // Objective-C), and each `RealmOptional<T>` an optional `@Persisted` property.
+    @Persisted var optNSStringCol: String?
+    @Persisted var optStringCol: String?
+    @Persisted var optBinaryCol: Data?
+    @Persisted var optDateCol: Date?
+    @Persisted var optDecimalCol: Decimal128?
+    @Persisted var optObjectIdCol: ObjectId?
+    @Persisted var optUuidCol: UUID?
+    @Persisted var optIntCol: Int?
+    @Persisted var optInt8Col: Int8?
+    @Persisted var optInt16Col: Int16?
+    @Persisted var optInt32Col: Int32?
+    @Persisted var optInt64Col: Int64?
+    @Persisted var optFloatCol: Float?
+    @Persisted var optDoubleCol: Double?
+    @Persisted var optBoolCol: Bool?
+    @Persisted var optEnumCol: IntEnum?
+    @Persisted var otherIntCol: Int?
+    @Persisted var optObjectCol: SwiftBoolObject?
+}
+
+class SwiftDogObject: Object {
+    @Persisted var dogName = ""
+    @Persisted(originProperty: "dog") var owners: LinkingObjects<SwiftOwnerObject>
+}
+
+class SwiftOwnerObject: Object {
+    @Persisted var name = ""
+    @Persisted var dog: SwiftDogObject? = SwiftDogObject()
+}
+
+class SwiftArrayPropertyObject: Object {
+    @Persisted var name = ""
+    @Persisted var array: List<SwiftStringObject>
+    @Persisted var intArray: List<SwiftIntObject>
+    @Persisted var swiftObjArray: List<SwiftObject>
+}
+
+class SwiftMutableSetPropertyObject: Object {
+    @Persisted var name = ""
+    @Persisted var set: MutableSet<SwiftStringObject>
+    @Persisted var intSet: MutableSet<SwiftIntObject>
+    @Persisted var swiftObjSet: MutableSet<SwiftObject>
+}
+
+class SwiftMapPropertyObject: Object {
+    @Persisted var name = ""
+    @Persisted var map: Map<String, SwiftStringObject?>
+    @Persisted var intMap: Map<String, SwiftIntObject?>
+    @Persisted var swiftObjectMap: Map<String, SwiftObject?>
+    @Persisted var dogMap: Map<String, SwiftDogObject?>
+}
+
+class EmbeddedParentObject: Object {
+    @Persisted var object: EmbeddedTreeObject1?
+    @Persisted var array: List<EmbeddedTreeObject1>
+    @Persisted var map: Map<String, EmbeddedTreeObject1?>
+}
+
+protocol EmbeddedTreeObject: EmbeddedObject {
+    var value: Int { get set }
+}
+
+class EmbeddedTreeObject1: EmbeddedObject, EmbeddedTreeObject {
+    @Persisted var value = 0
+    @Persisted var child: EmbeddedTreeObject2?
+    @Persisted var children: List<EmbeddedTreeObject2>
+
+    @Persisted(originProperty: "object") var parent1: LinkingObjects<EmbeddedParentObject>
+    @Persisted(originProperty: "array") var parent2: LinkingObjects<EmbeddedParentObject>
+}
+
+class EmbeddedTreeObject2: EmbeddedObject, EmbeddedTreeObject {
+    @Persisted var value = 0
+    @Persisted var child: EmbeddedTreeObject3?
+    @Persisted var children: List<EmbeddedTreeObject3>
+
+    @Persisted(originProperty: "child") var parent3: LinkingObjects<EmbeddedTreeObject1>
+    @Persisted(originProperty: "children") var parent4: LinkingObjects<EmbeddedTreeObject1>
+}
+
+class EmbeddedTreeObject3: EmbeddedObject, EmbeddedTreeObject {
+    @Persisted var value = 0
+
+    @Persisted(originProperty: "child") var parent3: LinkingObjects<EmbeddedTreeObject2>
+    @Persisted(originProperty: "children") var parent4: LinkingObjects<EmbeddedTreeObject2>
+}
+
+// --- only in this block ---
+
+class SwiftInt8Object: Object {
+    @Persisted var int8Col = 0
+}
+
+class SwiftInt16Object: Object {
+    @Persisted var int16Col = 0
+}
+
+class SwiftInt32Object: Object {
+    @Persisted var int32Col = 0
+}
+
+class SwiftInt64Object: Object {
+    @Persisted var int64Col = 0
+}
+
+class SwiftEmployeeObject: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var hired = false
+}
+
+class SwiftCompanyObject: Object {
+    @Persisted var name = ""
+    @Persisted var employees: List<SwiftEmployeeObject>
+    @Persisted var employeeSet: MutableSet<SwiftEmployeeObject>
+    @Persisted var employeeMap: Map<String, SwiftEmployeeObject?>
+}
+
+class SwiftOptionalDefaultValuesObject: Object {
+    @Persisted var optNSStringCol: String? = "A"
+    @Persisted var optStringCol: String? = "B"
+    @Persisted var optBinaryCol: Data? = Data("C".utf8)
+    @Persisted var optDateCol: Date? = Date(timeIntervalSince1970: 10)
+    @Persisted var optDecimalCol: Decimal128? = "123"
+    @Persisted var optObjectIdCol: ObjectId? = ObjectId("1234567890ab1234567890ab")
+    @Persisted var optUuidCol: UUID? = UUID(uuidString: "00000000-0000-0000-0000-000000000000")
+    @Persisted var optIntCol: Int? = 1
+    @Persisted var optInt8Col: Int8? = 1
+    @Persisted var optInt16Col: Int16? = 1
+    @Persisted var optInt32Col: Int32? = 1
+    @Persisted var optInt64Col: Int64? = 1
+    @Persisted var optFloatCol: Float? = 2.2
+    @Persisted var optDoubleCol: Double? = 3.3
+    @Persisted var optBoolCol: Bool? = true
+    @Persisted var optObjectCol: SwiftBoolObject? = SwiftBoolObject(value: [true])
+
+    class func defaultValues() -> [String: Any] {
+        return [
+            "optNSStringCol": "A",
+            "optStringCol": "B",
+            "optBinaryCol": Data("C".utf8),
+            "optDateCol": Date(timeIntervalSince1970: 10),
+            "optDecimalCol": Decimal128("123"),
+            "optObjectIdCol": ObjectId("1234567890ab1234567890ab"),
+            "optIntCol": 1,
+            "optInt8Col": Int8(1),
+            "optInt16Col": Int16(1),
+            "optInt32Col": Int32(1),
+            "optInt64Col": Int64(1),
+            "optFloatCol": 2.2 as Float,
+            "optDoubleCol": 3.3,
+            "optBoolCol": true,
+            "optUuidCol": UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        ]
+    }
+}
+
+protocol SwiftPrimaryKeyObjectType {
+    associatedtype PrimaryKey
+    static func primaryKey() -> String?
+}
+
+class SwiftPrimaryOptionalStringObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol: String? = ""
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = String?
+    override class func primaryKey() -> String? {
+        return "stringCol"
+    }
+}
+
+class SwiftPrimaryIntObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = Int
+    override class func primaryKey() -> String? {
+        return "intCol"
+    }
+}
+
+class SwiftPrimaryOptionalIntObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var intCol: Int?
+
+    typealias PrimaryKey = Int?
+    override class func primaryKey() -> String? {
+        return "intCol"
+    }
+}
+
+class SwiftPrimaryInt8Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int8Col: Int8 = 0
+
+    typealias PrimaryKey = Int8
+    override class func primaryKey() -> String? {
+        return "int8Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt8Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int8Col: Int8?
+
+    typealias PrimaryKey = Int8?
+    override class func primaryKey() -> String? {
+        return "int8Col"
+    }
+}
+
+class SwiftPrimaryInt16Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int16Col: Int16 = 0
+
+    typealias PrimaryKey = Int16
+    override class func primaryKey() -> String? {
+        return "int16Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt16Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int16Col: Int16?
+
+    typealias PrimaryKey = Int16?
+    override class func primaryKey() -> String? {
+        return "int16Col"
+    }
+}
+
+class SwiftPrimaryInt32Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int32Col: Int32 = 0
+
+    typealias PrimaryKey = Int32
+    override class func primaryKey() -> String? {
+        return "int32Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt32Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int32Col: Int32?
+
+    typealias PrimaryKey = Int32?
+    override class func primaryKey() -> String? {
+        return "int32Col"
+    }
+}
+
+class SwiftPrimaryInt64Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int64Col: Int64 = 0
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "int64Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt64Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int64Col: Int64?
+
+    typealias PrimaryKey = Int64?
+    override class func primaryKey() -> String? {
+        return "int64Col"
+    }
+}
+
+class SwiftPrimaryUUIDObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var uuidCol: UUID = UUID(uuidString: "85d4fbee-6ec6-47df-bfa1-615931903d7e")!
+    @Persisted var stringCol = ""
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "uuidCol"
+    }
+}
+
+class SwiftPrimaryObjectIdObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var objectIdCol: ObjectId = ObjectId.generate()
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "objectIdCol"
+    }
+}
+
+// CustomPersistableTestObjects.swift
+protocol TrivialCustomPersistable: CustomPersistable {
+    var value: PersistedType { get set }
+    init(value: PersistedType)
+}
+
+extension TrivialCustomPersistable {
+    init(persistedValue: PersistedType) {
+        self.init(value: persistedValue)
+    }
+    var persistableValue: PersistedType { value }
+}
+
+struct StringWrapper: TrivialCustomPersistable {
+    typealias PersistedType = String
+    var value: String
+}
+
+// CustomColumnNameTests.swift
+let propertiesModernCustomMapping: [String: String] = ["id": "custom_id",
+                                                        "intCol": "custom_intCol",
+                                                        "anyCol": "custom_anyCol",
+                                                        "intEnumCol": "custom_intEnumCol",
+                                                        "objectCol": "custom_objectCol",
+                                                        "arrayCol": "custom_arrayCol",
+                                                        "setCol": "custom_setCol",
+                                                        "mapCol": "custom_mapCol",
+                                                        "embeddedObject": "custom_embeddedObject",
+                                                        "arrayIntCol": "custom_arrayIntCol",
+                                                        "setIntCol": "custom_setIntCol",
+                                                        "mapIntCol": "custom_mapIntCol"]
+class ModernCustomObject: Object {
+    @Persisted(primaryKey: true) var pk: ObjectId
+    @Persisted var intCol: Int
+    @Persisted var anyCol: AnyRealmValue
+    @Persisted var intEnumCol: ModernIntEnum
+
+    @Persisted var objectCol: ModernCustomObject?
+    @Persisted var arrayCol = List<ModernCustomObject>()
+    @Persisted var setCol = MutableSet<ModernCustomObject>()
+    @Persisted var mapCol = Map<String, ModernCustomObject?>()
+
+    @Persisted var embeddedObject: EmbeddedModernCustomObject?
+
+    @Persisted var arrayIntCol = List<Int>()
+    @Persisted var setIntCol = MutableSet<Int>()
+    @Persisted var mapIntCol = Map<String, Int>()
+
+    override class func propertiesMapping() -> [String: String] {
+        propertiesModernCustomMapping
+    }
+
+    convenience init(pk: ObjectId) {
+        self.init()
+        self.pk = pk
+    }
+}
+
+let propertiesModernEmbeddedCustomMapping: [String: String] = ["intCol": "custom_intCol"]
+class EmbeddedModernCustomObject: EmbeddedObject {
+    @Persisted var intCol: Int
+
+    override class func propertiesMapping() -> [String: String] {
+        propertiesModernEmbeddedCustomMapping
+    }
+}
+
+/// The models of this block; `RSPort3TestCase` adds them to `portedObjectTypes`.
+let rsport3ObjectTypes: [ObjectBase.Type] = [
+    SwiftStringObject.self, SwiftBoolObject.self, SwiftIntObject.self, SwiftObject.self, SwiftOptionalObject.self,
+    SwiftDogObject.self, SwiftOwnerObject.self,
+    SwiftArrayPropertyObject.self, SwiftMutableSetPropertyObject.self, SwiftMapPropertyObject.self,
+    EmbeddedParentObject.self, EmbeddedTreeObject1.self, EmbeddedTreeObject2.self, EmbeddedTreeObject3.self,
+    SwiftInt8Object.self, SwiftInt16Object.self, SwiftInt32Object.self, SwiftInt64Object.self,
+    SwiftEmployeeObject.self, SwiftCompanyObject.self, SwiftOptionalDefaultValuesObject.self,
+    SwiftPrimaryOptionalStringObject.self, SwiftPrimaryIntObject.self, SwiftPrimaryOptionalIntObject.self,
+    SwiftPrimaryInt8Object.self, SwiftPrimaryOptionalInt8Object.self, SwiftPrimaryInt16Object.self,
+    SwiftPrimaryOptionalInt16Object.self, SwiftPrimaryInt32Object.self, SwiftPrimaryOptionalInt32Object.self,
+    SwiftPrimaryInt64Object.self, SwiftPrimaryOptionalInt64Object.self, SwiftPrimaryUUIDObject.self,
+    SwiftPrimaryObjectIdObject.self, ModernCustomObject.self, EmbeddedModernCustomObject.self,
+]
