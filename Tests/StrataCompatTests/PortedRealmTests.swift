@@ -1140,8 +1140,7 @@ class RealmTests: RSPort3TestCase {
     }
 
     @MainActor
-    func testAsyncTransactionShouldCancelWithoutCommit() throws {
-        throw XCTSkip("rsport3 gap D, fixed in a following commit: a beginAsyncWrite block that does not commit is committed")
+    func testAsyncTransactionShouldCancelWithoutCommit() {
         let realm = try! Realm()
         let asyncComplete = expectation(description: "async transaction complete")
 
@@ -1234,8 +1233,7 @@ class RealmTests: RSPort3TestCase {
     }
 
     @MainActor
-    func testAsyncTransactionSyncAfterAsyncWithoutCommit() throws {
-        throw XCTSkip("rsport3 gap D, fixed in a following commit: a beginAsyncWrite block that does not commit is committed")
+    func testAsyncTransactionSyncAfterAsyncWithoutCommit() {
         let realm = try! Realm()
         XCTAssertEqual(0, realm.objects(SwiftStringObject.self).count)
         let asyncComplete = expectation(description: "async transaction complete")
@@ -1449,8 +1447,7 @@ class RealmTests: RSPort3TestCase {
     }
 
     @MainActor
-    func testAsyncTransactionCommit() throws {
-        throw XCTSkip("rsport3 gap D, fixed in a following commit: a beginAsyncWrite block that does not commit is committed")
+    func testAsyncTransactionCommit() {
         let realm = try! Realm()
         let changesAddedExpectation = expectation(description: "testAsyncTransactionCommit expectation")
         changesAddedExpectation.expectedFulfillmentCount = 2

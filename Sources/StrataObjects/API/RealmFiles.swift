@@ -120,11 +120,16 @@ extension Realm {
     // MARK: asynchronous writes, RealmSwift's three-step form
 
     /// Queues `block` to run in a write transaction once the write lock is available (like
-    /// `writeAsync`); the block ends the transaction with `commitAsyncWrite` or `cancelWrite`
-    /// (a transaction it leaves open is committed).
+    /// `writeAsync`); the block ends the transaction with `commitAsyncWrite` or `cancelWrite`.
+    /// A transaction the block leaves open is rolled back when it returns, as realm-core does
+    /// (`writeAsync` is the form that commits by itself).
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
-        writeAsync(asyncWriteBlock)
+        let realm = self
+        return writeAsync {
+            asyncWriteBlock()
+            if realm.isInWriteTransaction { realm.cancelWrite() }
+        }
     }
 
     /// Commits the current write transaction (begun by `beginAsyncWrite`, or `beginWrite`) and
