@@ -147,6 +147,9 @@ extension Realm.Error {
             case .diskFull, .diskFullWritingNewFile: return .outOfDiskSpace
             case .badLockFile: return .incompatibleLockFile
             case .readOnly, .fileInUse, .tooManyReaders: return .fileAccess
+            // A device or directory where the file should be: realm-core cannot open it as a
+            // file either (`/dev/null` gives RealmSwift's .fileAccess).
+            case .notARegularFile: return .fileAccess
             case .keyTooLarge, .valueTooLarge: return .invalidInput
             default: return .fail
             }
