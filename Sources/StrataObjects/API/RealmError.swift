@@ -143,7 +143,13 @@ extension Realm.Error {
             case .fileNotFound: return .fileNotFound
             case .notADatabase, .corrupted, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted, .invalidEncryptionKey: return .invalidDatabase
             case .unsupportedFormat: return .unsupportedFileFormatVersion
-            case .io(_, _, let errno): return (errno == EACCES || errno == EPERM || errno == EROFS) ? .filePermissionDenied : errno == ENOENT ? .fileNotFound : .fileAccess
+            case .io(_, _, let errno):
+                if errno == EACCES || errno == EPERM || errno == EROFS { return .filePermissionDenied }
+                if errno == ENOENT { return .fileNotFound }
+                // A path that cannot name a file (a parent is not a directory, too long, a
+                // symlink loop): realm-core's FileOperationFailed, as RealmSwift reports it.
+                if errno == ENOTDIR || errno == ENAMETOOLONG || errno == ELOOP { return .fileOperationFailed }
+                return .fileAccess
             case .diskFull, .diskFullWritingNewFile: return .outOfDiskSpace
             case .badLockFile: return .incompatibleLockFile
             case .readOnly, .fileInUse, .tooManyReaders: return .fileAccess
