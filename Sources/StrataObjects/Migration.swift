@@ -55,22 +55,38 @@ public final class Migration {
 
     func record(_ e: Swift.Error) { if failure == nil { failure = e } }
 
-    /// Calls `block` for every object of `typeName` in the file before the migration: the old
-    /// object (read-only, old schema; nil for a class added by this migration — then the block
-    /// is never called) and the new object (writable, new schema; nil when the class is not in
-    /// the new schema or the object was deleted by the block).
+    /// Calls `block` for every object of `typeName` in the file before the migration, as
+    /// RealmSwift does: the old object (read-only, old schema) with its new one (writable, new
+    /// schema). Objects the block deleted (or `deleteData(forType:)` removed) are skipped, and
+    /// nothing is called when either side has no objects. For a class that is not in the new
+    /// schema the new object is nil; for a class added by this migration the old one is nil
+    /// and the new schema's objects (those the block created) are enumerated.
     public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void) rethrows {
-        guard runner.oldSchema[typeName] != nil else { return }
-        let keys: [ObjKey]
-        do { keys = try runner.oldTxn.objectKeys(typeName) } catch { record(error); return }
-        let inNew = runner.wanted[typeName] != nil
-        for k in keys {
-            let old = MigrationObject(migration: self, txn: runner.oldTxn, className: typeName, key: k, writable: false)
-            var new: MigrationObject? = nil
-            if inNew, (try? runner.newTxn.exists(typeName, k)) == true {
-                new = MigrationObject(migration: self, txn: runner.newTxn, className: typeName, key: k, writable: true)
+        let inOld = runner.oldSchema[typeName] != nil, inNew = runner.wanted[typeName] != nil
+        let oldKeys: [ObjKey], newKeys: [ObjKey]
+        do {
+            oldKeys = inOld ? try runner.oldTxn.objectKeys(typeName) : []
+            newKeys = inNew ? try runner.newTxn.objectKeys(typeName) : []
+        } catch { record(error); return }
+        func new(_ k: ObjKey) -> MigrationObject {
+            MigrationObject(migration: self, txn: runner.newTxn, className: typeName, key: k, writable: true)
+        }
+        if !inOld {
+            for k in newKeys where (try? runner.newTxn.exists(typeName, k)) == true {
+                try block(nil, new(k))
+                if failure != nil { return }
             }
-            try block(old, new)
+            return
+        }
+        if inNew && (oldKeys.isEmpty || newKeys.isEmpty) { return }
+        for k in oldKeys {
+            let old = MigrationObject(migration: self, txn: runner.oldTxn, className: typeName, key: k, writable: false)
+            if inNew {
+                guard (try? runner.newTxn.exists(typeName, k)) == true else { continue }
+                try block(old, new(k))
+            } else {
+                try block(old, nil)
+            }
             if failure != nil { return }
         }
     }
@@ -101,7 +117,7 @@ public final class Migration {
     }
 
     /// Deletes every object of `typeName`; a class that is not in the new schema is removed from
-    /// the file. Returns false when the file had no such class.
+    /// the file. Returns false when neither the file nor the new schema has such a class.
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
         do { return try runner.deleteData(typeName) } catch { record(error); return false }
@@ -424,8 +440,9 @@ final class MigrationRunner {
     func deleteData(_ c: String) throws -> Bool {
         let existed = oldSchema[c] != nil
         if wanted[c] != nil {
+            // The class is in the realm being migrated (added by this migration or not).
             try newTxn.deleteAll(c)
-            return existed
+            return true
         }
         guard existed, !deletedClasses.contains(c) else { return false }
         deletedClasses.insert(c)

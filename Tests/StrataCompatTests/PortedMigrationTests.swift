@@ -477,7 +477,6 @@ class MigrationTests: RSPort3TestCase {
     // migration objects' values are `as! Int` (the models' properties are `Int`; RealmSwift hands
     // out `NSNumber`s, which Objective-C bridging casts to any width, Strata a Swift `Int`).
     func testEnumerateObjectsAfterDeleteObjects() throws {
-        throw XCTSkip("rsport3 gap F, fixed in a following commit: enumerateObjects hands deleted objects to the block")
         try autoreleasepool {
             let realm = try Realm()
             try realm.write {
@@ -595,7 +594,6 @@ class MigrationTests: RSPort3TestCase {
     }
 
     func testEnumerateObjectsAfterDeleteInsertObjects() throws {
-        throw XCTSkip("rsport3 gap F, fixed in a following commit: enumerateObjects hands deleted objects to the block")
         try autoreleasepool {
             let realm = try Realm()
             try realm.write {
@@ -720,7 +718,6 @@ class MigrationTests: RSPort3TestCase {
     }
 
     func testEnumerateObjectsAfterDeleteData() throws {
-        throw XCTSkip("rsport3 gap F, fixed in a following commit: enumerateObjects hands deleted objects to the block")
         try autoreleasepool {
             let realm = try Realm()
             try realm.write {
@@ -793,7 +790,6 @@ class MigrationTests: RSPort3TestCase {
     }
 
     func testDeleteData() throws {
-        throw XCTSkip("rsport3 gap F, fixed in a following commit: deleteData of a class added by the migration returns false")
         try autoreleasepool {
             let prop = RLMProperty(name: "id", type: .int, objectClassName: nil,
                                    linkOriginPropertyName: nil, indexed: false, optional: false)
