@@ -842,7 +842,6 @@ class MigrationTests: RSPort3TestCase {
     // `as! Int8`… casts are `as! Int` (see testEnumerateObjectsAfterDeleteObjects). The
     // `assertThrows` and `assertMatches(description)` checks are left out (see the top).
     func testMigrationObject() throws {
-        throw XCTSkip("rsport3 gap G, fixed in a following commit: migration objects refuse unmanaged objects and create ignores the class defaults")
         try autoreleasepool {
             let realm = try Realm()
             let nulledMapObj = SwiftBoolObject(value: [false])
@@ -1107,7 +1106,6 @@ class MigrationTests: RSPort3TestCase {
     // Strata change (the three custom column tests): collections read as arrays and
     // dictionaries (see testMigrationObject).
     func testObjectWithCustomColumnNames() throws {
-        throw XCTSkip("rsport3 gap G, fixed in a following commit: new migration objects do not take Swift property names")
         try autoreleasepool {
             let realm = try Realm()
             try realm.write {
