@@ -55,22 +55,38 @@ public final class Migration {
 
     func record(_ e: Swift.Error) { if failure == nil { failure = e } }
 
-    /// Calls `block` for every object of `typeName` in the file before the migration: the old
-    /// object (read-only, old schema; nil for a class added by this migration — then the block
-    /// is never called) and the new object (writable, new schema; nil when the class is not in
-    /// the new schema or the object was deleted by the block).
+    /// Calls `block` for every object of `typeName` in the file before the migration, as
+    /// RealmSwift does: the old object (read-only, old schema) with its new one (writable, new
+    /// schema). Objects the block deleted (or `deleteData(forType:)` removed) are skipped, and
+    /// nothing is called when either side has no objects. For a class that is not in the new
+    /// schema the new object is nil; for a class added by this migration the old one is nil
+    /// and the new schema's objects (those the block created) are enumerated.
     public func enumerateObjects(ofType typeName: String, _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) throws -> Void) rethrows {
-        guard runner.oldSchema[typeName] != nil else { return }
-        let keys: [ObjKey]
-        do { keys = try runner.oldTxn.objectKeys(typeName) } catch { record(error); return }
-        let inNew = runner.wanted[typeName] != nil
-        for k in keys {
-            let old = MigrationObject(migration: self, txn: runner.oldTxn, className: typeName, key: k, writable: false)
-            var new: MigrationObject? = nil
-            if inNew, (try? runner.newTxn.exists(typeName, k)) == true {
-                new = MigrationObject(migration: self, txn: runner.newTxn, className: typeName, key: k, writable: true)
+        let inOld = runner.oldSchema[typeName] != nil, inNew = runner.wanted[typeName] != nil
+        let oldKeys: [ObjKey], newKeys: [ObjKey]
+        do {
+            oldKeys = inOld ? try runner.oldTxn.objectKeys(typeName) : []
+            newKeys = inNew ? try runner.newTxn.objectKeys(typeName) : []
+        } catch { record(error); return }
+        func new(_ k: ObjKey) -> MigrationObject {
+            MigrationObject(migration: self, txn: runner.newTxn, className: typeName, key: k, writable: true)
+        }
+        if !inOld {
+            for k in newKeys where (try? runner.newTxn.exists(typeName, k)) == true {
+                try block(nil, new(k))
+                if failure != nil { return }
             }
-            try block(old, new)
+            return
+        }
+        if inNew && (oldKeys.isEmpty || newKeys.isEmpty) { return }
+        for k in oldKeys {
+            let old = MigrationObject(migration: self, txn: runner.oldTxn, className: typeName, key: k, writable: false)
+            if inNew {
+                guard (try? runner.newTxn.exists(typeName, k)) == true else { continue }
+                try block(old, new(k))
+            } else {
+                try block(old, nil)
+            }
             if failure != nil { return }
         }
     }
@@ -101,7 +117,7 @@ public final class Migration {
     }
 
     /// Deletes every object of `typeName`; a class that is not in the new schema is removed from
-    /// the file. Returns false when the file had no such class.
+    /// the file. Returns false when neither the file nor the new schema has such a class.
     @discardableResult
     public func deleteData(forType typeName: String) -> Bool {
         do { return try runner.deleteData(typeName) } catch { record(error); return false }
@@ -164,8 +180,20 @@ public final class MigrationObject: CustomStringConvertible {
         set { self[member] = newValue }
     }
 
+    /// The file's name of property `name`: new objects also take the Swift property name of a
+    /// class that maps names (`propertiesMapping()`), as RealmSwift's new objects do (old
+    /// objects, of the file's schema, take the file's names).
+    func persistedName(_ name: String) -> String {
+        guard writable, txn.schema[className]?[name] == nil,
+              let os = txn.schema[className],
+              let type = ClassInfo.allKnown.first(where: { $0.className == className && $0.objectSchema == os })?.type,
+              let mapped = type.propertiesMapping()[name] else { return name }
+        return mapped
+    }
+
     /// Reads a property as a Swift value; throws for an unknown property.
-    public func get(_ name: String) throws -> Any? {
+    public func get(_ propertyName: String) throws -> Any? {
+        let name = persistedName(propertyName)
         guard let p = txn.schema[className]?[name] else { throw ObjectError.unknownProperty(className: className, property: name) }
         switch p.collection {
         case .single: return swiftValue(try txn.value(className, key, name))
@@ -178,21 +206,22 @@ public final class MigrationObject: CustomStringConvertible {
     }
 
     /// Sets a property from a Swift value (see the subscript).
-    public func setAny(_ name: String, _ any: Any?) throws {
+    public func setAny(_ propertyName: String, _ any: Any?) throws {
+        let name = persistedName(propertyName)
         guard writable else { throw MigrationError.invalidOperation("'\(className).\(name)': old objects are read-only; set the new object") }
         guard let p = txn.schema[className]?[name] else { throw ObjectError.unknownProperty(className: className, property: name) }
         switch p.collection {
-        case .single: try migration.runner.set(className, key, name, try MigrationObject.toValue(any, "'\(className).\(name)'"))
+        case .single: try migration.runner.set(className, key, name, try MigrationObject.toValue(any, "'\(className).\(name)'", migration.runner))
         case .list, .set:
             guard let arr = any as? [Any?] ?? (any as? [Any]).map({ $0.map { Optional($0) } }) else {
                 throw ObjectError.wrongType("'\(className).\(name)'", expected: "an array", got: "\(type(of: any))")
             }
-            try migration.runner.setCollection(className, key, p, elements: try arr.map { try MigrationObject.toValue($0, "an element of '\(className).\(name)'") })
+            try migration.runner.setCollection(className, key, p, elements: try arr.map { try MigrationObject.toValue($0, "an element of '\(className).\(name)'", migration.runner) })
         case .map:
             guard let dict = any as? [String: Any?] ?? (any as? [String: Any]).map({ $0.mapValues { Optional($0) } }) else {
                 throw ObjectError.wrongType("'\(className).\(name)'", expected: "a dictionary", got: "\(type(of: any))")
             }
-            try migration.runner.setCollection(className, key, p, entries: try dict.map { ($0.key, try MigrationObject.toValue($0.value, "value '\($0.key)' of '\(className).\(name)'")) })
+            try migration.runner.setCollection(className, key, p, entries: try dict.map { ($0.key, try MigrationObject.toValue($0.value, "value '\($0.key)' of '\(className).\(name)'", migration.runner)) })
         }
     }
 
@@ -200,10 +229,26 @@ public final class MigrationObject: CustomStringConvertible {
         v.swiftValue { MigrationObject(migration: migration, txn: txn, className: $0.className, key: $0.key, writable: writable) }
     }
 
-    static func toValue(_ any: Any?, _ what: String) throws -> Value {
+    static func toValue(_ any: Any?, _ what: String, _ runner: MigrationRunner) throws -> Value {
         if let m = any as? MigrationObject {
             guard m.writable else { throw MigrationError.invalidOperation("\(what): link to the new object, not the old one") }
             return .object(ObjectLink(className: m.className, key: m.key))
+        }
+        if let o = any as? ObjectBase {
+            // An object from outside the migration (unmanaged, or of a realm): created in the
+            // realm being migrated with its values, as RealmSwift's migration objects do.
+            // The same instance assigned again links to the object made the first time (RealmSwift
+            // manages the instance then).
+            if let (_, link) = runner.createdFrom[ObjectIdentifier(o)], (try? runner.newTxn.exists(link.className, link.key)) == true {
+                return .object(link)
+            }
+            let c = ClassInfo.of(type(of: o)).className
+            guard runner.stored[c]?.isEmbedded != true else {
+                throw MigrationError.invalidOperation("\(what): an embedded \(c) cannot be created on its own; assign a dictionary of its values")
+            }
+            let link = ObjectLink(className: c, key: try runner.create(c, MigrationRunner.storedValues(of: o)))
+            runner.createdFrom[ObjectIdentifier(o)] = (o, link)
+            return .object(link)
         }
         guard let v = anyToValue(any) else { throw ObjectError.wrongType(what, expected: "a property value", got: "\(type(of: any))") }
         return v
@@ -236,6 +281,9 @@ final class MigrationRunner {
     /// Classes not in the new schema that `deleteData` removed.
     private(set) var deletedClasses: Set<String> = []
     private var tempKey: Int64 = 1 << 62
+    /// Objects from outside the migration assigned to new objects, by identity (kept alive so
+    /// the identity is not reused), with the object each became.
+    var createdFrom: [ObjectIdentifier: (ObjectBase, ObjectLink)] = [:]
 
     init(oldSchema: Schema, wanted: Schema, oldRead: ReadTransaction, write: WriteTransaction) {
         self.oldSchema = oldSchema
@@ -380,22 +428,58 @@ final class MigrationRunner {
     }
 
     /// Creates an object of the new schema.
-    func create(_ c: String, _ value: [String: Any]) throws -> ObjKey {
+    /// The stored values of an object from outside the migration, by persisted name (lists and
+    /// sets as arrays, maps as dictionaries; values the object does not hold are left out).
+    static func storedValues(of o: ObjectBase) -> [String: Any] {
+        let type = Swift.type(of: o)
+        let info = ClassInfo.of(type)
+        var swiftNames: [String: String] = [:]
+        for (swift, persisted) in type.propertiesMapping() { swiftNames[persisted] = swift }
+        var d: [String: Any] = [:]
+        for p in info.properties where p.schema.isStored {
+            guard let v = o[swiftNames[p.name] ?? p.name] else { continue }
+            switch p.schema.collection {
+            case .single: d[p.name] = v
+            case .list, .set: d[p.name] = anyElements(v)
+            case .map:
+                if let m = v as? _UnmanagedMap, m._owner == nil {
+                    var entries: [String: Any] = [:]
+                    for (k, e) in m._entriesForAdd { entries[k] = e }
+                    d[p.name] = entries
+                } else if let m = v as? [String: Any] { d[p.name] = m }
+            }
+        }
+        return d
+    }
+
+    /// The default values of `c`'s Swift class (what an unmanaged instance holds), when the
+    /// new schema's class is declared in Swift.
+    func defaultValues(_ c: String) -> [String: Any] {
+        guard let os = wanted[c], !os.isEmbedded,
+              let type = ClassInfo.allKnown.first(where: { $0.className == c && $0.objectSchema == os })?.type else { return [:] }
+        // Embedded defaults are left out: an embedded object is created with its parent.
+        return MigrationRunner.storedValues(of: type.init()).filter { !($0.value is EmbeddedObject) }
+    }
+
+    func create(_ c: String, _ given: [String: Any]) throws -> ObjKey {
         guard let os = stored[c], !deletedClasses.contains(c) else { throw SchemaError.noSuchClass(c) }
         if os.isEmbedded { throw ObjectError.embeddedObjectCreation(c) }
+        // Values not given take the Swift class's defaults, as in RealmSwift.
+        var value = given
+        for (name, v) in defaultValues(c) where value[name] == nil { value[name] = v }
         var singles: [String: Value] = [:]
         var lists: [(PropertySchema, [Value])] = []
         var maps: [(PropertySchema, [(String, Value)])] = []
         for (name, any) in value {
             guard let p = os[name], p.isStored else { throw ObjectError.unknownProperty(className: c, property: name) }
             switch p.collection {
-            case .single: singles[name] = try MigrationObject.toValue(any, "'\(c).\(name)'")
+            case .single: singles[name] = try MigrationObject.toValue(any, "'\(c).\(name)'", self)
             case .list, .set:
-                guard let arr = any as? [Any] else { throw ObjectError.wrongType("'\(c).\(name)'", expected: "an array", got: "\(type(of: any))") }
-                lists.append((p, try arr.map { try MigrationObject.toValue($0, "an element of '\(c).\(name)'") }))
+                guard any is [Any] || any is _AnyElements else { throw ObjectError.wrongType("'\(c).\(name)'", expected: "an array", got: "\(type(of: any))") }
+                lists.append((p, try anyElements(any).map { try MigrationObject.toValue($0, "an element of '\(c).\(name)'", self) }))
             case .map:
                 guard let dict = any as? [String: Any] else { throw ObjectError.wrongType("'\(c).\(name)'", expected: "a dictionary", got: "\(type(of: any))") }
-                maps.append((p, try dict.map { ($0.key, try MigrationObject.toValue($0.value, "value '\($0.key)' of '\(c).\(name)'")) }))
+                maps.append((p, try dict.map { ($0.key, try MigrationObject.toValue($0.value, "value '\($0.key)' of '\(c).\(name)'", self)) }))
             }
         }
         let key: ObjKey
@@ -424,8 +508,9 @@ final class MigrationRunner {
     func deleteData(_ c: String) throws -> Bool {
         let existed = oldSchema[c] != nil
         if wanted[c] != nil {
+            // The class is in the realm being migrated (added by this migration or not).
             try newTxn.deleteAll(c)
-            return existed
+            return true
         }
         guard existed, !deletedClasses.contains(c) else { return false }
         deletedClasses.insert(c)

@@ -22,6 +22,8 @@ final class DecimalCompatTests: XCTestCase {
     ]
 
     func testRealmSwiftMembers() throws {
+        XCTAssertEqual(Decimal128(), 0, "RealmSwift's Decimal128() is zero")
+        XCTAssertEqual(Decimal128().stringValue, "0")
         XCTAssertEqual(Decimal128("12.50").stringValue, "12.50", "the exponent is kept")
         XCTAssertEqual(Decimal128("12.50"), Decimal128("12.5"))
         XCTAssertEqual(Decimal128("12.50").hashValue, Decimal128("12.5").hashValue)

@@ -77,7 +77,11 @@ final class ErrorAndFileCompatTests: XCTestCase {
         }
         XCTAssertTrue(Realm.fileExists(for: config))
         XCTAssertEqual(try schemaVersionAtURL(config.fileURL!), 3)
+        // No realm there yet: RealmSwift's "has not been initialized" (.invalidDatabase).
         XCTAssertThrowsError(try schemaVersionAtURL(dir.url.appendingPathComponent("none.strata"))) {
+            XCTAssertEqual(($0 as? Realm.Error)?.code, .invalidDatabase)
+        }
+        XCTAssertThrowsError(try schemaVersionAtURL(dir.url.appendingPathComponent("no-such-dir/none.strata"))) {
             XCTAssertEqual(($0 as? Realm.Error)?.code, .fileNotFound)
         }
 

@@ -1010,3 +1010,303 @@ let rsport2ObjectTypes: [ObjectBase.Type] = [
     SwiftMapOfSwiftOptionalObject.self, SwiftListOfSwiftOptionalObject.self, SwiftMutableSetOfSwiftOptionalObject.self,
     EmbeddedParentObject.self, EmbeddedTreeObject1.self, EmbeddedTreeObject2.self, EmbeddedTreeObject3.self,
 ]
+
+// MARK: rsport3
+// SwiftTestObjects.swift, CustomPersistableTestObjects.swift (StringWrapper): the models of
+// MigrationTests, RealmTests and ObjectSchemaInitializationTests (ported in
+// PortedMigrationTests.swift, PortedRealmTests.swift, PortedObjectSchemaInitializationTests.swift,
+// which register them through `rsport3ObjectTypes` in `RSPort3TestCase`). Strata change:
+// realm-swift declares these with `@objc dynamic var` / `let list = List<T>()` /
+// `RealmOptional<T>()` / `RealmProperty<T>()` (the legacy Objective-C property style, not
+// available on Linux); here every property is `@Persisted` with the same name, type and default
+// (`RealmOptional<Int>` becomes `Int?`, `NSString?` becomes `String?`), and the
+// `@objc enum IntEnum: RealmEnum` is a `PersistableEnum`.
+//
+// (The models it shares with ListTests, MutableSetTests and MapTests are declared once, in the
+// rsport2 block above.)
+
+
+class SwiftInt8Object: Object {
+    @Persisted var int8Col = 0
+}
+
+class SwiftInt16Object: Object {
+    @Persisted var int16Col = 0
+}
+
+class SwiftInt32Object: Object {
+    @Persisted var int32Col = 0
+}
+
+class SwiftInt64Object: Object {
+    @Persisted var int64Col = 0
+}
+
+class SwiftEmployeeObject: Object {
+    @Persisted var name = ""
+    @Persisted var age = 0
+    @Persisted var hired = false
+}
+
+class SwiftCompanyObject: Object {
+    @Persisted var name = ""
+    @Persisted var employees: List<SwiftEmployeeObject>
+    @Persisted var employeeSet: MutableSet<SwiftEmployeeObject>
+    @Persisted var employeeMap: Map<String, SwiftEmployeeObject?>
+}
+
+class SwiftOptionalDefaultValuesObject: Object {
+    @Persisted var optNSStringCol: String? = "A"
+    @Persisted var optStringCol: String? = "B"
+    @Persisted var optBinaryCol: Data? = Data("C".utf8)
+    @Persisted var optDateCol: Date? = Date(timeIntervalSince1970: 10)
+    @Persisted var optDecimalCol: Decimal128? = "123"
+    @Persisted var optObjectIdCol: ObjectId? = ObjectId("1234567890ab1234567890ab")
+    @Persisted var optUuidCol: UUID? = UUID(uuidString: "00000000-0000-0000-0000-000000000000")
+    @Persisted var optIntCol: Int? = 1
+    @Persisted var optInt8Col: Int8? = 1
+    @Persisted var optInt16Col: Int16? = 1
+    @Persisted var optInt32Col: Int32? = 1
+    @Persisted var optInt64Col: Int64? = 1
+    @Persisted var optFloatCol: Float? = 2.2
+    @Persisted var optDoubleCol: Double? = 3.3
+    @Persisted var optBoolCol: Bool? = true
+    @Persisted var optObjectCol: SwiftBoolObject? = SwiftBoolObject(value: [true])
+
+    class func defaultValues() -> [String: Any] {
+        return [
+            "optNSStringCol": "A",
+            "optStringCol": "B",
+            "optBinaryCol": Data("C".utf8),
+            "optDateCol": Date(timeIntervalSince1970: 10),
+            "optDecimalCol": Decimal128("123"),
+            "optObjectIdCol": ObjectId("1234567890ab1234567890ab"),
+            "optIntCol": 1,
+            "optInt8Col": Int8(1),
+            "optInt16Col": Int16(1),
+            "optInt32Col": Int32(1),
+            "optInt64Col": Int64(1),
+            "optFloatCol": 2.2 as Float,
+            "optDoubleCol": 3.3,
+            "optBoolCol": true,
+            "optUuidCol": UUID(uuidString: "00000000-0000-0000-0000-000000000000")!
+        ]
+    }
+}
+
+protocol SwiftPrimaryKeyObjectType {
+    associatedtype PrimaryKey
+    static func primaryKey() -> String?
+}
+
+class SwiftPrimaryOptionalStringObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol: String? = ""
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = String?
+    override class func primaryKey() -> String? {
+        return "stringCol"
+    }
+}
+
+class SwiftPrimaryIntObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = Int
+    override class func primaryKey() -> String? {
+        return "intCol"
+    }
+}
+
+class SwiftPrimaryOptionalIntObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var intCol: Int?
+
+    typealias PrimaryKey = Int?
+    override class func primaryKey() -> String? {
+        return "intCol"
+    }
+}
+
+class SwiftPrimaryInt8Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int8Col: Int8 = 0
+
+    typealias PrimaryKey = Int8
+    override class func primaryKey() -> String? {
+        return "int8Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt8Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int8Col: Int8?
+
+    typealias PrimaryKey = Int8?
+    override class func primaryKey() -> String? {
+        return "int8Col"
+    }
+}
+
+class SwiftPrimaryInt16Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int16Col: Int16 = 0
+
+    typealias PrimaryKey = Int16
+    override class func primaryKey() -> String? {
+        return "int16Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt16Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int16Col: Int16?
+
+    typealias PrimaryKey = Int16?
+    override class func primaryKey() -> String? {
+        return "int16Col"
+    }
+}
+
+class SwiftPrimaryInt32Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int32Col: Int32 = 0
+
+    typealias PrimaryKey = Int32
+    override class func primaryKey() -> String? {
+        return "int32Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt32Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int32Col: Int32?
+
+    typealias PrimaryKey = Int32?
+    override class func primaryKey() -> String? {
+        return "int32Col"
+    }
+}
+
+class SwiftPrimaryInt64Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int64Col: Int64 = 0
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "int64Col"
+    }
+}
+
+class SwiftPrimaryOptionalInt64Object: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var stringCol = ""
+    @Persisted var int64Col: Int64?
+
+    typealias PrimaryKey = Int64?
+    override class func primaryKey() -> String? {
+        return "int64Col"
+    }
+}
+
+class SwiftPrimaryUUIDObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var uuidCol: UUID = UUID(uuidString: "85d4fbee-6ec6-47df-bfa1-615931903d7e")!
+    @Persisted var stringCol = ""
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "uuidCol"
+    }
+}
+
+class SwiftPrimaryObjectIdObject: Object, SwiftPrimaryKeyObjectType {
+    @Persisted var objectIdCol: ObjectId = ObjectId.generate()
+    @Persisted var intCol = 0
+
+    typealias PrimaryKey = Int64
+    override class func primaryKey() -> String? {
+        return "objectIdCol"
+    }
+}
+
+// CustomPersistableTestObjects.swift
+protocol TrivialCustomPersistable: CustomPersistable {
+    var value: PersistedType { get set }
+    init(value: PersistedType)
+}
+
+extension TrivialCustomPersistable {
+    init(persistedValue: PersistedType) {
+        self.init(value: persistedValue)
+    }
+    var persistableValue: PersistedType { value }
+}
+
+struct StringWrapper: TrivialCustomPersistable {
+    typealias PersistedType = String
+    var value: String
+}
+
+// CustomColumnNameTests.swift
+let propertiesModernCustomMapping: [String: String] = ["id": "custom_id",
+                                                        "intCol": "custom_intCol",
+                                                        "anyCol": "custom_anyCol",
+                                                        "intEnumCol": "custom_intEnumCol",
+                                                        "objectCol": "custom_objectCol",
+                                                        "arrayCol": "custom_arrayCol",
+                                                        "setCol": "custom_setCol",
+                                                        "mapCol": "custom_mapCol",
+                                                        "embeddedObject": "custom_embeddedObject",
+                                                        "arrayIntCol": "custom_arrayIntCol",
+                                                        "setIntCol": "custom_setIntCol",
+                                                        "mapIntCol": "custom_mapIntCol"]
+class ModernCustomObject: Object {
+    @Persisted(primaryKey: true) var pk: ObjectId
+    @Persisted var intCol: Int
+    @Persisted var anyCol: AnyRealmValue
+    @Persisted var intEnumCol: ModernIntEnum
+
+    @Persisted var objectCol: ModernCustomObject?
+    @Persisted var arrayCol = List<ModernCustomObject>()
+    @Persisted var setCol = MutableSet<ModernCustomObject>()
+    @Persisted var mapCol = Map<String, ModernCustomObject?>()
+
+    @Persisted var embeddedObject: EmbeddedModernCustomObject?
+
+    @Persisted var arrayIntCol = List<Int>()
+    @Persisted var setIntCol = MutableSet<Int>()
+    @Persisted var mapIntCol = Map<String, Int>()
+
+    override class func propertiesMapping() -> [String: String] {
+        propertiesModernCustomMapping
+    }
+
+    convenience init(pk: ObjectId) {
+        self.init()
+        self.pk = pk
+    }
+}
+
+let propertiesModernEmbeddedCustomMapping: [String: String] = ["intCol": "custom_intCol"]
+class EmbeddedModernCustomObject: EmbeddedObject {
+    @Persisted var intCol: Int
+
+    override class func propertiesMapping() -> [String: String] {
+        propertiesModernEmbeddedCustomMapping
+    }
+}
+
+/// The models of this block; `RSPort3TestCase` adds them to `portedObjectTypes`.
+let rsport3ObjectTypes: [ObjectBase.Type] = [
+    SwiftStringObject.self, SwiftBoolObject.self, SwiftIntObject.self, SwiftObject.self, SwiftOptionalObject.self,
+    SwiftDogObject.self, SwiftOwnerObject.self,
+    SwiftArrayPropertyObject.self, SwiftMutableSetPropertyObject.self, SwiftMapPropertyObject.self,
+    EmbeddedParentObject.self, EmbeddedTreeObject1.self, EmbeddedTreeObject2.self, EmbeddedTreeObject3.self,
+    SwiftInt8Object.self, SwiftInt16Object.self, SwiftInt32Object.self, SwiftInt64Object.self,
+    SwiftEmployeeObject.self, SwiftCompanyObject.self, SwiftOptionalDefaultValuesObject.self,
+    SwiftPrimaryOptionalStringObject.self, SwiftPrimaryIntObject.self, SwiftPrimaryOptionalIntObject.self,
+    SwiftPrimaryInt8Object.self, SwiftPrimaryOptionalInt8Object.self, SwiftPrimaryInt16Object.self,
+    SwiftPrimaryOptionalInt16Object.self, SwiftPrimaryInt32Object.self, SwiftPrimaryOptionalInt32Object.self,
+    SwiftPrimaryInt64Object.self, SwiftPrimaryOptionalInt64Object.self, SwiftPrimaryUUIDObject.self,
+    SwiftPrimaryObjectIdObject.self, ModernCustomObject.self, EmbeddedModernCustomObject.self,
+]

@@ -71,7 +71,7 @@ public final class MigrationList: RandomAccessCollection, CustomStringConvertibl
             guard subrange.lowerBound >= 0 && subrange.upperBound <= vs.count else {
                 strataProgrammerError("Index range \(subrange) is out of bounds (count \(vs.count))")
             }
-            vs.replaceSubrange(subrange, with: try newElements.map { try MigrationObject.toValue($0, "an element of \(what)") })
+            vs.replaceSubrange(subrange, with: try newElements.map { try MigrationObject.toValue($0, "an element of \(what)", object.migration.runner) })
             try object.migration.runner.setCollection(object.className, object.key, property, elements: vs)
         } catch { object.migration.record(error) }
     }

@@ -143,10 +143,19 @@ extension Realm.Error {
             case .fileNotFound: return .fileNotFound
             case .notADatabase, .corrupted, .encryptionKeyRequired, .wrongEncryptionKey, .notEncrypted, .invalidEncryptionKey: return .invalidDatabase
             case .unsupportedFormat: return .unsupportedFileFormatVersion
-            case .io(_, _, let errno): return (errno == EACCES || errno == EPERM || errno == EROFS) ? .filePermissionDenied : errno == ENOENT ? .fileNotFound : .fileAccess
+            case .io(_, _, let errno):
+                if errno == EACCES || errno == EPERM || errno == EROFS { return .filePermissionDenied }
+                if errno == ENOENT { return .fileNotFound }
+                // A path that cannot name a file (a parent is not a directory, too long, a
+                // symlink loop): realm-core's FileOperationFailed, as RealmSwift reports it.
+                if errno == ENOTDIR || errno == ENAMETOOLONG || errno == ELOOP { return .fileOperationFailed }
+                return .fileAccess
             case .diskFull, .diskFullWritingNewFile: return .outOfDiskSpace
             case .badLockFile: return .incompatibleLockFile
             case .readOnly, .fileInUse, .tooManyReaders: return .fileAccess
+            // A device or directory where the file should be: realm-core cannot open it as a
+            // file either (`/dev/null` gives RealmSwift's .fileAccess).
+            case .notARegularFile: return .fileAccess
             case .keyTooLarge, .valueTooLarge: return .invalidInput
             default: return .fail
             }

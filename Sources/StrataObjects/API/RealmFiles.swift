@@ -120,11 +120,16 @@ extension Realm {
     // MARK: asynchronous writes, RealmSwift's three-step form
 
     /// Queues `block` to run in a write transaction once the write lock is available (like
-    /// `writeAsync`); the block ends the transaction with `commitAsyncWrite` or `cancelWrite`
-    /// (a transaction it leaves open is committed).
+    /// `writeAsync`); the block ends the transaction with `commitAsyncWrite` or `cancelWrite`.
+    /// A transaction the block leaves open is rolled back when it returns, as realm-core does
+    /// (`writeAsync` is the form that commits by itself).
     @discardableResult
     public func beginAsyncWrite(_ asyncWriteBlock: @escaping () -> Void) -> AsyncTransactionId {
-        writeAsync(asyncWriteBlock)
+        let realm = self
+        return writeAsync {
+            asyncWriteBlock()
+            if realm.isInWriteTransaction { realm.cancelWrite() }
+        }
     }
 
     /// Commits the current write transaction (begun by `beginAsyncWrite`, or `beginWrite`) and
@@ -140,11 +145,23 @@ extension Realm {
 }
 
 /// The schema version stored in the file at `fileURL` (RealmSwift's `schemaVersionAtURL`).
-/// Throws `Realm.Error` (`.fileNotFound` when there is no file, `.invalidDatabase` when it is
-/// not a Strata database or the key is wrong).
+/// Throws `Realm.Error`: `.invalidDatabase` when no realm was created there yet (no file in an
+/// existing directory, or a file without a schema), as RealmSwift's "has not been initialized";
+/// `.fileNotFound` when the directory does not exist; `.invalidDatabase` when the file is not a
+/// Strata database or the key is wrong.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
-    try Realm.Error.mapping(path: fileURL.path) {
+    func notInitialized() -> Realm.Error {
+        .failed(code: .invalidDatabase,
+                message: "Realm at path '\(fileURL.path)' has not been initialized: no realm was created there yet; open it with Realm(configuration:) first, or check the path",
+                path: fileURL.path, underlying: nil)
+    }
+    return try Realm.Error.mapping(path: fileURL.path) {
         guard FileManager.default.fileExists(atPath: fileURL.path) else {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: fileURL.deletingLastPathComponent().path, isDirectory: &isDirectory),
+               isDirectory.boolValue {
+                throw notInitialized()
+            }
             throw StorageError.fileNotFound(path: fileURL.path)
         }
         var options = StoreOptions()
@@ -152,6 +169,8 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
         options.encryptionKey = encryptionKey.map { [UInt8]($0) }
         let store = try Store(path: fileURL.path, options: options)
         defer { store.close() }
-        return try Database.readSchema(store).1
+        let (schema, version) = try Database.readSchema(store)
+        guard schema != nil else { throw notInitialized() }
+        return version
     }
 }
