@@ -276,6 +276,11 @@ extension CollectionSource {
 package protocol LocalResultsStage: ResultsStage {
     /// True when the stage qualifies (see the protocol).
     var dependsOnlyOnEachObject: Bool { get }
+    /// True when the stage may read a mixed value. One holding a link reads as null while the
+    /// linked object does not exist, and as the object again when an object with that key is
+    /// added back (a primary key gives the same key): an insert or delete of any class's
+    /// objects, the results' own included, can then change the output for an unchanged object.
+    var readsMixedValues: Bool { get }
 }
 
 /// Updates filtered and sorted results over every object of a class from the change records
@@ -292,13 +297,20 @@ package enum LocalResultsUpdate {
 
     /// True when `changes` (the merged records since the results were evaluated) can update
     /// results of `stages` over every object of `className` object by object: no class was
-    /// rewritten, every stage depends only on each object, and no other class lost objects (a
-    /// deleted target can change what an unchanged object's link or mixed value reads as).
-    /// Inserts and modifications elsewhere leave such results alone.
+    /// rewritten, every stage depends only on each object, and no other class lost objects.
+    /// Inserts and modifications elsewhere leave such results alone, except when a stage reads
+    /// mixed values: a mixed value holding a link reads as null while its target is gone and as
+    /// the object again once an object with that key is added back, so then no class (the
+    /// results' own included) may have gained or lost objects; modifications never matter.
     package static func applies(to stages: [any ResultsStage], className: String, changes: [String: ClassChangeSet]) -> Bool {
         if changes.values.contains(where: \.rewritten) { return false }
-        let othersKeptTheirObjects = changes.allSatisfy { name, c in name == className || c.deleted.isEmpty }
-        return othersKeptTheirObjects && stages.allSatisfy { ($0 as? any LocalResultsStage)?.dependsOnlyOnEachObject == true }
+        var readsMixed = false
+        for s in stages {
+            guard let l = s as? any LocalResultsStage, l.dependsOnlyOnEachObject else { return false }
+            if l.readsMixedValues { readsMixed = true }
+        }
+        if readsMixed { return changes.values.allSatisfy { $0.inserted.isEmpty && $0.deleted.isEmpty } }
+        return changes.allSatisfy { name, c in name == className || c.deleted.isEmpty }
     }
 
     /// Where the changed objects went.
