@@ -69,8 +69,18 @@ public enum ObjectChange<T> {
 }
 
 protocol CoreObserver: AnyObject {
-    func deliverInitial()
-    func deliverChanges(notify: Bool)
+    func deliverInitial(_ pass: PrintPass)
+    func deliverChanges(notify: Bool, _ pass: PrintPass)
+}
+
+/// The deep fingerprints (`WatchedPaths.deepFingerprint`) taken during one delivery pass of a
+/// realm, shared by its observers: observers watching the same paths (every observer of a
+/// class without key paths) hash each linked object once per pass, not once each. Entries
+/// hold for one version; `begin` empties them when the version moved (a callback committed).
+final class PrintPass {
+    private var version: UInt64 = .max
+    var memo: [WatchedPaths.PrintKey: Int] = [:]
+    func begin(_ v: UInt64) { if v != version { version = v; memo = [:] } }
 }
 
 // MARK: - registration and delivery
@@ -221,6 +231,7 @@ extension RealmCore {
         if delivering { deliverAgain = true; return }
         delivering = true
         defer { delivering = false }
+        let pass = PrintPass()
         repeat {
             deliverAgain = false
             observerLock.lock()
@@ -232,7 +243,7 @@ extension RealmCore {
                 let initial = pendingInitial.remove(id) != nil
                 observerLock.unlock()
                 guard let o else { continue }
-                if initial { o.deliverInitial() } else if changes { o.deliverChanges(notify: !skipping.contains(id)) }
+                if initial { o.deliverInitial(pass) } else if changes { o.deliverChanges(notify: !skipping.contains(id), pass) }
             }
             let v = read { $0.version }
             if changes && v != lastNotifiedVersion {
@@ -459,14 +470,18 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         return (u.0, u.1, mods.sorted())
     }
 
-    /// Deep fingerprints computed in the current pass (one version), per watched node and object.
-    private var printMemo: [WatchedPaths.PrintKey: Int] = [:]
+    /// The delivery pass under way (its deep fingerprints are shared with the other observers).
+    private var pass: PrintPass?
 
     /// The fingerprint of one object: its watched own values and, when links are watched, what
     /// it reaches through them (`WatchedPaths.deepFingerprint`), so the full comparison sees a
     /// change of a linked object as a modification as the change records do.
     private func fingerprint(_ txn: DBTransaction, _ link: ObjectLink) -> Int {
-        if let w = watched, w.followsLinks, w.className == link.className { return w.deepFingerprint(txn, link.key, memo: &printMemo) }
+        if let w = watched, w.followsLinks, w.className == link.className {
+            let p = pass ?? PrintPass()
+            p.begin(txn.version)
+            return w.deepFingerprint(txn, link.key, memo: &p.memo)
+        }
         return rowFingerprint(txn, link, properties: properties)
     }
 
@@ -498,9 +513,9 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         lastPrints = lp
     }
 
-    func deliverInitial() {
-        printMemo = [:]
-        defer { printMemo = [:] }
+    func deliverInitial(_ pass: PrintPass) {
+        self.pass = pass
+        defer { self.pass = nil }
         let ok: Bool = core.read { txn in
             if let rc = keyed {
                 guard let keys = try? rc.evaluate(txn) else { return false }
@@ -526,11 +541,11 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     /// plus one array copy); other collections are re-read and diffed, with modifications taken
     /// from the records instead of fingerprinting every object. Without records (the observer
     /// is further behind than they reach, or a class was rewritten), everything is compared.
-    func deliverChanges(notify: Bool) {
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
-        printMemo = [:]
-        defer { printMemo = [:] }
+        self.pass = pass
+        defer { self.pass = nil }
         let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
@@ -918,12 +933,12 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
     /// A hash per key of its value and, for an object, of what is watched in it and the objects
     /// it links to. `unchanged` (from the change records) names the objects whose fingerprint
     /// is taken from the last snapshot; without it every one is computed.
-    private func snapshot(_ txn: DBTransaction, unchanged: ((ObjKey) -> Bool)?) -> [String: Int]? {
+    private func snapshot(_ txn: DBTransaction, _ pass: PrintPass, unchanged: ((ObjKey) -> Bool)?) -> [String: Int]? {
         guard let entries = try? txn.map(owner.className, owner.key, owner.property) else { return nil }
         var out: [String: Int] = [:]
         var links: [String: ObjKey] = [:]
         var prints: [ObjKey: Int] = [:]
-        var memo: [WatchedPaths.PrintKey: Int] = [:]
+        pass.begin(txn.version)
         for e in entries {
             var h = Hasher(); h.combine(e.value)
             if case .object(let l) = e.value {
@@ -933,7 +948,7 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
                 } else if let unchanged, unchanged(l.key), let old = lastObjectPrints[l.key] {
                     p = old
                 } else if let w = watched, w.followsLinks, w.className == l.className {
-                    p = w.deepFingerprint(txn, l.key, memo: &memo)
+                    p = w.deepFingerprint(txn, l.key, memo: &pass.memo)
                 } else {
                     p = rowFingerprint(txn, l, properties: watched?.properties)
                 }
@@ -947,15 +962,15 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
         lastObjectPrints = prints
         return out
     }
-    func deliverInitial() {
+    func deliverInitial(_ pass: PrintPass) {
         owner.core.read { txn in
-            last = snapshot(txn, unchanged: nil) ?? [:]
+            last = snapshot(txn, pass, unchanged: nil) ?? [:]
             lastVersion = txn.version
         }
         lastGeneration = owner.core.generationValue
         block(.initial(Map<K, V>(owner: owner.current)))
     }
-    func deliverChanges(notify: Bool) {
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if owner.core.generationValue == lastGeneration { return }
         lastGeneration = owner.core.generationValue
         let oldLinks = lastLinks
@@ -976,7 +991,7 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
                 let own = changes[watched.className].map { $0.modifiedKeys(properties: watched.properties).union($0.inserted).union($0.deleted) } ?? KeyRanges()
                 unchanged = { [hits] k in !hits.contains(k) && !own.contains(k) }
             }
-            guard let now = snapshot(txn, unchanged: unchanged) else { return nil }
+            guard let now = snapshot(txn, pass, unchanged: unchanged) else { return nil }
             return (now, linked)
         }
         guard let (now, linked) = result else { return }
@@ -1034,28 +1049,28 @@ final class ObjectObserver<T: Object>: CoreObserver {
 
     /// Per followed link property: a hash of the objects it reaches now and of what is watched
     /// in them and beyond (`WatchedPaths.deepFingerprint`).
-    private func linkedPrints() -> [String: Int] {
+    private func linkedPrints(_ pass: PrintPass) -> [String: Int] {
         guard watched.followsLinks else { return [:] }
         let cls = object._rlmClassInfo.className, key = object._rlmKey
         return core.read { txn in
-            var memo: [WatchedPaths.PrintKey: Int] = [:]
+            pass.begin(txn.version)
             var out: [String: Int] = [:]
             for e in watched.edges {
                 var h = Hasher()
-                for k in WatchedPaths.linkedKeys(txn, cls, key, e) { h.combine(k); h.combine(e.target.deepFingerprint(txn, k, memo: &memo)) }
+                for k in WatchedPaths.linkedKeys(txn, cls, key, e) { h.combine(k); h.combine(e.target.deepFingerprint(txn, k, memo: &pass.memo)) }
                 out[e.property] = h.finalize()
             }
             return out
         }
     }
 
-    func deliverInitial() {
+    func deliverInitial(_ pass: PrintPass) {
         lastGeneration = core.generationValue
         lastVersion = core.read { $0.version }
-        if let s = snapshot() { last = s; lastLinked = linkedPrints() } else { gone = true; block(.deleted) }
+        if let s = snapshot() { last = s; lastLinked = linkedPrints(pass) } else { gone = true; block(.deleted) }
     }
 
-    func deliverChanges(notify: Bool) {
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if gone || core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
         // The change records say whether this object was touched at all (O(changes · log n)).
@@ -1080,7 +1095,7 @@ final class ObjectObserver<T: Object>: CoreObserver {
             return
         }
         // Without the records, the links whose reach changed come from the fingerprints.
-        let nowLinked = linkedPrints()
+        let nowLinked = linkedPrints(pass)
         if !fromRecords { viaLinks = watched.edges.map(\.property).filter { nowLinked[$0] != lastLinked[$0] } }
         lastLinked = nowLinked
         let info = object._rlmClassInfo
@@ -1165,11 +1180,20 @@ final class WatchedPaths {
     /// The classes reached through `edges` (to skip commits that modified none of them).
     let linkedClasses: Set<String>
 
+    /// A hash of what the node watches (class, properties, and its links' nodes, recursively):
+    /// equal for nodes that watch the same things.
+    let signature: Int
+
     init(className: String, properties: Set<String>?, edges: [Edge]) {
         self.className = className; self.properties = properties; self.edges = edges
         var reached = Set<String>()
         for e in edges { reached.insert(e.target.className); reached.formUnion(e.target.linkedClasses) }
         linkedClasses = reached
+        var h = Hasher()
+        h.combine(className)
+        h.combine(properties.map { $0.sorted() })
+        for e in edges { h.combine(e.property); h.combine(e.originProperty); h.combine(e.target.signature) }
+        signature = h.finalize()
     }
 
     /// Resolves `keyPaths` (nil: everything) for objects of `className`. Throws for a component
@@ -1228,9 +1252,10 @@ final class WatchedPaths {
     /// True when links are followed (a change of a linked object counts).
     var followsLinks: Bool { !edges.isEmpty }
 
-    /// One entry of a `deepFingerprint` pass: a node of a tree and an object of its class.
+    /// One entry of a `deepFingerprint` pass: a node (by `signature`, so equal nodes of
+    /// different observers' trees share entries) and an object of its class.
     struct PrintKey: Hashable {
-        let node: ObjectIdentifier
+        let node: Int
         let key: ObjKey
     }
 
@@ -1241,7 +1266,7 @@ final class WatchedPaths {
     /// records would have reported. `memo` holds the entries of one pass (one version), so an
     /// object reached many times is hashed once per node.
     func deepFingerprint(_ txn: DBTransaction, _ key: ObjKey, memo: inout [PrintKey: Int]) -> Int {
-        let id = PrintKey(node: ObjectIdentifier(self), key: key)
+        let id = PrintKey(node: signature, key: key)
         if let m = memo[id] { return m }
         var h = Hasher()
         h.combine(rowFingerprint(txn, ObjectLink(className: className, key: key), properties: properties))
