@@ -323,7 +323,21 @@ private final class LNWatch {
                 out.append("\(c): no notification; old \(old) new \(new) changed \(changedKept.sorted())")
             }
         } else if updates.count > 1 {
-            out.append("\(c): \(updates.count) notifications for one check")
+            // An observer on a queue follows each commit by itself (its realm is not held back
+            // with this thread's): the updates must chain from the old order to the new, and
+            // every kept object whose state changed must be reported by one of them.
+            var order = old, touched = Set<String>()
+            for u in updates {
+                guard let ids = u.ids, !u.del.contains(where: { $0 >= order.count }), !u.ins.contains(where: { $0 >= ids.count }) else {
+                    out.append("\(c): an update out of range in a chain of \(updates.count)"); break
+                }
+                for i in u.mods where i < order.count { touched.insert(order[i]) }
+                for i in u.del.sorted().reversed() { touched.insert(order[i]); order.remove(at: i) }
+                for i in u.ins.sorted() { touched.insert(ids[i]); order.insert(ids[i], at: min(i, order.count)) }
+                if order != ids { out.append("\(c): an update of a chain of \(updates.count) does not give what its collection reads"); break }
+            }
+            if order != new { out.append("\(c): \(updates.count) updates turn \(old) into \(order), not \(new)") }
+            if !changedKept.isSubset(of: touched) { out.append("\(c): \(updates.count) updates left out modifications of \(changedKept.subtracting(touched).sorted())") }
         } else {
             let u = updates[0]
             if let ids = u.ids, ids != new { out.append("\(c): the collection reads \(ids), recomputed \(new)") }
@@ -389,13 +403,17 @@ final class LinkedNotificationTests: XCTestCase {
 
         init(_ realm: Realm, pinned: [Int], include: @escaping (String) -> Bool) { self.realm = realm; self.pinned = pinned; self.include = include }
 
-        func results<T: LNIdentified>(_ name: String, _ r: Results<T>, keyPaths: [String]? = nil,
+        /// The queue of the `observe(on:)` observers, and its realm's configuration.
+        let queue = DispatchQueue(label: "LinkedNotificationTests")
+        var config: Realm.Configuration?
+
+        func results<T: LNIdentified>(_ name: String, _ r: Results<T>, keyPaths: [String]? = nil, onQueue: Bool = false,
                                       truth: @escaping (Realm) -> [T], state: @escaping (LNState, T) -> String) {
             guard include(name) else { return }
             let w = LNWatch(name, truth: { realm in truth(realm).map { "\($0.id)" } }, state: { realm, st, id in
                 state(st, realm.object(ofType: T.self, forPrimaryKey: Int(id)!)!)
             })
-            w.token = r.observe(keyPaths: keyPaths) { [unowned w] change in
+            w.token = r.observe(keyPaths: keyPaths, on: onQueue ? queue : nil) { [unowned w] change in
                 switch change {
                 case .initial: w.initial = true
                 case .update(let r, let d, let i, let m): w.updates.append((r.map { "\($0.id)" }, d, i, m))
@@ -450,6 +468,13 @@ final class LinkedNotificationTests: XCTestCase {
             results("owner.age > 30", D.filter("owner.age > 30"), truth: { r in r.objects(LNDog.self).filter { ($0.owner?.age ?? 0) > 30 } }, state: deepDog)
             results("age > 3 (local), keyPaths owner.name", D.filter("age > 3"), keyPaths: ["owner.name"],
                     truth: { r in r.objects(LNDog.self).filter { $0.age > 3 } }, state: { _, d in "\(d.owner?.id ?? -1),\(d.owner?.name ?? "-")" })
+            // Delivered on a queue (observe(on:)): computed by that queue's realm.
+            results("dog.name == 'rex' (on a queue)", P.filter("dog.name == 'rex'"), onQueue: true,
+                    truth: persons { $0.dog?.name == "rex" }, state: deep)
+            results("all persons, keyPaths dog.name (on a queue)", P, keyPaths: ["dog.name"], onQueue: true,
+                    truth: { Array($0.objects(LNPerson.self)) }, state: { _, p in "\(p.dog?.id ?? -1),\(p.dog?.name ?? "-")" })
+            results("sorted by owner.name (on a queue)", D.sorted(byKeyPath: "owner.name"), onQueue: true,
+                    truth: { r in r.objects(LNDog.self).stableSorted { ($0.owner?.name ?? "") < ($1.owner?.name ?? "") || ($0.owner == nil && $1.owner != nil) } }, state: deepDog)
 
             // Collections of links of the pinned persons, and the persons themselves.
             for id in pinned {
@@ -520,12 +545,14 @@ final class LinkedNotificationTests: XCTestCase {
                 }
                 objectWatches.append(aw)
             }
-            _ = waitFor { self.watches.allSatisfy(\.initial) }
+            _ = waitFor { self.queue.sync { self.watches.allSatisfy(\.initial) } }
             for w in watches { w.snapshot(realm, st) }
             for o in objectWatches { o.old = o.state(realm, st) }
         }
 
         func check(_ context: String) -> [String] {
+            // The queue's realm catches up (and delivers) now, not when its wake-up comes.
+            if let config { queue.sync { try? Realm(configuration: config, queue: queue).refresh() } }
             let st = LNState()
             return watches.flatMap { $0.check(realm, st, context) } + objectWatches.flatMap { $0.check(realm, st, context) }
         }
@@ -574,6 +601,7 @@ final class LinkedNotificationTests: XCTestCase {
         try populate(realm, persons: persons, seed: seed)
         let pinned = [0, 1, 2]
         let h = Harness(realm, pinned: pinned, include: include)
+        h.config = config
         h.register(LNState())
         defer { h.invalidate() }
         var child: LNChild?
