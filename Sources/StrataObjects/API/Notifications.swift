@@ -69,8 +69,18 @@ public enum ObjectChange<T> {
 }
 
 protocol CoreObserver: AnyObject {
-    func deliverInitial()
-    func deliverChanges(notify: Bool)
+    func deliverInitial(_ pass: PrintPass)
+    func deliverChanges(notify: Bool, _ pass: PrintPass)
+}
+
+/// The deep fingerprints (`WatchedPaths.deepFingerprint`) taken during one delivery pass of a
+/// realm, shared by its observers: observers watching the same paths (every observer of a
+/// class without key paths) hash each linked object once per pass, not once each. Entries
+/// hold for one version; `begin` empties them when the version moved (a callback committed).
+final class PrintPass {
+    private var version: UInt64 = .max
+    var memo: [WatchedPaths.PrintKey: Int] = [:]
+    func begin(_ v: UInt64) { if v != version { version = v; memo = [:] } }
 }
 
 // MARK: - registration and delivery
@@ -221,6 +231,7 @@ extension RealmCore {
         if delivering { deliverAgain = true; return }
         delivering = true
         defer { delivering = false }
+        let pass = PrintPass()
         repeat {
             deliverAgain = false
             observerLock.lock()
@@ -232,7 +243,7 @@ extension RealmCore {
                 let initial = pendingInitial.remove(id) != nil
                 observerLock.unlock()
                 guard let o else { continue }
-                if initial { o.deliverInitial() } else if changes { o.deliverChanges(notify: !skipping.contains(id)) }
+                if initial { o.deliverInitial(pass) } else if changes { o.deliverChanges(notify: !skipping.contains(id), pass) }
             }
             let v = read { $0.version }
             if changes && v != lastNotifiedVersion {
@@ -276,6 +287,11 @@ extension CollectionSource {
 package protocol LocalResultsStage: ResultsStage {
     /// True when the stage qualifies (see the protocol).
     var dependsOnlyOnEachObject: Bool { get }
+    /// True when the stage may read a mixed value. One holding a link reads as null while the
+    /// linked object does not exist, and as the object again when an object with that key is
+    /// added back (a primary key gives the same key): an insert or delete of any class's
+    /// objects, the results' own included, can then change the output for an unchanged object.
+    var readsMixedValues: Bool { get }
 }
 
 /// Updates filtered and sorted results over every object of a class from the change records
@@ -292,13 +308,20 @@ package enum LocalResultsUpdate {
 
     /// True when `changes` (the merged records since the results were evaluated) can update
     /// results of `stages` over every object of `className` object by object: no class was
-    /// rewritten, every stage depends only on each object, and no other class lost objects (a
-    /// deleted target can change what an unchanged object's link or mixed value reads as).
-    /// Inserts and modifications elsewhere leave such results alone.
+    /// rewritten, every stage depends only on each object, and no other class lost objects.
+    /// Inserts and modifications elsewhere leave such results alone, except when a stage reads
+    /// mixed values: a mixed value holding a link reads as null while its target is gone and as
+    /// the object again once an object with that key is added back, so then no class (the
+    /// results' own included) may have gained or lost objects; modifications never matter.
     package static func applies(to stages: [any ResultsStage], className: String, changes: [String: ClassChangeSet]) -> Bool {
         if changes.values.contains(where: \.rewritten) { return false }
-        let othersKeptTheirObjects = changes.allSatisfy { name, c in name == className || c.deleted.isEmpty }
-        return othersKeptTheirObjects && stages.allSatisfy { ($0 as? any LocalResultsStage)?.dependsOnlyOnEachObject == true }
+        var readsMixed = false
+        for s in stages {
+            guard let l = s as? any LocalResultsStage, l.dependsOnlyOnEachObject else { return false }
+            if l.readsMixedValues { readsMixed = true }
+        }
+        if readsMixed { return changes.values.allSatisfy { $0.inserted.isEmpty && $0.deleted.isEmpty } }
+        return changes.allSatisfy { name, c in name == className || c.deleted.isEmpty }
     }
 
     /// Where the changed objects went.
@@ -447,18 +470,52 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
         return (u.0, u.1, mods.sorted())
     }
 
+    /// The delivery pass under way (its deep fingerprints are shared with the other observers).
+    private var pass: PrintPass?
+
+    /// The fingerprint of one object: its watched own values and, when links are watched, what
+    /// it reaches through them (`WatchedPaths.deepFingerprint`), so the full comparison sees a
+    /// change of a linked object as a modification as the change records do.
+    private func fingerprint(_ txn: DBTransaction, _ link: ObjectLink) -> Int {
+        if let w = watched, w.followsLinks, w.className == link.className {
+            let p = pass ?? PrintPass()
+            p.begin(txn.version)
+            return w.deepFingerprint(txn, link.key, memo: &p.memo)
+        }
+        return rowFingerprint(txn, link, properties: properties)
+    }
+
     private func prints(_ txn: DBTransaction, _ className: String, _ keys: [ObjKey]) -> [Int] {
-        keys.map { rowFingerprint(txn, ObjectLink(className: className, key: $0), properties: properties) }
+        keys.map { fingerprint(txn, ObjectLink(className: className, key: $0)) }
     }
 
     private func prints(_ txn: DBTransaction, _ els: [Value]) -> [Int] {
         els.map { v -> Int in
-            if case .object(let l) = v { return rowFingerprint(txn, l, properties: properties) }
+            if case .object(let l) = v { return fingerprint(txn, l) }
             return 0
         }
     }
 
-    func deliverInitial() {
+    /// After an update from the records: the fingerprints of the kept objects a linked change
+    /// reached (`linked`) are taken again (the update refreshed those of the objects that
+    /// changed themselves), so a later full comparison starts from the current linked state.
+    private func refreshLinkedPrints(_ txn: DBTransaction, _ linked: Set<ObjKey>) {
+        guard !linked.isEmpty, var lp = lastPrints else { return }
+        if let rc = keyed {
+            guard lp.count == lastKeys.count else { return }
+            for (i, k) in lastKeys.enumerated() where linked.contains(k) { lp[i] = fingerprint(txn, ObjectLink(className: rc.className, key: k)) }
+        } else {
+            guard lp.count == lastElements.count else { return }
+            for (i, v) in lastElements.enumerated() {
+                if case .object(let l) = v, linked.contains(l.key) { lp[i] = fingerprint(txn, l) }
+            }
+        }
+        lastPrints = lp
+    }
+
+    func deliverInitial(_ pass: PrintPass) {
+        self.pass = pass
+        defer { self.pass = nil }
         let ok: Bool = core.read { txn in
             if let rc = keyed {
                 guard let keys = try? rc.evaluate(txn) else { return false }
@@ -484,9 +541,11 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
     /// plus one array copy); other collections are re-read and diffed, with modifications taken
     /// from the records instead of fingerprinting every object. Without records (the observer
     /// is further behind than they reach, or a class was rewritten), everything is compared.
-    func deliverChanges(notify: Bool) {
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
+        self.pass = pass
+        defer { self.pass = nil }
         let update: (deletions: [Int], insertions: [Int], modifications: [Int])? = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
@@ -496,14 +555,20 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
                 if let changes = records {
                     let old = lastKeys
                     let linked = linkedModified(txn, changes, candidates: old)
-                    if let u = incrementalKeys(txn, rc, changes) { return Self.addingLinked(u, old: old, linked) }
+                    if let u = incrementalKeys(txn, rc, changes) {
+                        refreshLinkedPrints(txn, linked)
+                        return Self.addingLinked(u, old: old, linked)
+                    }
                 }
                 return fullKeys(txn, rc)
             }
             if let changes = records {
                 let old = lastElements.map { v -> ObjKey in if case .object(let l) = v { return l.key }; return -1 }
                 let linked = linkedModified(txn, changes, candidates: old.filter { $0 != -1 })
-                if let u = incremental(txn, changes) { return Self.addingLinked(u, old: old, linked) }
+                if let u = incremental(txn, changes) {
+                    refreshLinkedPrints(txn, linked)
+                    return Self.addingLinked(u, old: old, linked)
+                }
             }
             return full(txn)
         }
@@ -550,7 +615,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
             var np = [Int](repeating: 0, count: e.count)
             var fresh = [Bool](repeating: true, count: e.count)
             for (o, n) in d.matches where !modSet.contains(o) { np[n] = lp[o]; fresh[n] = false }
-            for n in 0..<e.count where fresh[n] { np[n] = rowFingerprint(txn, ObjectLink(className: className, key: e[n]), properties: properties) }
+            for n in 0..<e.count where fresh[n] { np[n] = fingerprint(txn, ObjectLink(className: className, key: e[n])) }
             lastPrints = np
         } else {
             lastPrints = nil
@@ -644,7 +709,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
 
     private func refreshPrints(_ txn: DBTransaction, _ className: String, at positions: [Int]) {
         for i in positions where i < lastKeys.count && i < (lastPrints?.count ?? 0) {
-            lastPrints![i] = rowFingerprint(txn, ObjectLink(className: className, key: lastKeys[i]), properties: properties)
+            lastPrints![i] = fingerprint(txn, ObjectLink(className: className, key: lastKeys[i]))
         }
     }
 
@@ -680,7 +745,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
             var byKey: [ObjKey: Int] = [:]
             byKey.reserveCapacity(lastKeys.count)
             for (k, p) in zip(lastKeys, lp) where !placed.changed.contains(k) { byKey[k] = p }
-            lastPrints = new.map { k in byKey[k] ?? rowFingerprint(txn, ObjectLink(className: className, key: k), properties: properties) }
+            lastPrints = new.map { k in byKey[k] ?? fingerprint(txn, ObjectLink(className: className, key: k)) }
         } else {
             lastPrints = nil
         }
@@ -731,7 +796,7 @@ final class CollectionObserver<S: CollectionSource>: CoreObserver {
             let modSet = Set(mods)
             for (o, n) in d.matches { np[n] = modSet.contains(o) ? 0 : lp[o] }
             for n in d.insertions { np[n] = 0 }
-            for n in 0..<e.count where np[n] == 0 { if case .object(let l) = e[n] { np[n] = rowFingerprint(txn, l, properties: properties) } }
+            for n in 0..<e.count where np[n] == 0 { if case .object(let l) = e[n] { np[n] = fingerprint(txn, l) } }
             lp = np
             lastPrints = lp
         } else {
@@ -861,31 +926,51 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
         self.owner = owner; self.block = block; self.watched = watched
     }
 
-    /// A hash per key of its value and, for an object, of its watched own properties.
-    private func snapshot(_ txn: DBTransaction) -> [String: Int]? {
+    /// The fingerprint of each object value at the last snapshot: its watched own values and,
+    /// when links are watched, what it reaches through them (`WatchedPaths.deepFingerprint`).
+    var lastObjectPrints: [ObjKey: Int] = [:]
+
+    /// A hash per key of its value and, for an object, of what is watched in it and the objects
+    /// it links to. `unchanged` (from the change records) names the objects whose fingerprint
+    /// is taken from the last snapshot; without it every one is computed.
+    private func snapshot(_ txn: DBTransaction, _ pass: PrintPass, unchanged: ((ObjKey) -> Bool)?) -> [String: Int]? {
         guard let entries = try? txn.map(owner.className, owner.key, owner.property) else { return nil }
         var out: [String: Int] = [:]
         var links: [String: ObjKey] = [:]
+        var prints: [ObjKey: Int] = [:]
+        pass.begin(txn.version)
         for e in entries {
             var h = Hasher(); h.combine(e.value)
             if case .object(let l) = e.value {
-                h.combine(rowFingerprint(txn, l, properties: watched?.properties))
+                let p: Int
+                if let known = prints[l.key] {
+                    p = known
+                } else if let unchanged, unchanged(l.key), let old = lastObjectPrints[l.key] {
+                    p = old
+                } else if let w = watched, w.followsLinks, w.className == l.className {
+                    p = w.deepFingerprint(txn, l.key, memo: &pass.memo)
+                } else {
+                    p = rowFingerprint(txn, l, properties: watched?.properties)
+                }
+                prints[l.key] = p
+                h.combine(p)
                 links[e.key] = l.key
             }
             out[e.key] = h.finalize()
         }
         lastLinks = links
+        lastObjectPrints = prints
         return out
     }
-    func deliverInitial() {
+    func deliverInitial(_ pass: PrintPass) {
         owner.core.read { txn in
-            last = snapshot(txn) ?? [:]
+            last = snapshot(txn, pass, unchanged: nil) ?? [:]
             lastVersion = txn.version
         }
         lastGeneration = owner.core.generationValue
         block(.initial(Map<K, V>(owner: owner.current)))
     }
-    func deliverChanges(notify: Bool) {
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if owner.core.generationValue == lastGeneration { return }
         lastGeneration = owner.core.generationValue
         let oldLinks = lastLinks
@@ -894,13 +979,19 @@ final class MapObserver<K: _MapKey, V: RealmCollectionValue>: CoreObserver {
             defer { lastVersion = version }
             // Keys whose object reaches, through the watched links, a changed linked object.
             var linked = Set<String>()
-            if let watched, !oldLinks.isEmpty, let changes = try? txn.changes(since: lastVersion),
-               !changes.values.contains(where: \.rewritten) {
-                let hits = watched.linkedChanges(changes, txn, candidates: Array(Set(oldLinks.values)))
-                    .values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
-                if !hits.isEmpty { for (k, v) in oldLinks where hits.contains(v) { linked.insert(k) } }
+            // With the records: the objects whose fingerprint cannot have changed.
+            var unchanged: ((ObjKey) -> Bool)? = nil
+            if let watched, let changes = try? txn.changes(since: lastVersion), !changes.values.contains(where: \.rewritten) {
+                var hits = Set<ObjKey>()
+                if !oldLinks.isEmpty {
+                    hits = watched.linkedChanges(changes, txn, candidates: Array(Set(oldLinks.values)))
+                        .values.reduce(into: Set<ObjKey>()) { $0.formUnion($1) }
+                    if !hits.isEmpty { for (k, v) in oldLinks where hits.contains(v) { linked.insert(k) } }
+                }
+                let own = changes[watched.className].map { $0.modifiedKeys(properties: watched.properties).union($0.inserted).union($0.deleted) } ?? KeyRanges()
+                unchanged = { [hits] k in !hits.contains(k) && !own.contains(k) }
             }
-            guard let now = snapshot(txn) else { return nil }
+            guard let now = snapshot(txn, pass, unchanged: unchanged) else { return nil }
             return (now, linked)
         }
         guard let (now, linked) = result else { return }
@@ -930,6 +1021,9 @@ final class ObjectObserver<T: Object>: CoreObserver {
 
     /// What is watched in the object and the objects it links to.
     let watched: WatchedPaths
+    /// Per followed link property: a fingerprint of what it reaches (see `linkedPrints`), for
+    /// the full comparison when the change records do not reach back.
+    var lastLinked: [String: Int] = [:]
 
     init(object: T, core: RealmCore, watched: WatchedPaths, block: @escaping (ObjectChange<T>) -> Void) {
         self.object = object; self.core = core; self.block = block; self.watched = watched
@@ -953,24 +1047,43 @@ final class ObjectObserver<T: Object>: CoreObserver {
         }
     }
 
-    func deliverInitial() {
-        lastGeneration = core.generationValue
-        lastVersion = core.read { $0.version }
-        if let s = snapshot() { last = s } else { gone = true; block(.deleted) }
+    /// Per followed link property: a hash of the objects it reaches now and of what is watched
+    /// in them and beyond (`WatchedPaths.deepFingerprint`).
+    private func linkedPrints(_ pass: PrintPass) -> [String: Int] {
+        guard watched.followsLinks else { return [:] }
+        let cls = object._rlmClassInfo.className, key = object._rlmKey
+        return core.read { txn in
+            pass.begin(txn.version)
+            var out: [String: Int] = [:]
+            for e in watched.edges {
+                var h = Hasher()
+                for k in WatchedPaths.linkedKeys(txn, cls, key, e) { h.combine(k); h.combine(e.target.deepFingerprint(txn, k, memo: &pass.memo)) }
+                out[e.property] = h.finalize()
+            }
+            return out
+        }
     }
 
-    func deliverChanges(notify: Bool) {
+    func deliverInitial(_ pass: PrintPass) {
+        lastGeneration = core.generationValue
+        lastVersion = core.read { $0.version }
+        if let s = snapshot() { last = s; lastLinked = linkedPrints(pass) } else { gone = true; block(.deleted) }
+    }
+
+    func deliverChanges(notify: Bool, _ pass: PrintPass) {
         if gone || core.generationValue == lastGeneration { return }
         lastGeneration = core.generationValue
         // The change records say whether this object was touched at all (O(changes · log n)).
         let key = object._rlmKey, className = object._rlmClassInfo.className
         // The link properties through which a watched linked object changed.
         var viaLinks: [String] = []
+        var fromRecords = false
         let untouched: Bool = core.read { txn in
             let version = txn.version
             defer { lastVersion = version }
             guard let changes = try? txn.changes(since: lastVersion) else { return false }
             if changes.values.contains(where: \.rewritten) { return false }
+            fromRecords = true
             viaLinks = watched.linkedChanges(changes, txn, candidates: [key]).filter { $0.value.contains(key) }.map(\.key)
             guard let c = changes[className] else { return viaLinks.isEmpty }
             return !c.inserted.contains(key) && !c.deleted.contains(key) && !c.modifiedKeys(properties: properties).contains(key) && viaLinks.isEmpty
@@ -981,6 +1094,10 @@ final class ObjectObserver<T: Object>: CoreObserver {
             if notify { block(.deleted) }
             return
         }
+        // Without the records, the links whose reach changed come from the fingerprints.
+        let nowLinked = linkedPrints(pass)
+        if !fromRecords { viaLinks = watched.edges.map(\.property).filter { nowLinked[$0] != lastLinked[$0] } }
+        lastLinked = nowLinked
         let info = object._rlmClassInfo
         var changes: [PropertyChange] = []
         for p in info.properties where now[p.name] != nil && now[p.name] != last[p.name] {
@@ -1063,11 +1180,20 @@ final class WatchedPaths {
     /// The classes reached through `edges` (to skip commits that modified none of them).
     let linkedClasses: Set<String>
 
+    /// A hash of what the node watches (class, properties, and its links' nodes, recursively):
+    /// equal for nodes that watch the same things.
+    let signature: Int
+
     init(className: String, properties: Set<String>?, edges: [Edge]) {
         self.className = className; self.properties = properties; self.edges = edges
         var reached = Set<String>()
         for e in edges { reached.insert(e.target.className); reached.formUnion(e.target.linkedClasses) }
         linkedClasses = reached
+        var h = Hasher()
+        h.combine(className)
+        h.combine(properties.map { $0.sorted() })
+        for e in edges { h.combine(e.property); h.combine(e.originProperty); h.combine(e.target.signature) }
+        signature = h.finalize()
     }
 
     /// Resolves `keyPaths` (nil: everything) for objects of `className`. Throws for a component
@@ -1121,6 +1247,48 @@ final class WatchedPaths {
         let w = WatchedPaths(className: cls, properties: nil, edges: edges)
         memo[id] = w
         return w
+    }
+
+    /// True when links are followed (a change of a linked object counts).
+    var followsLinks: Bool { !edges.isEmpty }
+
+    /// One entry of a `deepFingerprint` pass: a node (by `signature`, so equal nodes of
+    /// different observers' trees share entries) and an object of its class.
+    struct PrintKey: Hashable {
+        let node: Int
+        let key: ObjKey
+    }
+
+    /// A hash of what this tree watches from object `key` of its class: its watched own values
+    /// and, through each followed link, the linked objects and theirs (recursively, as far as
+    /// the tree goes). Observers keep it to compare with when the change records do not reach
+    /// back: a changed linked object then changes the hash of every object reaching it, as the
+    /// records would have reported. `memo` holds the entries of one pass (one version), so an
+    /// object reached many times is hashed once per node.
+    func deepFingerprint(_ txn: DBTransaction, _ key: ObjKey, memo: inout [PrintKey: Int]) -> Int {
+        let id = PrintKey(node: signature, key: key)
+        if let m = memo[id] { return m }
+        var h = Hasher()
+        h.combine(rowFingerprint(txn, ObjectLink(className: className, key: key), properties: properties))
+        for e in edges {
+            h.combine(e.property)
+            for k in Self.linkedKeys(txn, className, key, e) {
+                h.combine(k)
+                h.combine(e.target.deepFingerprint(txn, k, memo: &memo))
+            }
+        }
+        let v = h.finalize()
+        memo[id] = v
+        return v
+    }
+
+    /// The objects edge `e` leads to from object `key` of class `cls`.
+    static func linkedKeys(_ txn: DBTransaction, _ cls: String, _ key: ObjKey, _ e: Edge) -> [ObjKey] {
+        if let origin = e.originProperty {
+            return (try? txn.backlinks(cls, key, originClass: e.target.className, originProperty: origin)) ?? []
+        }
+        guard let p = txn.schema[cls]?[e.property] else { return [] }
+        return links(txn, cls, key, p).compactMap { if case .object(let l) = $0 { return l.key }; return nil }
     }
 
     /// Whether a commit with `changes` modified a linked object this tree reaches (by class).
@@ -1184,13 +1352,7 @@ final class WatchedPaths {
         func touches(_ node: WatchedPaths) -> Bool { !modifiedKeys(node).isEmpty || node.mayHaveLinkedChanges(changes) }
 
         /// The objects an edge from object `key` of class `cls` leads to.
-        func linked(_ cls: String, _ key: ObjKey, _ e: Edge) -> [ObjKey] {
-            if let origin = e.originProperty {
-                return (try? txn.backlinks(cls, key, originClass: e.target.className, originProperty: origin)) ?? []
-            }
-            guard let p = txn.schema[cls]?[e.property] else { return [] }
-            return WatchedPaths.links(txn, cls, key, p).compactMap { if case .object(let l) = $0 { return l.key }; return nil }
-        }
+        func linked(_ cls: String, _ key: ObjKey, _ e: Edge) -> [ObjKey] { WatchedPaths.linkedKeys(txn, cls, key, e) }
 
         /// Whether object `key` of `node`'s class changed in what `node` watches (forward).
         func hit(_ node: WatchedPaths, _ key: ObjKey) -> Bool {

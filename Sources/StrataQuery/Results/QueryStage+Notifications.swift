@@ -11,6 +11,57 @@ extension QueryStage: LocalResultsStage {
             return false
         } && query.predicate.isLocal
     }
+
+    /// True when a filter or sort step reads a mixed value (or a collection of them): a mixed
+    /// link reads as null while its target is gone, so the output can change with other
+    /// objects' inserts and deletes (see `LocalResultsUpdate.applies`).
+    package var readsMixedValues: Bool {
+        query.predicate.readsMixed || query.ordering.contains { clause in
+            switch clause {
+            case .sort(let keys): return keys.contains { $0.path.readsMixed }
+            case .distinct(let paths): return paths.contains(where: \.readsMixed)
+            case .limit: return false
+            }
+        }
+    }
+}
+
+extension BoundPredicate {
+    /// Some path reads a mixed value.
+    var readsMixed: Bool {
+        switch self {
+        case .constant: return false
+        case .and(let ps), .or(let ps): return ps.contains(where: \.readsMixed)
+        case .not(let p): return p.readsMixed
+        case .comparison(let c): return c.left.readsMixed || c.right.readsMixed
+        }
+    }
+}
+
+extension BoundOperand {
+    var readsMixed: Bool {
+        switch self {
+        case .value, .values: return false
+        case .path(let p): return p.readsMixed
+        case .subqueryCount(let s): return s.collection.readsMixed || s.predicate.readsMixed
+        }
+    }
+}
+
+extension BoundKeyPath {
+    var readsMixed: Bool { steps.contains(where: \.readsMixed) }
+}
+
+extension BoundPathStep {
+    var readsMixed: Bool {
+        switch self {
+        case .value(_, let t), .mapValue(_, _, let t), .mapValues(_, let t): return t == .any
+        case .values(_, let t): return t == .any
+        case .typeOf(let declared): return declared == nil
+        case .aggregate(let a): return a.collection.readsMixed || a.elementPath.contains(where: \.readsMixed)
+        case .link, .links, .backlinks, .allBacklinks, .linkMapValue, .linkMapValues, .mapKeys, .size: return false
+        }
+    }
 }
 
 extension BoundPredicate {
