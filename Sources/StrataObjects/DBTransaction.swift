@@ -533,6 +533,9 @@ public final class DBTransaction {
         }
         t.changeCounts.deleted += unique.count
         if !incomingLinks(className).isEmpty { try removeLinks(to: className, keys: Set(unique)) }
+        if schema.objectSchemas.contains(where: { $0.allProperties.contains { $0.type == .mixed } }) {
+            try removeMixedLinks(to: className, keys: Set(unique))
+        }
         for (target, ks) in embeddedToDelete { try delete(target, keys: ks.filter { (try? table(target).exists($0)) == true }) }
     }
 
@@ -575,6 +578,49 @@ public final class DBTransaction {
                         kept.append(v)
                     }
                     try setList(origin, k, propName, kept, deletingRemovedEmbedded: false)
+                }
+            }
+        }
+    }
+
+    /// Mixed (`AnyRealmValue`) values that link to deleted objects, as realm-core's `nullify`: a
+    /// single value becomes null, a list or set loses the element, a map keeps the key with null.
+    /// Otherwise the link would read as null while its key is free and as whatever object later
+    /// takes that key (an object re-added with the same primary key). Mixed values keep no
+    /// backlinks, so every mixed property is scanned: files without any pay nothing.
+    private func removeMixedLinks(to className: String, keys gone: Set<ObjKey>) throws {
+        guard !gone.isEmpty else { return }
+        func isGone(_ v: Value) -> Bool {
+            if case .object(let l) = v { return l.className == className && gone.contains(l.key) }
+            return false
+        }
+        for os in schema.objectSchemas {
+            for p in os.allProperties where p.type == .mixed {
+                let t = try table(os.className)
+                let col = try t.columnIndex(p.name)
+                var holders: [ObjKey] = []
+                try t.forEachCluster { c in
+                    for r in 0..<c.count {
+                        if p.collection == .single {
+                            if isGone(try t.value(c, row: r, column: col)) { holders.append(c.key(r)) }
+                        } else {
+                            holders.append(c.key(r)) // collections are read below, per object
+                        }
+                    }
+                    return true
+                }
+                for k in holders {
+                    if p.collection == .single { try t.set(key: k, column: col, value: .null); continue }
+                    // The stored elements (`list` and `map` read dangling links as absent or null).
+                    let cv = try collection(os.className, k, p)
+                    let values = (0..<cv.elements.count).map { ValueCodec.read(cv.elements, $0, type: p.type, target: p.objectClassName) }
+                    guard values.contains(where: isGone) else { continue }
+                    if p.collection == .map {
+                        let keys = cv.mapKeys ?? []
+                        try setMap(os.className, k, p.name, zip(keys, values).map { ($0, isGone($1) ? Value.null : $1) })
+                    } else {
+                        try setList(os.className, k, p.name, values.filter { !isGone($0) }, deletingRemovedEmbedded: false)
+                    }
                 }
             }
         }
