@@ -248,7 +248,10 @@ extension RealmCore {
             let v = read { $0.version }
             if changes && v != lastNotifiedVersion {
                 lastNotifiedVersion = v
-                observerLock.lock(); let ros = realmObservers.sorted { $0.key < $1.key }.map(\.value); observerLock.unlock()
+                // `write(withoutNotifying:)` skips the realm observers it lists too, as RealmSwift.
+                observerLock.lock()
+                let ros = realmObservers.filter { !skipping.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value)
+                observerLock.unlock()
                 for b in ros { b(.didChange, Realm(core: self)) }
             }
         } while deliverAgain && !isInWrite
