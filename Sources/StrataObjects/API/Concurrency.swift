@@ -279,6 +279,22 @@ extension Results {
     }
 }
 
+extension Map {
+    /// Observes this map from `actor` (RealmSwift's `observe(keyPaths:on:_:)` for actors):
+    /// `block` runs isolated to `actor` with the map as read by a realm isolated to it, first
+    /// with `.initial`, then after each commit that changes it (see `observe(keyPaths:on:_:)`
+    /// for what `keyPaths` selects).
+    public func observe<A: Actor>(keyPaths: [String]? = nil, on actor: A, isolation: isolated (any Actor)? = #isolation,
+                                  _ block: @Sendable @escaping (isolated A, RealmMapChange<Map<Key, Value>>) -> Void) async -> NotificationToken {
+        guard let o = owner else { strataProgrammerError("only managed maps can be observed") }
+        o.requireValid()
+        return o.core.addMapObserver(self, owner: o, keyPaths: keyPaths, actor: actor) { change in
+            nonisolated(unsafe) let c = change
+            actor.assumeIsolated { a in block(a, c) }
+        }
+    }
+}
+
 extension ThreadConfined where Self: Object {
     /// Observes this object from `actor`: `block` runs isolated to `actor` with the object as
     /// read by a realm isolated to it (see `Results.observe(keyPaths:on:_:)`).

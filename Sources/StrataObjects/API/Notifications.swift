@@ -135,6 +135,14 @@ extension RealmCore {
         return target.register(CollectionObserver(source: source.rebound(to: target), core: target, keyPaths: keyPaths, watched: watched, block: block))
     }
 
+    func addMapObserver<K, V>(_ map: Map<K, V>, owner: CollectionOwner, keyPaths: [String]?, actor: any Actor,
+                              _ block: @escaping (RealmMapChange<Map<K, V>>) -> Void) -> NotificationToken {
+        let watched = owner.linkTarget.map { watchedPaths(keyPaths, className: $0) }
+        let target = coordinator.core(for: .actor(actor))
+        let o = CollectionOwner(core: target, className: owner.className, key: owner.key, property: owner.property, isEmbeddedTarget: owner.isEmbeddedTarget)
+        return target.register(MapObserver<K, V>(owner: o, watched: watched, block: block))
+    }
+
     func addObjectObserver<T: Object>(_ object: T, keyPaths: [String]?, actor: any Actor,
                                       _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
         let watched = watchedPaths(keyPaths, className: object._rlmClassInfo.className)
