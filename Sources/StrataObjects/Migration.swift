@@ -635,22 +635,7 @@ final class MigrationRunner {
         let c = os.className
         for n in try write.treeNames() where n.hasPrefix("i/\(c)/") { try write.dropTree(n) }
         let t = try newTxn.table(c)
-        let cols = t.indexedColumns
-        guard !cols.isEmpty else { return }
-        var trees: [Int: BTree] = [:]
-        for i in cols { trees[i] = try write.tree(DBTransaction.indexTreeName(c, t.columns[i].name), create: true)! }
-        var seenPK = Set<Value>()
-        try t.forEachCluster { cl in
-            for r in 0..<cl.count {
-                let k = cl.key(r)
-                for i in cols {
-                    let v = try t.value(cl, row: r, column: i)
-                    if i == t.pkColumn, !seenPK.insert(v).inserted { throw ObjectError.duplicatePrimaryKey(className: c, value: v.description) }
-                    try trees[i]!.put(IndexKey.key(v, k), bytes: [])
-                }
-            }
-            return true
-        }
+        try Database.buildIndexes(c, columns: t.indexedColumns, of: t, in: write)
     }
 
     /// The schema stored in the file after the migration.
@@ -697,21 +682,32 @@ extension Database {
             if build.isEmpty { continue }
             changed = true
             let t = try txn.table(n.className)
-            for column in build {
-                let name = DBTransaction.indexTreeName(n.className, t.columns[column].name)
-                try w.dropTree(name) // none expected: a tree left by an older build would hold stale entries
-                var keys: [[UInt8]] = []
-                keys.reserveCapacity(try t.count())
-                try t.forEachCluster { cl in
-                    for r in 0..<cl.count { keys.append(IndexKey.key(try t.value(cl, row: r, column: column), cl.key(r))) }
-                    return true
-                }
-                keys.sort { $0.lexicographicallyPrecedes($1) }
-                let tree = try w.tree(name, create: true)!
-                for k in keys { try tree.put(k, bytes: []) }
-            }
+            // None expected: a tree left by an older build would hold stale entries.
+            for column in build { try w.dropTree(DBTransaction.indexTreeName(n.className, t.columns[column].name)) }
+            try buildIndexes(n.className, columns: build, of: t, in: w)
         }
         return changed
+    }
+
+    /// Builds the index trees of `columns` of class `className` (table `t`) in `w`, in one pass
+    /// over its objects (the trees must not exist yet). A value repeated in the primary-key
+    /// column is `ObjectError.duplicatePrimaryKey`. Used by migrations and index changes.
+    static func buildIndexes(_ className: String, columns: [Int], of t: ClassTable, in w: WriteTransaction) throws {
+        guard !columns.isEmpty else { return }
+        var trees: [Int: BTree] = [:]
+        for i in columns { trees[i] = try w.tree(DBTransaction.indexTreeName(className, t.columns[i].name), create: true)! }
+        var seenPK = Set<Value>()
+        try t.forEachCluster { cl in
+            for r in 0..<cl.count {
+                let k = cl.key(r)
+                for i in columns {
+                    let v = try t.value(cl, row: r, column: i)
+                    if i == t.pkColumn, !seenPK.insert(v).inserted { throw ObjectError.duplicatePrimaryKey(className: className, value: v.description) }
+                    try trees[i]!.put(IndexKey.key(v, k), bytes: [])
+                }
+            }
+            return true
+        }
     }
 
     /// Whether opening `file` (at `fileVersion`) with `wanted` at `version` needs a migration

@@ -97,16 +97,6 @@ func printError(_ text: String) {
     writeStandardError(text + "\n")
 }
 
-/// Writes `text` to descriptor 2, ignoring failures: a full or closed standard error
-/// (`2>/dev/full`) loses the message, where FileHandle.write trapped (SIGILL, exit 132).
-func writeStandardError(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let n = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        if n > 0 { bytes = bytes.dropFirst(n) } else if n < 0 && errno == EINTR { continue } else { return }
-    }
-}
-
 /// A named output file (export's --output):
 /// - a regular file (or a new one) is written to a temporary file beside it (`.NAME.export-PID-XXXXXX`;
 ///   one a killed export left is removed by the next export to NAME, see `StaleTemporaries`)

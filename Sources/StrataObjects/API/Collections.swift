@@ -120,11 +120,7 @@ extension ObjectBase {
         let frozen = _rlmCore?.isFrozen ?? false
         if frozen { _AccessorCache.frozenLock.lock() }
         defer { if frozen { _AccessorCache.frozenLock.unlock() } }
-        let cache: _AccessorCache
-        if let c = _rlmAccessors { cache = c } else {
-            cache = _AccessorCache(count: _rlmClassInfo.propertyCount)
-            _rlmAccessors = cache
-        }
+        let cache = _rlmAccessorCache
         guard index < cache.count else { return C(owner: ownerOf(self, index)) }
         // Another thread read the property of this frozen object first.
         if let c = cache.slots[index], let accessor = c as? C, accessor._ownerKey == _rlmKey { return accessor }
@@ -133,15 +129,19 @@ extension ObjectBase {
         return accessor
     }
 
+    /// This object's accessor cache, made on first use.
+    private final var _rlmAccessorCache: _AccessorCache {
+        if let c = _rlmAccessors { return c }
+        let c = _AccessorCache(count: _rlmClassInfo.propertyCount)
+        _rlmAccessors = c
+        return c
+    }
+
     /// Makes `collection` (an unmanaged collection of this object, just made the accessor of
     /// its property by `realm.add`) the accessor later reads of property `index` return.
     final func _rlmCacheAccessor(_ index: Int, _ collection: AnyObject) {
         guard index < _rlmClassInfo.propertyCount else { return }
-        let cache: _AccessorCache
-        if let c = _rlmAccessors { cache = c } else {
-            cache = _AccessorCache(count: _rlmClassInfo.propertyCount)
-            _rlmAccessors = cache
-        }
+        let cache = _rlmAccessorCache
         cache.slots[index] = collection
     }
 }

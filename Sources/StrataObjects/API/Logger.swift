@@ -1,9 +1,5 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import StrataStorage
 
 /// Where Strata's log messages go (RealmSwift's `Logger`, also `Realm.Logger`).
 ///
@@ -64,15 +60,10 @@ public final class Logger: @unchecked Sendable {
 
     private static let sharedLogger = Locked(Logger(level: .warn, logFunction: writeToStandardError))
 
-    /// The default log function: `Strata [level]: message` on descriptor 2 with a plain
-    /// `write(2)` loop. What cannot be written (standard error closed, `2>&-`, or full,
-    /// `2>/dev/full`) is dropped; FileHandle's write trapped there (SIGILL).
+    /// The default log function: `Strata [level]: message` on standard error (dropped when it
+    /// cannot be written: `writeStandardError`).
     static func writeToStandardError(_ level: Level, _ message: String) {
-        var bytes = Array("Strata [\(level)]: \(message)\n".utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if n > 0 { bytes = bytes.dropFirst(n) } else if n < 0 && errno == EINTR { continue } else { return }
-        }
+        writeStandardError("Strata [\(level)]: \(message)\n")
     }
     /// The logger Strata uses (default: warnings and errors to standard error).
     public static var shared: Logger {
